@@ -1,0 +1,31 @@
+// Performance profiles and the iterations-per-second metric.
+#include "dlb/core/profile.hpp"
+
+namespace dlb::core {
+
+double speed(const profile& p) {
+  if (!(p.elapsed_seconds > 0.0) || p.iterations_done <= 0) return 0.0;
+  return static_cast<double>(p.iterations_done) / p.elapsed_seconds;
+}
+
+std::vector<double> speeds(const std::vector<profile>& profiles) {
+  std::vector<double> out;
+  out.reserve(profiles.size());
+  for (const auto& p : profiles) out.push_back(speed(p));
+  return out;
+}
+
+std::vector<std::int64_t> remaining_counts(const std::vector<profile>& profiles) {
+  std::vector<std::int64_t> out;
+  out.reserve(profiles.size());
+  for (const auto& p : profiles) out.push_back(p.remaining);
+  return out;
+}
+
+std::int64_t total_remaining(const std::vector<profile>& profiles) {
+  std::int64_t total = 0;
+  for (const auto& p : profiles) total += p.remaining;
+  return total;
+}
+
+}  // namespace dlb::core

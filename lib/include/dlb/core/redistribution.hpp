@@ -1,0 +1,97 @@
+// The load balancer's decision at a synchronization (section 1.2, eq. 1.3.3): the new
+// distribution of the remaining work in proportion to measured speeds, the movement plan (who
+// ships which iterations to whom), and the threshold and profitability tests that decide
+// whether to move at all. Every strategy, the runtime and the cost model use these functions,
+// so a centralized balancer and the replicated distributed ones compute the same plan.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "dlb/core/distribution.hpp"
+
+namespace dlb::core {
+
+// Eq. 1.3.3, chi_i = sigma_i / sum(sigma) * Gamma, rounded by largest remainder: each slave gets
+// the floor of its quota, and the iterations left over go one apiece to the largest fractional
+// parts (ties to the lower slave), so the counts sum to `total` exactly. A speed that is not a
+// positive number counts as 0 and gets no work (a slave that did nothing since the last
+// synchronization is treated as unable to work: the paper's slaves become inactive when all
+// their work migrates away). If no speed is positive there is no information, and the work is
+// split in equal blocks, as at the start (lambda_i(0) = 1).
+// Throws std::invalid_argument for no slaves or a negative total.
+std::vector<std::int64_t> proportional_counts(const std::vector<double>& speeds,
+                                              std::int64_t total);
+
+// alpha = 1/2 sum |current_i - target_i|; throws std::invalid_argument on a size mismatch.
+std::int64_t work_to_move(const std::vector<std::int64_t>& current,
+                          const std::vector<std::int64_t>& target);
+
+// The predicted finish time max_i count_i / speed_i (seconds when speeds are iterations per
+// second). A slave with no work finishes at 0; one with work and no speed never (+infinity).
+double predicted_finish(const std::vector<std::int64_t>& counts, const std::vector<double>& speeds);
+
+struct transfer {
+  std::size_t from = 0;     // an over-assigned slave
+  std::size_t to = 0;       // an under-assigned slave
+  std::int64_t count = 0;   // iterations shipped, > 0
+  range_list ranges;        // which ones, in the sender's work order; empty in a counts-only plan
+};
+
+struct movement_plan {
+  std::vector<transfer> transfers;  // grouped by sender, senders and receivers in slave order
+  std::int64_t alpha = 0;           // iterations moved, = work_to_move(current, target)
+  std::size_t beta = 0;             // messages, one per transfer
+};
+
+// Greedy pairing in slave order: the first over-assigned slave fills the first under-assigned
+// one, and so on; each step moves min(surplus, deficit), so there are at most
+// senders + receivers - 1 transfers and nobody both sends and receives.
+// Throws std::invalid_argument on a size mismatch, a negative count, or unequal totals.
+movement_plan plan_counts(const std::vector<std::int64_t>& current,
+                          const std::vector<std::int64_t>& target);
+// The same pairing with concrete iterations: a sender gives away the END of its remaining work
+// (it keeps working on the front), its first receiver getting the front of what it gives.
+movement_plan plan_movement(const std::vector<range_list>& remaining,
+                            const std::vector<std::int64_t>& target);
+// Remaining work after the plan: senders keep their front, receivers append what they receive,
+// in transfer order. `plan` must come from plan_movement on the same `remaining`; throws
+// std::invalid_argument if a transfer carries no ranges or a sender gives more than it holds.
+std::vector<range_list> apply_plan(std::vector<range_list> remaining, const movement_plan& plan);
+
+struct balance_params {
+  // No move when fewer iterations than this would move (the system is almost balanced, or
+  // little work is left). The paper gives no value; 1 means "any move is considered".
+  std::int64_t threshold_iterations = 1;
+  // Move only if the predicted finish time improves by at least this fraction (the paper's 10%).
+  double min_improvement = 0.10;
+};
+
+enum class balance_reason { moved, below_threshold, not_profitable, nothing_left };
+std::string_view to_string(balance_reason reason);
+
+struct balance_decision {
+  balance_reason reason = balance_reason::nothing_left;
+  std::vector<std::int64_t> proposed;  // eq. 1.3.3, rounded; what the slaves hold iff moved
+  std::int64_t alpha = 0;              // iterations the proposal moves (moved or not)
+  double finish_before = 0.0;          // predicted_finish(remaining, speeds)
+  double finish_after = 0.0;           // predicted_finish(proposed, speeds)
+  movement_plan plan;                  // empty unless reason == moved
+};
+
+// The load balancer's whole decision, from remaining counts (gamma_i) and speeds (sigma_i):
+// nothing_left if Gamma = 0; below_threshold if alpha is 0 or below the threshold;
+// not_profitable unless finish_after <= (1 - min_improvement) * finish_before (data movement
+// cost excluded, as in the paper; a finite finish always beats an infinite one); else moved.
+// Throws std::invalid_argument on a size mismatch.
+balance_decision decide_balance(const std::vector<std::int64_t>& remaining,
+                                const std::vector<double>& speeds,
+                                const balance_params& params = {});
+// The same decision with a plan that names the iterations to ship.
+balance_decision decide_balance(const std::vector<range_list>& remaining,
+                                const std::vector<double>& speeds,
+                                const balance_params& params = {});
+
+}  // namespace dlb::core

@@ -1,0 +1,30 @@
+// The load-balancing strategies of section 1.2.1 and their two axes: global (K = P) or local
+// (K-block groups); centralized (one balancer on the master) or distributed (replicated on every
+// slave). `none` runs equal blocks to completion; `automatic` is the paper's customized mode,
+// which runs to the first synchronization and then commits to the cheapest predicted strategy.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+namespace dlb::core {
+
+enum class strategy { none, gcdlb, gddlb, lcdlb, lddlb, automatic };
+
+// The four balancing strategies, in the order used for tie-breaking between equal predictions.
+inline constexpr std::array<strategy, 4> balancing_strategies = {
+    strategy::gcdlb, strategy::gddlb, strategy::lcdlb, strategy::lddlb};
+
+// "NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO".
+std::string_view to_string(strategy s);
+// The names above, in any letter case; anything else is empty.
+std::optional<strategy> parse_strategy(std::string_view text);
+
+// For none and automatic all four are false: they are not a point on either axis.
+bool is_global(strategy s);
+bool is_local(strategy s);
+bool is_centralized(strategy s);
+bool is_distributed(strategy s);
+
+}  // namespace dlb::core

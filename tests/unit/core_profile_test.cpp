@@ -1,0 +1,36 @@
+// Unit tests of profiles and the iterations-per-second metric.
+#include <gtest/gtest.h>
+
+#include "dlb/core/profile.hpp"
+
+namespace dlb::core {
+namespace {
+
+TEST(Speed, IsIterationsPerSecondAndZeroWithoutAMeasurement) {
+  struct row {
+    profile p;
+    double expected;
+  };
+  const std::vector<row> table = {
+      {{10, 2.0, 5}, 5.0},
+      {{3, 4.0, 0}, 0.75},
+      {{0, 1.0, 7}, 0.0},   // did nothing
+      {{5, 0.0, 7}, 0.0},   // no time measured
+      {{3, -1.0, 7}, 0.0},  // nonsense time
+  };
+  for (const auto& r : table) {
+    SCOPED_TRACE(testing::Message() << r.p.iterations_done << " in " << r.p.elapsed_seconds);
+    EXPECT_DOUBLE_EQ(speed(r.p), r.expected);
+  }
+}
+
+TEST(Profiles, CollectSpeedsAndRemainingWork) {
+  const std::vector<profile> ps = {{10, 2.0, 5}, {3, 4.0, 0}, {0, 1.0, 7}};
+  EXPECT_EQ(speeds(ps), (std::vector<double>{5.0, 0.75, 0.0}));
+  EXPECT_EQ(remaining_counts(ps), (std::vector<std::int64_t>{5, 0, 7}));
+  EXPECT_EQ(total_remaining(ps), 12);
+  EXPECT_EQ(total_remaining({}), 0);
+}
+
+}  // namespace
+}  // namespace dlb::core
