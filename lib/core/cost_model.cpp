@@ -20,8 +20,7 @@ constexpr double kWorkSlack = 1e-9;
 // iteration) or a non-uniform one (prefix sums of T_k).
 class work_model {
  public:
-  explicit work_model(const program_profile& program)
-      : per_iteration_(program.time_per_iteration) {
+  explicit work_model(const program_profile& program) : per_iteration_(program.time_per_iteration) {
     if (!program.iteration_times.empty()) {
       prefix_.reserve(program.iteration_times.size() + 1);
       prefix_.push_back(0.0);
@@ -60,9 +59,9 @@ class work_model {
       const double w = of(r);
       if (acc + w >= target) {
         if (uniform()) {
-          return n + std::clamp<std::int64_t>(
-                         static_cast<std::int64_t>(std::ceil((target - acc) / per_iteration_)), 1,
-                         len);
+          return n +
+                 std::clamp<std::int64_t>(
+                     static_cast<std::int64_t>(std::ceil((target - acc) / per_iteration_)), 1, len);
         }
         // Smallest m in [1, len] with prefix(begin + m) - prefix(begin) >= target - acc.
         const double need = at(r.begin) + (target - acc);
@@ -142,9 +141,9 @@ struct group_run {
   std::vector<range_list> held;  // per member, in work order
   double resume = 0.0;           // computation (re)starts
   bool finished = false;
-  sync_record pending;           // the next synchronization, up to the balancer's service
+  sync_record pending;  // the next synchronization, up to the balancer's service
   balance_decision decision;
-  double arrival = 0.0;          // profiles are in: boundary + xi
+  double arrival = 0.0;  // profiles are in: boundary + xi
   group_prediction out;
 };
 
@@ -179,7 +178,7 @@ class simulation {
     }
 
     prediction result;
-    result.chosen = strategy_;
+    result.scheme = strategy_;
     double finish = in_.start_time;
     for (auto& g : groups) {
       finish = std::max(finish, g.out.finish);
@@ -223,17 +222,17 @@ class simulation {
                                         g.resume, first_done);
       }
     }
-    const std::vector<std::int64_t> gamma =
-        work_.uniform() ? remaining_uniform(assigned, sigma, first)
-                        : remaining_with(work_, g.held, sigma, first);
+    const std::vector<std::int64_t> gamma = work_.uniform()
+                                                ? remaining_uniform(assigned, sigma, first)
+                                                : remaining_with(work_, g.held, sigma, first);
 
     double boundary = first_done;
     for (std::size_t i = 0; i < n; ++i) {
       const std::int64_t done = assigned[i] - gamma[i];
       if (done > 0 && i != first) {
-        boundary = std::max(boundary, finish_time(in_.machine.load, members[i],
-                                                  speed_of(members[i]), g.resume,
-                                                  work_.of_front(g.held[i], done)));
+        boundary =
+            std::max(boundary, finish_time(in_.machine.load, members[i], speed_of(members[i]),
+                                           g.resume, work_.of_front(g.held[i], done)));
       }
       g.held[i] = split_front(g.held[i], done).back;
     }
@@ -254,8 +253,8 @@ class simulation {
     if (rec.reason == balance_reason::moved) {
       rec.alpha = g.decision.plan.alpha;
       rec.beta = g.decision.plan.beta;
-      rec.kappa = data_movement_cost(in_.network, rec.alpha, rec.beta,
-                                     in_.program.bytes_per_iteration);
+      rec.kappa =
+          data_movement_cost(in_.network, rec.alpha, rec.beta, in_.program.bytes_per_iteration);
       rec.psi = instruction_cost(strategy_, in_.network, rec.beta);
     }
     g.arrival = boundary + rec.xi;
@@ -309,7 +308,7 @@ prediction predict_without_balancing(const model_input& in) {
                                                   in.start_time, work.of(start[i])));
   }
   prediction result;
-  result.chosen = strategy::none;
+  result.scheme = strategy::none;
   result.total_time = all.finish - in.start_time;
   result.groups.push_back(std::move(all));
   return result;
@@ -369,8 +368,7 @@ std::vector<std::int64_t> remaining_uniform(const std::vector<std::int64_t>& ass
 }
 
 std::vector<std::int64_t> remaining_nonuniform(const std::vector<range_list>& assigned,
-                                               const std::vector<double>& sigma,
-                                               std::size_t first,
+                                               const std::vector<double>& sigma, std::size_t first,
                                                const std::vector<double>& iteration_times) {
   program_profile program;
   program.iterations = static_cast<std::int64_t>(iteration_times.size());

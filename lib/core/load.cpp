@@ -86,7 +86,8 @@ double work_done(const load_function& load, std::size_t slave, double base_speed
   double t = t0;
   for (std::int64_t k = load_block(t0, load.persistence); t < t1; ++k) {
     const double rate = effective_speed(base_speed, load_in_block(load, slave, k));
-    const double end = steady >= 0 && k >= steady ? t1 : std::min(t1, block_end(k, load.persistence));
+    const double end =
+        steady >= 0 && k >= steady ? t1 : std::min(t1, block_end(k, load.persistence));
     if (end > t) {
       work += (end - t) * rate;
       t = end;

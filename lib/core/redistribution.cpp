@@ -200,7 +200,7 @@ balance_decision decide_balance(const std::vector<std::int64_t>& remaining,
   d.alpha = work_to_move(remaining, d.proposed);
   d.finish_before = predicted_finish(remaining, speeds);
   d.finish_after = predicted_finish(d.proposed, speeds);
-  if (d.alpha == 0 || d.alpha <= params.threshold_iterations) {
+  if (d.alpha == 0 || d.alpha < params.threshold_iterations) {
     d.reason = balance_reason::below_threshold;
     return d;
   }

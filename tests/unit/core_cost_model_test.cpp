@@ -181,7 +181,7 @@ TEST(Predict, ScenarioALocalStrategyWins) {
   for (const auto& r : table) {
     SCOPED_TRACE(to_string(r.s));
     const prediction p = predict(r.s, in);
-    EXPECT_EQ(p.chosen, r.s);
+    EXPECT_EQ(p.scheme, r.s);
     EXPECT_NEAR(p.total_time, r.total, kTol);
     EXPECT_NEAR(p.cost, r.cost, kTol);
   }
@@ -243,11 +243,8 @@ TEST(Predict, ScenarioBGlobalStrategyWins) {
     std::size_t syncs_of_last_group;
   };
   const std::vector<row> table = {
-      {strategy::gcdlb, 5.204, 2},
-      {strategy::gddlb, 5.442, 2},
-      {strategy::lcdlb, 8.05, 1},
-      {strategy::lddlb, 8.07, 1},
-      {strategy::none, 8.0, 0},
+      {strategy::gcdlb, 5.204, 2}, {strategy::gddlb, 5.442, 2}, {strategy::lcdlb, 8.05, 1},
+      {strategy::lddlb, 8.07, 1},  {strategy::none, 8.0, 0},
   };
   for (const auto& r : table) {
     SCOPED_TRACE(to_string(r.s));
@@ -318,9 +315,8 @@ TEST(Predict, WithoutLoad) {
     std::size_t syncs;
   };
   const std::vector<row> table = {
-      {8, strategy::gddlb, 2.21, 1},  {8, strategy::gcdlb, 2.09, 1},
-      {8, strategy::lddlb, 2.07, 1},  {8, strategy::lcdlb, 2.06, 1},
-      {8, strategy::none, 2.0, 0},    {10, strategy::gddlb, 3.42, 2},
+      {8, strategy::gddlb, 2.21, 1}, {8, strategy::gcdlb, 2.09, 1}, {8, strategy::lddlb, 2.07, 1},
+      {8, strategy::lcdlb, 2.06, 1}, {8, strategy::none, 2.0, 0},   {10, strategy::gddlb, 3.42, 2},
   };
   for (const auto& r : table) {
     SCOPED_TRACE(testing::Message() << to_string(r.s) << " I=" << r.iterations);

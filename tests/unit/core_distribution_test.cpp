@@ -15,11 +15,11 @@ TEST(EqualBlockCounts, SpreadsTheRemainderOverTheFirstSlaves) {
     std::vector<std::int64_t> expected;
   };
   const std::vector<row> table = {
-      {8, 4, {2, 2, 2, 2}},       // divides evenly
-      {10, 4, {3, 3, 2, 2}},      // 10 = 4*2 + 2
-      {3, 5, {1, 1, 1, 0, 0}},    // fewer iterations than slaves
-      {0, 3, {0, 0, 0}},          // empty loop
-      {7, 1, {7}},                // one slave holds everything
+      {8, 4, {2, 2, 2, 2}},                            // divides evenly
+      {10, 4, {3, 3, 2, 2}},                           // 10 = 4*2 + 2
+      {3, 5, {1, 1, 1, 0, 0}},                         // fewer iterations than slaves
+      {0, 3, {0, 0, 0}},                               // empty loop
+      {7, 1, {7}},                                     // one slave holds everything
       {1600, 16, std::vector<std::int64_t>(16, 100)},  // MXM, n = 1600 on 16 slaves
   };
   for (const auto& r : table) {
@@ -89,8 +89,7 @@ TEST(OwnsEachOnce, AcceptsExactlyThePartitionsOfTheLoop) {
 }
 
 TEST(Normalized, SortsMergesAndDropsEmpties) {
-  EXPECT_EQ(normalized({{5, 7}, {0, 2}, {2, 3}, {4, 4}, {6, 9}}),
-            (range_list{{0, 3}, {5, 9}}));
+  EXPECT_EQ(normalized({{5, 7}, {0, 2}, {2, 3}, {4, 4}, {6, 9}}), (range_list{{0, 3}, {5, 9}}));
   EXPECT_EQ(normalized({}), range_list{});
 }
 

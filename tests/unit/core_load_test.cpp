@@ -30,8 +30,8 @@ TEST(LoadBlock, IsTheZeroBasedPersistenceBlock) {
     std::int64_t expected;
   };
   const std::vector<row> table = {
-      {0.0, 1.0, 0}, {0.999, 1.0, 0}, {1.0, 1.0, 1},  {5.0, 2.0, 2},
-      {-0.5, 1.0, -1}, {100.0, kInf, 0},  // infinite persistence: one block forever
+      {0.0, 1.0, 0}, {0.999, 1.0, 0}, {1.0, 1.0, 1},
+      {5.0, 2.0, 2}, {-0.5, 1.0, -1}, {100.0, kInf, 0},  // infinite persistence: one block forever
   };
   for (const auto& r : table) EXPECT_EQ(load_block(r.t, r.tl), r.expected) << r.t << "/" << r.tl;
 }
@@ -55,11 +55,30 @@ TEST(HashedLoad, IsRoughlyUniform) {
   // standard deviations, sqrt(60000 * 1/6 * 5/6) = 91) with overwhelming probability.
   std::array<int, 6> histogram{};
   for (std::size_t slave = 0; slave < 6; ++slave) {
-    for (std::int64_t block = 0; block < 10000; ++block) ++histogram[load_in_block(7, slave, block, 5)];
+    for (std::int64_t block = 0; block < 10000; ++block)
+      ++histogram[load_in_block(7, slave, block, 5)];
   }
   for (const int count : histogram) {
     EXPECT_GT(count, 9600);
     EXPECT_LT(count, 10400);
+  }
+}
+
+TEST(HashedLoad, ConsecutiveBlocksLookIndependent) {
+  // Over 36000 pairs of consecutive blocks each of the 36 (l_k, l_k+1) combinations expects
+  // 1000 (standard deviation about 31); a key that reached the result without mixing, e.g.
+  // (x ^ k) % 6, would never repeat a value between blocks 2j and 2j + 1.
+  std::array<std::array<int, 6>, 6> pairs{};
+  for (std::size_t slave = 0; slave < 6; ++slave) {
+    for (std::int64_t block = 0; block < 6000; ++block) {
+      ++pairs[load_in_block(11, slave, block, 5)][load_in_block(11, slave, block + 1, 5)];
+    }
+  }
+  for (const auto& row : pairs) {
+    for (const int count : row) {
+      EXPECT_GT(count, 850);
+      EXPECT_LT(count, 1150);
+    }
   }
 }
 
@@ -69,7 +88,8 @@ TEST(HashedLoad, DependsOnSeedSlaveAndBlock) {
   for (std::int64_t b = 0; b < 100; ++b) {
     seed_differs += load_in_block(1, 0, b, 5) != load_in_block(2, 0, b, 5);
     slave_differs += load_in_block(1, 0, b, 5) != load_in_block(1, 1, b, 5);
-    swapped_differs += load_in_block(1, 3, b, 5) != load_in_block(1, static_cast<std::size_t>(b), 3, 5);
+    swapped_differs +=
+        load_in_block(1, 3, b, 5) != load_in_block(1, static_cast<std::size_t>(b), 3, 5);
   }
   EXPECT_GT(seed_differs, 50);
   EXPECT_GT(slave_differs, 50);
@@ -121,13 +141,13 @@ TEST(TableLoad, WorkDoneIntegratesAcrossBlocks) {
     double expected;
   };
   const std::vector<row> table = {
-      {1, 0, 2, 2.0},             // block 0 only
-      {1, 0, 4, 3.0},             // 2*1 + 2*0.5
-      {1, 1, 5, 2.25},            // 1*1 + 2*0.5 + 1*0.25
-      {1, 6, 10, 1.0},            // 4 * 0.25 in the persisting last block
-      {2, 1, 5, 4.5},             // twice the speed, twice the work
-      {1, 3, 3, 0.0},             // empty interval
-      {1, 5, 3, 0.0},             // inverted interval
+      {1, 0, 2, 2.0},   // block 0 only
+      {1, 0, 4, 3.0},   // 2*1 + 2*0.5
+      {1, 1, 5, 2.25},  // 1*1 + 2*0.5 + 1*0.25
+      {1, 6, 10, 1.0},  // 4 * 0.25 in the persisting last block
+      {2, 1, 5, 4.5},   // twice the speed, twice the work
+      {1, 3, 3, 0.0},   // empty interval
+      {1, 5, 3, 0.0},   // inverted interval
   };
   const load_function load = staircase();
   for (const auto& r : table) {
@@ -144,13 +164,13 @@ TEST(TableLoad, FinishTimeInvertsWorkDone) {
     double expected;
   };
   const std::vector<row> table = {
-      {1, 0, 0.0, 0.0},   // nothing to do
-      {1, 0, 2.0, 2.0},   // exactly block 0
-      {1, 0, 2.5, 3.0},   // 2 in block 0, 0.5 at rate 0.5 takes 1 s
-      {1, 0, 3.5, 6.0},   // 2 + 1 in blocks 0-1, 0.5 at rate 0.25 takes 2 s
-      {1, 1, 0.5, 1.5},   // inside block 0
-      {1, 3, 1.0, 6.0},   // 0.5 in the rest of block 1, then 0.5 at 0.25
-      {2, 0, 5.0, 3.0},   // rates 2, 1: 4 in block 0, 1 more takes 1 s
+      {1, 0, 0.0, 0.0},  // nothing to do
+      {1, 0, 2.0, 2.0},  // exactly block 0
+      {1, 0, 2.5, 3.0},  // 2 in block 0, 0.5 at rate 0.5 takes 1 s
+      {1, 0, 3.5, 6.0},  // 2 + 1 in blocks 0-1, 0.5 at rate 0.25 takes 2 s
+      {1, 1, 0.5, 1.5},  // inside block 0
+      {1, 3, 1.0, 6.0},  // 0.5 in the rest of block 1, then 0.5 at 0.25
+      {2, 0, 5.0, 3.0},  // rates 2, 1: 4 in block 0, 1 more takes 1 s
   };
   const load_function load = staircase();
   for (const auto& r : table) {
@@ -169,11 +189,10 @@ TEST(TableLoad, AverageSpeedsAndEffectiveLoad) {
     double block_average;  // the paper's: plain mean over the blocks touched
   };
   const std::vector<row> table = {
-      {0, 4, 0.75, 0.75},              // 3 / 4; blocks 0, 1: (1 + 0.5) / 2
-      {1, 5, 0.5625, 1.75 / 3},        // 2.25 / 4; blocks 0, 1, 2: (1 + 0.5 + 0.25) / 3
-      {0, 2, 1.0, 1.0},                // ends on a boundary: block 1 not touched
-      {2, 2.5, 0.5, 0.5},
-      {3, 3, 0.5, 0.5},                // an instant: the speed at t0
+      {0, 4, 0.75, 0.75},                          // 3 / 4; blocks 0, 1: (1 + 0.5) / 2
+      {1, 5, 0.5625, 1.75 / 3},                    // 2.25 / 4; blocks 0, 1, 2: (1 + 0.5 + 0.25) / 3
+      {0, 2, 1.0, 1.0},                            // ends on a boundary: block 1 not touched
+      {2, 2.5, 0.5, 0.5},       {3, 3, 0.5, 0.5},  // an instant: the speed at t0
   };
   const load_function load = staircase();
   for (const auto& r : table) {

@@ -12,11 +12,9 @@ TEST(Speed, IsIterationsPerSecondAndZeroWithoutAMeasurement) {
     double expected;
   };
   const std::vector<row> table = {
-      {{10, 2.0, 5}, 5.0},
-      {{3, 4.0, 0}, 0.75},
-      {{0, 1.0, 7}, 0.0},   // did nothing
-      {{5, 0.0, 7}, 0.0},   // no time measured
-      {{3, -1.0, 7}, 0.0},  // nonsense time
+      {{10, 2.0, 5}, 5.0}, {{3, 4.0, 0}, 0.75}, {{0, 1.0, 7}, 0.0},  // did nothing
+      {{5, 0.0, 7}, 0.0},                                            // no time measured
+      {{3, -1.0, 7}, 0.0},                                           // nonsense time
   };
   for (const auto& r : table) {
     SCOPED_TRACE(testing::Message() << r.p.iterations_done << " in " << r.p.elapsed_seconds);

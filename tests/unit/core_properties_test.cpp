@@ -206,8 +206,8 @@ TEST(Properties, ProfitabilityBoundaryIsTenPercentAtAnyScale) {
   for (int trial = 0; trial < 2000; ++trial) {
     const double a = scale(gen);
     const std::int64_t m = multiple(gen);
-    const balance_decision ten = decide_balance(std::vector<std::int64_t>{0, 10 * m},
-                                                std::vector<double>{a, 9 * a});
+    const balance_decision ten =
+        decide_balance(std::vector<std::int64_t>{0, 10 * m}, std::vector<double>{a, 9 * a});
     EXPECT_EQ(ten.reason, balance_reason::moved) << "a=" << a << " m=" << m;
     EXPECT_EQ(ten.proposed, (std::vector<std::int64_t>{m, 9 * m}));
     const balance_decision almost = decide_balance(std::vector<std::int64_t>{0, 10000 * m},
@@ -217,8 +217,8 @@ TEST(Properties, ProfitabilityBoundaryIsTenPercentAtAnyScale) {
 }
 
 // The model: the global strategies are the local ones with K = P, every group with work
-// synchronizes at least once, Gamma falls at every synchronization and ends at 0, and costs never make a run shorter than
-// its computation.
+// synchronizes at least once, Gamma falls at every synchronization and ends at 0, and costs never
+// make a run shorter than its computation.
 TEST(Properties, ModelInvariants) {
   std::mt19937 gen(6);
   for (int trial = 0; trial < 300; ++trial) {

@@ -60,10 +60,10 @@ TEST(PredictedFinish, IsTheSlowestSlave) {
     double expected;
   };
   const std::vector<row> table = {
-      {{4, 2}, {2, 1}, 2.0},     // 4/2 and 2/1
-      {{3, 9}, {1, 2}, 4.5},     // 9/2
-      {{0, 3}, {0, 1}, 3.0},     // no work: finishes at 0, whatever its speed
-      {{1, 0}, {0, 5}, kInf},    // work but no speed: never
+      {{4, 2}, {2, 1}, 2.0},   // 4/2 and 2/1
+      {{3, 9}, {1, 2}, 4.5},   // 9/2
+      {{0, 3}, {0, 1}, 3.0},   // no work: finishes at 0, whatever its speed
+      {{1, 0}, {0, 5}, kInf},  // work but no speed: never
       {{0, 0}, {0, 0}, 0.0},
   };
   for (const auto& r : table) EXPECT_EQ(predicted_finish(r.counts, r.speeds), r.expected);
@@ -80,8 +80,11 @@ TEST(PlanCounts, PairsSendersAndReceiversGreedilyInSlaveOrder) {
   const std::vector<row> table = {
       // Surpluses: 0 has 3, 2 has 2. Deficits: 1 needs 2, 3 needs 3.
       // 0 fills 1 (2), 0's last one goes to 3, then 2 gives 3 its other 2.
-      {"two senders, two receivers", {5, 1, 4, 0}, {2, 3, 2, 3},
-       {{0, 1, 2, {}}, {0, 3, 1, {}}, {2, 3, 2, {}}}, 5},
+      {"two senders, two receivers",
+       {5, 1, 4, 0},
+       {2, 3, 2, 3},
+       {{0, 1, 2, {}}, {0, 3, 1, {}}, {2, 3, 2, {}}},
+       5},
       {"balanced: nothing moves", {2, 2}, {2, 2}, {}, 0},
       {"one sender feeds everybody", {6, 0, 0}, {2, 2, 2}, {{0, 1, 2, {}}, {0, 2, 2, {}}}, 4},
       {"the last slave sends", {0, 0, 6}, {2, 2, 2}, {{2, 0, 2, {}}, {2, 1, 2, {}}}, 4},
@@ -160,27 +163,69 @@ TEST(DecideBalance, GivesTheReasonForEveryOutcome) {
       {"nothing left", {0, 0}, {1, 1}, {}, balance_reason::nothing_left, {0, 0}, 0, 0, 0},
       // Gamma 4 at equal speeds: 2 and 2; before 4/2 = 2 s, after 2/2 = 1 s: 50% better.
       {"imbalance worth moving", {0, 4}, {2, 2}, {}, balance_reason::moved, {2, 2}, 2, 2, 1},
-      {"alpha 2 below a threshold of 3", {0, 4}, {2, 2}, {3, 0.10},
-       balance_reason::below_threshold, {2, 2}, 2, 2, 1},
-      {"alpha 2 at a threshold of 2 moves", {0, 4}, {2, 2}, {2, 0.10}, balance_reason::moved,
-       {2, 2}, 2, 2, 1},
+      {"alpha 2 below a threshold of 3",
+       {0, 4},
+       {2, 2},
+       {3, 0.10},
+       balance_reason::below_threshold,
+       {2, 2},
+       2,
+       2,
+       1},
+      {"alpha 2 at a threshold of 2 moves",
+       {0, 4},
+       {2, 2},
+       {2, 0.10},
+       balance_reason::moved,
+       {2, 2},
+       2,
+       2,
+       1},
       // Gamma 3 split 2:1 is what the slaves already hold.
       {"already balanced", {2, 1}, {2, 1}, {}, balance_reason::below_threshold, {2, 1}, 0, 1, 1},
       // Gamma 3 at speeds 1:2 -> quotas 1 and 2 -> proposed {1, 2}: alpha 1; before
       // max(2/1, 1/2) = 2, after max(1/1, 2/2) = 1.
       {"50% better", {2, 1}, {1, 2}, {}, balance_reason::moved, {1, 2}, 1, 2, 1},
-      {"50% better but 60% asked", {2, 1}, {1, 2}, {1, 0.6}, balance_reason::not_profitable,
-       {1, 2}, 1, 2, 1},
+      {"50% better but 60% asked",
+       {2, 1},
+       {1, 2},
+       {1, 0.6},
+       balance_reason::not_profitable,
+       {1, 2},
+       1,
+       2,
+       1},
       // Gamma 2 at equal speeds: quotas 2/3 each, the two leftovers to slaves 0 and 1 ->
       // {1, 1, 0}; alpha 1, but some slave still has one iteration: before 1, after 1.
-      {"moving does not help", {0, 1, 1}, {1, 1, 1}, {}, balance_reason::not_profitable,
-       {1, 1, 0}, 1, 1, 1},
+      {"moving does not help",
+       {0, 1, 1},
+       {1, 1, 1},
+       {},
+       balance_reason::not_profitable,
+       {1, 1, 0},
+       1,
+       1,
+       1},
       // Gamma 6, speed 0 for slave 0 -> {0, 6}; before: slave 0 never finishes; after 6/2 = 3.
-      {"work stuck on a slave that does nothing", {3, 3}, {0, 2}, {}, balance_reason::moved,
-       {0, 6}, 3, kInf, 3},
+      {"work stuck on a slave that does nothing",
+       {3, 3},
+       {0, 2},
+       {},
+       balance_reason::moved,
+       {0, 6},
+       3,
+       kInf,
+       3},
       // No speed at all: equal split {3, 3}; nobody is predicted to finish either way.
-      {"no speed information", {6, 0}, {0, 0}, {}, balance_reason::not_profitable, {3, 3}, 3,
-       kInf, kInf},
+      {"no speed information",
+       {6, 0},
+       {0, 0},
+       {},
+       balance_reason::not_profitable,
+       {3, 3},
+       3,
+       kInf,
+       kInf},
   };
   for (const auto& r : table) {
     SCOPED_TRACE(r.why);

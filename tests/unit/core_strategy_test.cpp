@@ -12,11 +12,10 @@ TEST(Strategy, ParsesNamesInAnyCase) {
     std::optional<strategy> expected;
   };
   const std::vector<row> table = {
-      {"GCDLB", strategy::gcdlb},  {"gddlb", strategy::gddlb},  {"LcDlB", strategy::lcdlb},
-      {"lddlb", strategy::lddlb},  {"none", strategy::none},    {"AUTO", strategy::automatic},
-      {"auto", strategy::automatic},
-      {"", std::nullopt},          {"GDDL", std::nullopt},      {"GDDLB ", std::nullopt},
-      {"automatic", std::nullopt}, {"GDDLBX", std::nullopt},
+      {"GCDLB", strategy::gcdlb},    {"gddlb", strategy::gddlb},  {"LcDlB", strategy::lcdlb},
+      {"lddlb", strategy::lddlb},    {"none", strategy::none},    {"AUTO", strategy::automatic},
+      {"auto", strategy::automatic}, {"", std::nullopt},          {"GDDL", std::nullopt},
+      {"GDDLB ", std::nullopt},      {"automatic", std::nullopt}, {"GDDLBX", std::nullopt},
   };
   for (const auto& r : table) EXPECT_EQ(parse_strategy(r.text), r.expected) << '"' << r.text << '"';
 }

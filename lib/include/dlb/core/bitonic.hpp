@@ -12,8 +12,8 @@
 namespace dlb::core {
 
 struct bitonic_pair {
-  std::int64_t first = 0;               // original iteration k
-  std::optional<std::int64_t> second;   // original iteration n-1-k; empty for the odd middle
+  std::int64_t first = 0;              // original iteration k
+  std::optional<std::int64_t> second;  // original iteration n-1-k; empty for the odd middle
 
   friend bool operator==(const bitonic_pair&, const bitonic_pair&) = default;
 };

@@ -51,7 +51,7 @@ struct network_profile {
   double bandwidth = 0.96e6;   // B, bytes per second
   polynomial one_to_all;       // seconds, as a function of the number of processes p
   polynomial all_to_one;
-  polynomial all_to_all;       // the paper's "all-to-all(P^2)": P^2 messages, fitted in p
+  polynomial all_to_all;  // the paper's "all-to-all(P^2)": P^2 messages, fitted in p
 };
 
 // xi for a group of p processes: one-to-all(p) + all-to-one(p) if centralized, one-to-all(p) +
@@ -78,8 +78,7 @@ std::vector<std::int64_t> remaining_uniform(const std::vector<std::int64_t>& ass
 // holds (in work order) whose base times T_k sum to at least sigma_i / sigma_f times the time of
 // all of f's iterations. iteration_times[k] is T_k for every iteration k of the loop.
 std::vector<std::int64_t> remaining_nonuniform(const std::vector<range_list>& assigned,
-                                               const std::vector<double>& sigma,
-                                               std::size_t first,
+                                               const std::vector<double>& sigma, std::size_t first,
                                                const std::vector<double>& iteration_times);
 
 struct program_profile {
@@ -114,14 +113,14 @@ struct sync_record {
   double boundary = 0.0;       // the last active slave reaches an iteration boundary
   std::int64_t remaining = 0;  // Gamma(j)
   balance_reason reason = balance_reason::nothing_left;
-  std::int64_t alpha = 0;      // moved iterations (0 unless moved)
-  std::size_t beta = 0;        // messages (0 unless moved)
+  std::int64_t alpha = 0;  // moved iterations (0 unless moved)
+  std::size_t beta = 0;    // messages (0 unless moved)
   double xi = 0.0;
   double delta = 0.0;
   double kappa = 0.0;
   double psi = 0.0;
-  double delay = 0.0;          // Delta_g(j): waiting for the central balancer
-  double resume = 0.0;         // the group computes again (or, at the last one, has finished)
+  double delay = 0.0;   // Delta_g(j): waiting for the central balancer
+  double resume = 0.0;  // the group computes again (or, at the last one, has finished)
 };
 
 struct group_prediction {
@@ -136,7 +135,7 @@ struct group_prediction {
 };
 
 struct prediction {
-  strategy chosen = strategy::none;
+  strategy scheme = strategy::none;  // the strategy predicted
   double total_time = 0.0;  // max_g finish - start_time: computation plus cost; what is compared
   double cost = 0.0;        // C = max_g C_g
   std::vector<group_prediction> groups;

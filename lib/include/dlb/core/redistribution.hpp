@@ -34,10 +34,10 @@ std::int64_t work_to_move(const std::vector<std::int64_t>& current,
 double predicted_finish(const std::vector<std::int64_t>& counts, const std::vector<double>& speeds);
 
 struct transfer {
-  std::size_t from = 0;     // an over-assigned slave
-  std::size_t to = 0;       // an under-assigned slave
-  std::int64_t count = 0;   // iterations shipped, > 0
-  range_list ranges;        // which ones, in the sender's work order; empty in a counts-only plan
+  std::size_t from = 0;    // an over-assigned slave
+  std::size_t to = 0;      // an under-assigned slave
+  std::int64_t count = 0;  // iterations shipped, > 0
+  range_list ranges;       // which ones, in the sender's work order; empty in a counts-only plan
 };
 
 struct movement_plan {

@@ -13,8 +13,8 @@ namespace dlb::core {
 enum class strategy { none, gcdlb, gddlb, lcdlb, lddlb, automatic };
 
 // The four balancing strategies, in the order used for tie-breaking between equal predictions.
-inline constexpr std::array<strategy, 4> balancing_strategies = {
-    strategy::gcdlb, strategy::gddlb, strategy::lcdlb, strategy::lddlb};
+inline constexpr std::array<strategy, 4> balancing_strategies = {strategy::gcdlb, strategy::gddlb,
+                                                                 strategy::lcdlb, strategy::lddlb};
 
 // "NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO".
 std::string_view to_string(strategy s);
