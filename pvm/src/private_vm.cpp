@@ -203,6 +203,7 @@ void private_vm::halt() noexcept {
       return all;
     };
     auto left = others();
+    const auto signalled = left;
     for (pid_t p : left) ::kill(p, SIGTERM);
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(2000);
     while (!left.empty() && std::chrono::steady_clock::now() < deadline) {
@@ -213,6 +214,17 @@ void private_vm::halt() noexcept {
     ::kill(pid_, SIGKILL);
     wait_exit(pid_, std::chrono::milliseconds(3000));
     pid_ = -1;
+    // Tasks that did not get to pvm_exit leave their sockets (pvmtmp<pid>.*) behind.
+    for (pid_t p : signalled) {
+      char prefix[32];
+      std::snprintf(prefix, sizeof prefix, "pvmtmp%06d.", static_cast<int>(p));
+      if (DIR* d = ::opendir(tmp_dir().c_str())) {
+        while (dirent* e = ::readdir(d)) {
+          if (std::strncmp(e->d_name, prefix, std::strlen(prefix)) == 0) ::unlink((tmp_dir() + "/" + e->d_name).c_str());
+        }
+        ::closedir(d);
+      }
+    }
     ::unlink(address_file().c_str());
     if (socket_path_.rfind(tmp_dir() + "/pvmtmp", 0) == 0) ::unlink(socket_path_.c_str());
     std::string log = tmp_dir() + "/pvml." + std::to_string(::getuid()) + "." + vmid_;

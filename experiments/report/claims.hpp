@@ -1,0 +1,63 @@
+// The paper's qualitative claims (../shared/paper/claims.md) as predicates over a summary.
+//
+// Strategies are compared by their median paired normalized time (time / no-DLB time of the same
+// load seed) when every DLB strategy of the configuration has one, else by median time. Only
+// configurations under external load (ml > 0) count, except for O1, which is about runs without
+// it (ml = 0). Each claim says which predicate it uses; a claim is "not measured" when no
+// configuration it needs is in the summary.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/summary.hpp"
+
+namespace dlb::report {
+
+enum class verdict { holds, does_not_hold, not_measured };
+std::string to_string(verdict v);
+
+struct claim_result {
+  std::string id;         // M1 ... O2
+  std::string statement;  // as the paper states it
+  std::string predicate;  // what we check
+  verdict outcome = verdict::not_measured;
+  std::string tally;                  // e.g. "3 of 4 configurations"
+  std::vector<std::string> evidence;  // one line per configuration (numbers behind the verdict)
+};
+
+// Which time a ranking uses: the whole run, or one loop of TRFD.
+enum class measure { total, loop1, loop2 };
+
+// One configuration of the summary with its strategies' rows.
+struct config_view {
+  std::string app;
+  int procs = 0;
+  int group = 0;
+  int ml = 0;
+  std::string size;  // label, e.g. "n=400 r=400 m=400"
+  std::vector<std::pair<std::string, const summary_row*>> strategies;
+
+  const summary_row* row(const std::string& strategy) const;
+  std::string label() const;  // "P=4 n=400 r=400 m=400" (+ " ml=0" when unloaded)
+};
+// Configurations in summary order. The rows must outlive the views.
+std::vector<config_view> group_configs(const std::vector<summary_row>& rows);
+
+// The four DLB strategies ranked best first by `m`, and whether normalized times were used.
+// nullopt unless all four have a value.
+struct ranking {
+  std::vector<std::pair<std::string, double>> order;
+  bool normalized = false;
+  std::string text() const;  // "GDDLB 0.61 < GCDLB 0.65 < ..."
+};
+std::optional<ranking> rank_strategies(const config_view& c, measure m = measure::total);
+
+// The predicted best of a configuration: the most frequent predicted_best over its rows.
+std::optional<std::string> predicted_best(const config_view& c);
+
+std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows);
+
+}  // namespace dlb::report

@@ -1,0 +1,322 @@
+// Rendering the Markdown report.
+#include "report/report.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "report/claims.hpp"
+#include "report/stats.hpp"
+#include "sweep/text.hpp"
+
+namespace dlb::report {
+namespace {
+
+using sweep::format_sig;
+
+std::string num(std::optional<double> x, int digits = 4) {
+  return x ? format_sig(*x, digits) : std::string("-");
+}
+
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
+  return s;
+}
+
+// Markdown table cells must not contain a bare '|'.
+std::string cell(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\";
+    out += c;
+  }
+  return out;
+}
+
+void table_header(std::ostringstream& md, const std::vector<std::string>& cols) {
+  md << "|";
+  for (const auto& c : cols) md << " " << c << " |";
+  md << "\n|";
+  for (std::size_t i = 0; i < cols.size(); ++i) md << " --- |";
+  md << "\n";
+}
+
+void table_row(std::ostringstream& md, const std::vector<std::string>& cells) {
+  md << "|";
+  for (const auto& c : cells) md << " " << cell(c) << " |";
+  md << "\n";
+}
+
+std::string spread_text(const summary_row& r, const std::string& prefix) {
+  const auto med = r.number(prefix + "_median");
+  if (!med) return "-";
+  return format_sig(*med, 4) + " (" + num(r.number(prefix + "_min")) + "-" +
+         num(r.number(prefix + "_max")) + ")";
+}
+
+// Configurations under external load (ml > 0) matching an app, P and a paper size.
+std::vector<const config_view*> matching(const std::vector<config_view>& configs,
+                                         const std::string& app, int procs,
+                                         const size_params& size) {
+  std::vector<const config_view*> out;
+  for (const auto& c : configs) {
+    if (c.app == app && c.procs == procs && c.ml > 0 && size_matches(size, c.size)) {
+      out.push_back(&c);
+    }
+  }
+  return out;
+}
+
+void section_nodlb(std::ostringstream& md, const report_inputs& in,
+                   const std::vector<config_view>& configs) {
+  md << "## No-DLB execution times beside Tables 1.1-1.3\n\n"
+        "Total time without load balancing under external load (strategy NONE): the paper's "
+        "time, our median (min-max over repetitions, and the number of runs), and ours / "
+        "paper. Our times are in the runs' clock (emulated 1996 seconds when clock=emulated).\n\n";
+  std::string current;
+  for (const auto& p : in.paper_nodlb) {
+    if (p.table != current) {
+      current = p.table;
+      md << "\n**" << p.table << " (" << upper(p.app) << ")**\n\n";
+      table_header(md, {"P", "size", "paper (s)", "ours median (s)", "min-max", "runs", "ours / paper"});
+    }
+    const auto found = matching(configs, p.app, p.procs, p.size);
+    bool any = false;
+    for (const auto* c : found) {
+      const summary_row* r = c->row("NONE");
+      if (!r || !r->number("total_median")) continue;
+      any = true;
+      const double ours = *r->number("total_median");
+      table_row(md, {std::to_string(p.procs), c->size, format_sig(p.time_s, 5), format_sig(ours, 5),
+                     num(r->number("total_min")) + "-" + num(r->number("total_max")),
+                     std::string(r->text("runs")), format_sig(ours / p.time_s, 3)});
+    }
+    if (!any) {
+      table_row(md, {std::to_string(p.procs), size_text(p.size), format_sig(p.time_s, 5),
+                     "not measured", "", "", ""});
+    }
+  }
+  md << "\n";
+}
+
+void section_normalized(std::ostringstream& md, const std::vector<config_view>& configs) {
+  md << "## Normalized execution times (Figures 1.7, 1.9, 1.10)\n\n"
+        "Median over repetitions of time / no-DLB time with the same load seed (paired), with "
+        "min-max in brackets; no DLB = 1. Best = lowest median.\n";
+  const std::vector<std::string> strategies{"GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"};
+  std::string app;
+  std::vector<std::string> shown;
+  for (const auto& c : configs) {
+    if (c.app != app) {
+      app = c.app;
+      shown.clear();
+      for (const auto& s : strategies) {
+        for (const auto& d : configs) {
+          if (d.app == app && d.row(s)) {
+            shown.push_back(s);
+            break;
+          }
+        }
+      }
+      const char* fig = app == "mxm" ? "Figure 1.7" : app == "trfd" ? "Figure 1.9" : app == "ac" ? "Figure 1.10" : "";
+      md << "\n**" << upper(app) << (*fig ? std::string(" (") + fig + ")" : std::string()) << "**\n\n";
+      std::vector<std::string> cols{"P", "K", "size"};
+      cols.insert(cols.end(), shown.begin(), shown.end());
+      cols.push_back("best");
+      table_header(md, cols);
+    }
+    std::vector<std::string> cells{std::to_string(c.procs), std::to_string(c.group),
+                                   c.size + (c.ml == 0 ? " (ml=0)" : "")};
+    for (const auto& s : shown) {
+      const summary_row* r = c.row(s);
+      cells.push_back(r ? spread_text(*r, "norm") : "-");
+    }
+    const auto rk = rank_strategies(c);
+    cells.push_back(rk ? rk->order[0].first : "-");
+    table_row(md, cells);
+  }
+  md << "\n";
+}
+
+void section_best(std::ostringstream& md, const report_inputs& in,
+                  const std::vector<config_view>& configs) {
+  md << "## Best strategy beside Table 1.4\n\n"
+        "Ours: the strategy with the lowest median normalized time (for TRFD L1/L2: of that "
+        "loop's time, loop1_s / loop2_s), the runner-up, and the cost model's prediction (the "
+        "most frequent predicted_best of the configuration's runs; `-` until the model is "
+        "wired).\n\n";
+  table_header(md, {"app", "P", "size", "loop", "paper actual", "paper predicted", "ours actual",
+                    "ours 2nd", "ours predicted", "same actual best"});
+  std::size_t measured = 0, same = 0;
+  for (const auto& p : in.paper_best) {
+    const auto found = matching(configs, p.app, p.procs, p.size);
+    const measure m = p.loop == "L1" ? measure::loop1 : p.loop == "L2" ? measure::loop2 : measure::total;
+    bool any = false;
+    for (const auto* c : found) {
+      const auto rk = rank_strategies(*c, m);
+      if (!rk) continue;
+      any = true;
+      ++measured;
+      const bool agree = rk->order[0].first == p.actual_best;
+      same += agree;
+      const auto pred = predicted_best(*c);
+      table_row(md, {upper(p.app), std::to_string(p.procs), c->size, p.loop, p.actual_best,
+                     p.predicted_best, rk->order[0].first + " " + format_sig(rk->order[0].second, 3),
+                     rk->order[1].first + " " + format_sig(rk->order[1].second, 3),
+                     pred.value_or("-"), agree ? "yes" : "no"});
+    }
+    if (!any) {
+      table_row(md, {upper(p.app), std::to_string(p.procs), p.size_text, p.loop, p.actual_best,
+                     p.predicted_best, "not measured", "", "", ""});
+    }
+  }
+  md << "\nOur actual best equals the paper's in " << same << " of " << measured
+     << " measured rows (of " << in.paper_best.size() << " in Table 1.4).\n\n";
+}
+
+void section_claims(std::ostringstream& md, const std::vector<claim_result>& claims) {
+  md << "## The paper's claims\n\n"
+        "Each claim of `claims.md` as a predicate over the summary (configurations under "
+        "external load, compared by median normalized time).\n\n";
+  table_header(md, {"claim", "verdict", "numbers"});
+  for (const auto& c : claims) table_row(md, {c.id, "**" + to_string(c.outcome) + "**", c.tally});
+  md << "\n";
+  for (const auto& c : claims) {
+    md << "### " << c.id << ": " << to_string(c.outcome) << "\n\n"
+       << "Paper: " << c.statement << "  \nChecked: " << c.predicate << ".\n\n";
+    for (const auto& e : c.evidence) md << "- " << e << "\n";
+    if (!c.evidence.empty()) md << "\n";
+  }
+}
+
+void section_lag(std::ostringstream& md, const report_inputs& in) {
+  md << "## Emulation lag\n\n"
+        "How late each run ran against its emulated deadlines, as a percent of its time "
+        "(lag_pct; ok runs only). A run lagging more than "
+     << format_sig(in.lag_flag_pct, 3) << "% is flagged: its times are inflated by the host.\n\n";
+  struct lagged {
+    double pct;
+    std::string what;
+  };
+  std::vector<double> all;
+  std::vector<lagged> flagged;
+  for (const auto& [path, t] : in.results) {
+    for (const auto& row : t.rows) {
+      if (t.field(row, "status") != "ok") continue;
+      const auto pct = sweep::parse_double(t.field(row, "lag_pct"));
+      if (!pct) continue;
+      all.push_back(*pct);
+      if (*pct > in.lag_flag_pct) {
+        flagged.push_back({*pct, std::string(t.field(row, "app")) + " P=" + std::string(t.field(row, "P")) +
+                                     " " + std::string(t.field(row, "size")) + " " +
+                                     std::string(t.field(row, "strategy")) + " seed=" +
+                                     std::string(t.field(row, "seed"))});
+      }
+    }
+  }
+  if (all.empty()) {
+    md << "No run reported lag_pct.\n\n";
+    return;
+  }
+  const auto s = *describe(all);
+  md << "- runs with lag_pct: " << s.count << "\n- median lag_pct: " << format_sig(s.median, 3)
+     << "%\n- max lag_pct: " << format_sig(s.max, 3) << "%\n";
+  if (flagged.empty()) {
+    md << "- no run lagged more than " << format_sig(in.lag_flag_pct, 3) << "%\n\n";
+    return;
+  }
+  std::sort(flagged.begin(), flagged.end(), [](const auto& a, const auto& b) { return a.pct > b.pct; });
+  md << "\n**FLAG: " << flagged.size() << " run(s) lagged more than "
+     << format_sig(in.lag_flag_pct, 3) << "%** (worst first):\n\n";
+  for (std::size_t i = 0; i < flagged.size() && i < 10; ++i) {
+    md << "- " << flagged[i].what << ": " << format_sig(flagged[i].pct, 3) << "%\n";
+  }
+  md << "\n";
+}
+
+void section_provenance(std::ostringstream& md, const report_inputs& in) {
+  md << "## Provenance\n\n";
+  std::vector<sweep::csv_table> tables;
+  for (const auto& [path, t] : in.results) {
+    tables.push_back(t);
+    md << "Results `" << path << "` (" << t.rows.size() << " rows):\n\n";
+    for (const std::string key : {"revision", "date", "host", "compiler", "pvm_version", "clock",
+                                  "scale", "network", "ml", "tl", "bin_dir", "config_file"}) {
+      if (const auto v = t.meta(key)) md << "- " << key << ": " << *v << "\n";
+    }
+    for (const auto& r : t.meta_all("resumed")) md << "- resumed: " << r << "\n";
+    md << "\n";
+  }
+  const summary_counts counts = summarize(tables).counts;
+  std::string excluded;
+  for (const auto& [status, n] : counts.excluded) {
+    excluded += (excluded.empty() ? "" : ", ") + std::to_string(n) + " " + status;
+  }
+  md << "Runs used: " << counts.used << " ok. Excluded: "
+     << (excluded.empty() ? std::string("none") : excluded);
+  if (counts.no_total) md << ", " << counts.no_total << " ok without total_s";
+  if (counts.superseded) md << "; " << counts.superseded << " earlier rows superseded by re-runs";
+  md << ".\n\n";
+
+  md << "Commands that produced this report:\n\n```sh\n";
+  for (const auto& [path, t] : in.results) {
+    for (const auto& c : t.meta_all("command")) md << c << "\n";
+  }
+  for (const auto& c : in.summary_table.meta_all("command")) md << c << "\n";
+  for (const auto& c : in.commands) md << c << "\n";
+  md << in.report_command << "\n```\n\n";
+}
+
+void section_figures(std::ostringstream& md, const report_inputs& in) {
+  md << "## Figures\n\n";
+  if (in.figures.empty()) {
+    md << "No figures given (--figures DIR).\n\n";
+    return;
+  }
+  for (const auto& f : in.figures) {
+    if (f.size() > 4 && f.substr(f.size() - 4) == ".png") {
+      md << "![" << f << "](" << f << ")\n\n";
+    } else {
+      md << "- [" << f << "](" << f << ")\n";
+    }
+  }
+  md << "\n";
+}
+
+}  // namespace
+
+std::string render_report(const report_inputs& in) {
+  const std::vector<summary_row> rows = load_summary(in.summary_table);
+  const std::vector<config_view> configs = group_configs(rows);
+  const std::vector<claim_result> claims = evaluate_claims(rows);
+  std::ostringstream md;
+  md << "# Reproduction report: Customized Dynamic Load Balancing (Zaki, Li, Parthasarathy)\n\n"
+        "Generated by `dlb_report` from the summary `"
+     << in.summary_path << "` and the paper's tables in `" << in.paper_dir
+     << "`. Regenerate it; do not edit it.\n\n";
+  if (!in.results.empty()) {
+    const auto& t = in.results.front().second;
+    md << "Revision " << t.meta("revision").value_or("unknown") << "; clock "
+       << t.meta("clock").value_or("?") << ", time scale " << t.meta("scale").value_or("?")
+       << ", network " << t.meta("network").value_or("?") << "; host "
+       << t.meta("host").value_or("?") << ".\n\n";
+  }
+  md << "Verdicts: ";
+  std::map<verdict, int> tally;
+  for (const auto& c : claims) ++tally[c.outcome];
+  md << tally[verdict::holds] << " claims hold, " << tally[verdict::does_not_hold]
+     << " do not hold, " << tally[verdict::not_measured] << " not measured (of " << claims.size()
+     << ").\n\n";
+  section_nodlb(md, in, configs);
+  section_normalized(md, configs);
+  section_best(md, in, configs);
+  section_claims(md, claims);
+  section_lag(md, in);
+  section_figures(md, in);
+  section_provenance(md, in);
+  return md.str();
+}
+
+}  // namespace dlb::report

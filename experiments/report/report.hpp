@@ -1,0 +1,30 @@
+// The Markdown report: our numbers beside the paper's (Tables 1.1-1.4, Figures 1.7, 1.9, 1.10,
+// the claims), the emulation lag, provenance and the commands that produced it.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/paper.hpp"
+#include "report/summary.hpp"
+#include "sweep/csv_table.hpp"
+
+namespace dlb::report {
+
+struct report_inputs {
+  std::string summary_path;
+  sweep::csv_table summary_table;
+  std::vector<std::pair<std::string, sweep::csv_table>> results;  // path, raw results
+  std::string paper_dir;
+  std::vector<paper_nodlb_row> paper_nodlb;
+  std::vector<paper_best_row> paper_best;
+  std::vector<std::string> figures;   // links, relative to the report's directory
+  std::vector<std::string> commands;  // further commands that produced inputs (e.g. plots)
+  std::string report_command;
+  double lag_flag_pct = 1.0;  // a run lagging more than this percent is flagged
+};
+
+std::string render_report(const report_inputs& in);
+
+}  // namespace dlb::report

@@ -1,0 +1,265 @@
+// Raw results -> summary (median, spread, paired normalization).
+#include "report/summary.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include "report/stats.hpp"
+#include "sweep/config.hpp"
+#include "sweep/results_store.hpp"
+#include "sweep/text.hpp"
+
+namespace dlb::report {
+namespace {
+
+using sweep::csv_table;
+using sweep::format_sig;
+using sweep::parse_double;
+
+const std::vector<std::string>& measured() {
+  // Result columns summarized as median/min/max, and their short names in the summary.
+  static const std::vector<std::string> m{"total_s", "loop1_s", "loop2_s"};
+  return m;
+}
+
+std::string short_name(const std::string& col) { return col.substr(0, col.size() - 2); }
+
+std::string join_key(const csv_table& t, const std::vector<std::string>& row,
+                     const std::vector<std::string>& cols) {
+  std::string k;
+  for (const auto& c : cols) {
+    k += t.field(row, c);
+    k += '\x1f';
+  }
+  return k;
+}
+
+std::optional<double> num(const csv_table& t, const std::vector<std::string>& row,
+                          std::string_view col) {
+  return parse_double(t.field(row, col));
+}
+
+// A used run: the table it came from and its row.
+struct used_run {
+  const csv_table* table;
+  const std::vector<std::string>* row;
+};
+
+std::string fmt(double x) { return format_sig(x, 6); }
+
+}  // namespace
+
+const std::vector<std::string>& config_columns() {
+  static const std::vector<std::string> c{"app", "P",     "K",       "size",    "ml",
+                                          "tl",  "clock", "scale",   "network", "extra_args"};
+  return c;
+}
+
+const std::vector<std::string>& summary_columns() {
+  static const std::vector<std::string> cols = [] {
+    std::vector<std::string> c = config_columns();
+    c.insert(c.end(), {"strategy", "runs", "paired"});
+    for (const auto& m : measured()) {
+      const auto s = short_name(m);
+      c.insert(c.end(), {s + "_median", s + "_min", s + "_max"});
+    }
+    for (const std::string s : {"norm", "norm_loop1", "norm_loop2"}) {
+      c.insert(c.end(), {s + "_median", s + "_min", s + "_max"});
+    }
+    c.insert(c.end(), {"syncs_median", "syncs_max", "redistributions_median",
+                       "iterations_moved_median", "bytes_moved_median", "lag_pct_median",
+                       "lag_pct_max", "predicted_best", "predicted_best_votes", "wall_median"});
+    return c;
+  }();
+  return cols;
+}
+
+int app_rank(std::string_view app) {
+  const auto& a = sweep::known_apps();
+  const auto it = std::find(a.begin(), a.end(), app);
+  return it == a.end() ? static_cast<int>(a.size()) : static_cast<int>(it - a.begin());
+}
+
+int strategy_rank(std::string_view strategy) {
+  const auto& s = sweep::known_strategies();
+  const auto it = std::find(s.begin(), s.end(), strategy);
+  return it == s.end() ? static_cast<int>(s.size()) : static_cast<int>(it - s.begin());
+}
+
+bool size_less(std::string_view a, std::string_view b) {
+  try {
+    const auto sa = sweep::parse_size(a);
+    const auto sb = sweep::parse_size(b);
+    std::vector<std::int64_t> va, vb;
+    for (const auto& [k, v] : sa.params) va.push_back(v);
+    for (const auto& [k, v] : sb.params) vb.push_back(v);
+    if (va != vb) return va < vb;
+  } catch (const sweep::config_error&) {
+  }
+  return a < b;
+}
+
+summary_result summarize(const std::vector<csv_table>& results) {
+  summary_result out;
+  // The last row of each run wins; keep the order of first appearance for determinism.
+  std::map<std::string, used_run> last;
+  std::vector<std::string> order;
+  std::size_t rows_seen = 0;
+  for (const auto& t : results) {
+    for (const auto& row : t.rows) {
+      ++rows_seen;
+      const std::string key = sweep::row_key(t, row);
+      auto [it, fresh] = last.try_emplace(key, used_run{&t, &row});
+      if (fresh) {
+        order.push_back(key);
+      } else {
+        it->second = used_run{&t, &row};
+      }
+    }
+  }
+  out.counts.superseded = rows_seen - last.size();
+
+  // Group the ok runs; index the no-DLB runs by (configuration, seed) for pairing.
+  std::map<std::string, std::vector<used_run>> groups;  // config key + strategy
+  std::map<std::string, used_run> none_by_seed;          // config key + seed
+  std::vector<std::string> group_order;
+  for (const auto& key : order) {
+    const auto& u = last.at(key);
+    const auto& t = *u.table;
+    const std::string status(t.field(*u.row, "status"));
+    if (status != "ok") {
+      ++out.counts.excluded[status.empty() ? "(no status)" : status];
+      continue;
+    }
+    if (!num(t, *u.row, "total_s")) {
+      ++out.counts.no_total;
+      continue;
+    }
+    ++out.counts.used;
+    const std::string config = join_key(t, *u.row, config_columns());
+    const std::string strategy(t.field(*u.row, "strategy"));
+    const std::string gk = config + strategy;
+    if (!groups.count(gk)) group_order.push_back(gk);
+    groups[gk].push_back(u);
+    if (strategy == "NONE") none_by_seed[config + std::string(t.field(*u.row, "seed"))] = u;
+  }
+
+  for (const auto& gk : group_order) {
+    const auto& runs = groups.at(gk);
+    const csv_table& t0 = *runs.front().table;
+    const auto& r0 = *runs.front().row;
+    std::map<std::string, std::string> f;
+    for (const auto& c : config_columns()) f[c] = std::string(t0.field(r0, c));
+    f["strategy"] = std::string(t0.field(r0, "strategy"));
+    f["runs"] = std::to_string(runs.size());
+    const std::string config = join_key(t0, r0, config_columns());
+
+    std::map<std::string, std::vector<double>> samples;
+    std::map<std::string, std::size_t> votes;
+    std::size_t paired = 0;
+    for (const auto& u : runs) {
+      const auto& t = *u.table;
+      const auto& row = *u.row;
+      for (const std::string c : {"total_s", "loop1_s", "loop2_s", "syncs", "redistributions",
+                                  "iterations_moved", "bytes_moved", "lag_pct", "wall_s"}) {
+        if (auto x = num(t, row, c)) samples[c].push_back(*x);
+      }
+      const std::string pb(t.field(row, "predicted_best"));
+      if (!pb.empty() && pb != "-") ++votes[pb];
+      const auto partner = none_by_seed.find(config + std::string(t.field(row, "seed")));
+      if (partner == none_by_seed.end()) continue;
+      ++paired;
+      const auto& pt = *partner->second.table;
+      const auto& prow = *partner->second.row;
+      for (const std::string c : {"total_s", "loop1_s", "loop2_s"}) {
+        const auto mine = num(t, row, c);
+        const auto base = num(pt, prow, c);
+        if (mine && base && *base > 0) samples["norm_" + c].push_back(*mine / *base);
+      }
+    }
+    f["paired"] = std::to_string(paired);
+    auto put = [&](const std::string& prefix, const std::string& sample) {
+      if (const auto s = describe(samples[sample])) {
+        f[prefix + "_median"] = fmt(s->median);
+        f[prefix + "_min"] = fmt(s->min);
+        f[prefix + "_max"] = fmt(s->max);
+      }
+    };
+    put("total", "total_s");
+    put("loop1", "loop1_s");
+    put("loop2", "loop2_s");
+    put("norm", "norm_total_s");
+    put("norm_loop1", "norm_loop1_s");
+    put("norm_loop2", "norm_loop2_s");
+    put("syncs", "syncs");
+    put("redistributions", "redistributions");
+    put("iterations_moved", "iterations_moved");
+    put("bytes_moved", "bytes_moved");
+    put("lag_pct", "lag_pct");
+    put("wall", "wall_s");
+    if (!votes.empty()) {
+      // The most frequent prediction; ties go to the strategy listed first.
+      const auto best = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
+        if (a.second != b.second) return a.second < b.second;
+        return strategy_rank(a.first) > strategy_rank(b.first);
+      });
+      f["predicted_best"] = best->first;
+      f["predicted_best_votes"] = std::to_string(best->second) + "/" + std::to_string(runs.size());
+    }
+    std::vector<std::string> row;
+    for (const auto& c : summary_columns()) row.push_back(f.count(c) ? f[c] : std::string());
+    out.table.rows.push_back(row);
+  }
+  out.table.columns = summary_columns();
+
+  const auto col = [&](const char* name) { return *out.table.column(name); };
+  const auto ip = col("P"), isz = col("size"), iml = col("ml"), ist = col("strategy"),
+             iapp = col("app");
+  std::stable_sort(out.table.rows.begin(), out.table.rows.end(), [&](const auto& a, const auto& b) {
+    const auto ka = std::make_tuple(app_rank(a[iapp]), a[iapp], parse_double(a[ip]).value_or(0));
+    const auto kb = std::make_tuple(app_rank(b[iapp]), b[iapp], parse_double(b[ip]).value_or(0));
+    if (ka != kb) return ka < kb;
+    if (a[isz] != b[isz]) return size_less(a[isz], b[isz]);
+    // Runs under external load before runs without it.
+    const double ma = parse_double(a[iml]).value_or(0), mb = parse_double(b[iml]).value_or(0);
+    if (ma != mb) return ma > mb;
+    return strategy_rank(a[ist]) < strategy_rank(b[ist]);
+  });
+  return out;
+}
+
+std::string_view summary_row::text(const std::string& column) const {
+  const auto it = fields.find(column);
+  return it == fields.end() ? std::string_view() : std::string_view(it->second);
+}
+
+std::optional<double> summary_row::number(const std::string& column) const {
+  return parse_double(text(column));
+}
+
+int summary_row::procs() const { return static_cast<int>(number("P").value_or(0)); }
+int summary_row::ml() const { return static_cast<int>(number("ml").value_or(0)); }
+
+std::string summary_row::config_key() const {
+  std::string k;
+  for (const auto& c : config_columns()) {
+    k += text(c);
+    k += '\x1f';
+  }
+  return k;
+}
+
+std::vector<summary_row> load_summary(const csv_table& table) {
+  for (const std::string c : {"app", "P", "size", "strategy"}) {
+    if (!table.column(c)) throw sweep::csv_error("not a dlb_summary file: no column '" + c + "'");
+  }
+  std::vector<summary_row> rows;
+  for (const auto& r : table.rows) {
+    summary_row s;
+    for (std::size_t i = 0; i < table.columns.size(); ++i) s.fields[table.columns[i]] = r[i];
+    rows.push_back(std::move(s));
+  }
+  return rows;
+}
+
+}  // namespace dlb::report

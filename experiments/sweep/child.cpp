@@ -1,0 +1,184 @@
+// Child processes in their own process group, with timeouts and clean termination.
+#include "sweep/child.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace dlb::sweep {
+namespace {
+
+constexpr std::chrono::milliseconds kPollStep{20};
+
+child_end end_from_status(int status) {
+  if (WIFSIGNALED(status)) return {child_end::kind::signaled, WTERMSIG(status)};
+  return {child_end::kind::exited, WEXITSTATUS(status)};
+}
+
+// Does process group pgid still have a live (non-zombie) member? kill(-pgid, 0) alone would
+// count zombies, and orphaned zombies linger where PID 1 does not reap them (some containers).
+bool group_alive(pid_t pgid) {
+  if (::kill(-pgid, 0) != 0 && errno != EPERM) return false;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string stat;
+    if (!std::getline(in, stat)) continue;
+    // Fields after the command (which may contain spaces) : state ppid pgrp ...
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 1));
+    char state = 0;
+    long ppid = 0, pgrp = 0;
+    if (!(rest >> state >> ppid >> pgrp)) continue;
+    if (pgrp == pgid && state != 'Z' && state != 'X') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+signal_block::signal_block() {
+  sigemptyset(&set_);
+  sigaddset(&set_, SIGINT);
+  sigaddset(&set_, SIGTERM);
+  sigaddset(&set_, SIGCHLD);
+  if (::sigprocmask(SIG_BLOCK, &set_, &old_) != 0) {
+    throw std::runtime_error(std::string("sigprocmask: ") + std::strerror(errno));
+  }
+}
+
+signal_block::~signal_block() {
+  // Signals that arrived while blocked would be delivered on unblocking; drain them first so a
+  // pending SIGINT that was already handled does not kill the process on the way out.
+  const timespec zero{0, 0};
+  while (::sigtimedwait(&set_, nullptr, &zero) > 0) {
+  }
+  ::sigprocmask(SIG_SETMASK, &old_, nullptr);
+}
+
+int signal_block::wait(std::chrono::milliseconds timeout) const {
+  timespec ts{};
+  ts.tv_sec = static_cast<time_t>(timeout.count() / 1000);
+  ts.tv_nsec = static_cast<long>((timeout.count() % 1000) * 1000000);
+  const int s = ::sigtimedwait(&set_, nullptr, &ts);
+  return s > 0 ? s : 0;
+}
+
+child_process::child_process(const std::vector<std::string>& argv,
+                             const std::filesystem::path& log, const sigset_t& child_mask) {
+  if (argv.empty()) throw std::runtime_error("child_process: empty command");
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const std::string log_path = log.string();
+  // A close-on-exec pipe tells the parent whether exec succeeded (EOF) or why it failed.
+  int report[2];
+  if (::pipe2(report, O_CLOEXEC) != 0) {
+    throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
+  }
+  pid_ = ::fork();
+  if (pid_ < 0) {
+    const int err = errno;
+    ::close(report[0]);
+    ::close(report[1]);
+    throw std::runtime_error(std::string("fork: ") + std::strerror(err));
+  }
+  if (pid_ == 0) {
+    // Child: only async-signal-safe calls until exec.
+    ::setpgid(0, 0);
+    ::sigprocmask(SIG_SETMASK, &child_mask, nullptr);
+    const int in = ::open("/dev/null", O_RDONLY);
+    const int out = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (in >= 0) ::dup2(in, 0);
+    if (out >= 0) {
+      ::dup2(out, 1);
+      ::dup2(out, 2);
+    }
+    ::execv(args[0], args.data());
+    const int err = errno;
+    [[maybe_unused]] auto n = ::write(report[1], &err, sizeof err);
+    ::_exit(127);
+  }
+  // Parent: set the group here too, so a signal sent right after fork finds it.
+  ::setpgid(pid_, pid_);
+  ::close(report[1]);
+  int err = 0;
+  ssize_t n;
+  do {
+    n = ::read(report[0], &err, sizeof err);
+  } while (n < 0 && errno == EINTR);
+  ::close(report[0]);
+  if (n == static_cast<ssize_t>(sizeof err)) {
+    exec_error_ = "cannot execute " + argv[0] + ": " + std::strerror(err);
+  }
+}
+
+child_process::~child_process() {
+  if (!reaped_ && pid_ > 0) {
+    // Never leave a run behind: the driver is going away (an exception unwinds past us).
+    ::kill(-pid_, SIGKILL);
+    int status;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+}
+
+std::optional<child_end> child_process::poll() {
+  if (reaped_) return std::nullopt;
+  int status = 0;
+  const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+  if (r == 0) return std::nullopt;
+  reaped_ = true;
+  if (r < 0) return child_end{child_end::kind::exited, 127};
+  // An app must not leave processes behind (a private pvmd, a stray slave): end its group.
+  clean_group(std::chrono::milliseconds(2000));
+  return end_from_status(status);
+}
+
+child_end child_process::terminate(std::chrono::milliseconds grace, const signal_block& sig) {
+  ::kill(-pid_, SIGTERM);
+  const auto deadline = std::chrono::steady_clock::now() + grace;
+  int status = 0;
+  bool escalate = false;
+  while (!reaped_) {
+    const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+    if (r == pid_ || r < 0) {
+      reaped_ = true;
+      break;
+    }
+    if (escalate || std::chrono::steady_clock::now() >= deadline) {
+      ::kill(-pid_, SIGKILL);
+      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      }
+      reaped_ = true;
+      break;
+    }
+    const int s = sig.wait(kPollStep);
+    if (s == SIGINT || s == SIGTERM) escalate = true;  // impatient user: stop waiting
+  }
+  clean_group(escalate ? std::chrono::milliseconds(0) : grace);
+  return end_from_status(status);
+}
+
+void child_process::clean_group(std::chrono::milliseconds grace) {
+  if (!group_alive(pid_)) return;
+  ::kill(-pid_, SIGTERM);
+  const auto deadline = std::chrono::steady_clock::now() + grace;
+  while (group_alive(pid_) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(kPollStep);
+  }
+  if (group_alive(pid_)) ::kill(-pid_, SIGKILL);
+}
+
+}  // namespace dlb::sweep

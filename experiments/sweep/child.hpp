@@ -1,0 +1,69 @@
+// Running one app run as a child process in its own process group, with a timeout.
+//
+// Signals: the driver blocks SIGINT, SIGTERM and SIGCHLD (signal_block) and waits for them with
+// sigtimedwait, so no signal handler and no global flag is needed; children get the original
+// mask back before exec. Each child leads a new process group, so a terminal's Ctrl-C reaches
+// only the driver, which then ends the whole group of the current run (the app and whatever it
+// started in its group, e.g. a private pvmd): SIGTERM first, so a pvmd can clean up, SIGKILL
+// after a grace period.
+#pragma once
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sweep/app_output.hpp"
+
+namespace dlb::sweep {
+
+class signal_block {
+ public:
+  signal_block();
+  ~signal_block();
+  signal_block(const signal_block&) = delete;
+  signal_block& operator=(const signal_block&) = delete;
+
+  const sigset_t& original_mask() const { return old_; }
+  // Waits up to `timeout` for SIGINT, SIGTERM or SIGCHLD; returns the signal, or 0 on timeout.
+  int wait(std::chrono::milliseconds timeout) const;
+
+ private:
+  sigset_t set_;
+  sigset_t old_;
+};
+
+class child_process {
+ public:
+  // Starts argv (argv[0] a path) with stdin from /dev/null and stdout+stderr to `log`
+  // (truncated). Throws std::runtime_error if the process cannot be created; a failed exec is
+  // reported by the child as exit status 127 with the reason in `exec_error()`.
+  child_process(const std::vector<std::string>& argv, const std::filesystem::path& log,
+                const sigset_t& child_mask);
+  ~child_process();
+  child_process(const child_process&) = delete;
+  child_process& operator=(const child_process&) = delete;
+
+  pid_t pid() const { return pid_; }
+  const std::string& exec_error() const { return exec_error_; }
+
+  // Non-blocking check; once it returns a value the child is reaped and its group cleaned up.
+  std::optional<child_end> poll();
+  // Ends the child's process group: SIGTERM, then SIGKILL after `grace` (or at once if
+  // `sig.wait` sees another SIGINT/SIGTERM meanwhile). Returns how the child ended.
+  child_end terminate(std::chrono::milliseconds grace, const signal_block& sig);
+
+ private:
+  // After the leader is reaped: give the rest of its group `grace` to leave, then kill it.
+  void clean_group(std::chrono::milliseconds grace);
+
+  pid_t pid_ = -1;
+  bool reaped_ = false;
+  std::string exec_error_;
+};
+
+}  // namespace dlb::sweep

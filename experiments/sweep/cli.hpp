@@ -1,0 +1,39 @@
+// A small command-line option parser shared by the experiment tools: `--name value`,
+// `--name=value` and flags; `-h`/`--help` prints the usage and exits 0; a usage error prints
+// "TOOL: message" and the usage on stderr and exits 2.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlb::sweep {
+
+class cli_args {
+ public:
+  // `value_options` take a value (may repeat: see values()); `flag_options` do not.
+  cli_args(int argc, char** argv, std::string tool, std::string usage,
+           std::vector<std::string> value_options, std::vector<std::string> flag_options);
+
+  std::optional<std::string> value(const std::string& name) const;  // the last one given
+  std::vector<std::string> values(const std::string& name) const;   // every one, in order
+  std::string required(const std::string& name) const;              // usage error if absent
+  bool flag(const std::string& name) const;
+  // A positive integer option; usage error if malformed.
+  int positive_int(const std::string& name, int fallback) const;
+  // A positive number option; usage error if malformed.
+  double positive_double(const std::string& name, double fallback) const;
+  // The whole command line, shell-quoted (for provenance headers).
+  const std::string& command_line() const { return command_line_; }
+
+  [[noreturn]] void usage_error(const std::string& message) const;
+
+ private:
+  std::string tool_;
+  std::string usage_;
+  std::vector<std::pair<std::string, std::string>> values_;
+  std::vector<std::string> flags_;
+  std::string command_line_;
+};
+
+}  // namespace dlb::sweep

@@ -1,0 +1,392 @@
+// The sweep configuration format: parsing, validation and expansion into runs.
+#include "sweep/config.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "sweep/csv_table.hpp"
+#include "sweep/text.hpp"
+
+namespace dlb::sweep {
+namespace {
+
+// Settings of one scope (the defaults, or one section before merging with the defaults).
+struct settings {
+  std::optional<std::vector<int>> procs;
+  std::optional<std::map<int, int>> group;
+  std::optional<std::vector<std::string>> strategies;
+  std::optional<int> repetitions;
+  std::optional<std::vector<std::uint64_t>> seeds;
+  std::optional<int> ml;
+  std::optional<double> tl;
+  std::optional<std::string> clock;
+  std::optional<double> scale;
+  std::optional<std::string> network;
+  std::optional<double> timeout;
+  std::optional<std::vector<size_spec>> sizes;
+  std::optional<std::string> args;
+};
+
+struct section {
+  std::string app;
+  std::size_t line = 0;
+  settings s;
+};
+
+template <class T>
+T pick(const std::optional<T>& own, const std::optional<T>& fallback, T dflt) {
+  if (own) return *own;
+  if (fallback) return *fallback;
+  return dflt;
+}
+
+bool contains(const std::vector<std::string>& v, std::string_view x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+std::vector<std::string> allowed_size_params(std::string_view app) {
+  if (app == "mxm") return {"n", "r", "m"};
+  return {"n"};
+}
+
+class parser {
+ public:
+  parser(std::string_view source) : source_(source) {}
+
+  [[noreturn]] void fail(std::size_t line, const std::string& msg) const {
+    throw config_error(source_ + ":" + std::to_string(line) + ": " + msg);
+  }
+
+  int positive_int(std::size_t line, std::string_view key, std::string_view v) const {
+    const auto n = parse_int(v);
+    if (!n || *n < 1 || *n > 1000000) fail(line, std::string(key) + " must be a positive integer, got '" + std::string(v) + "'");
+    return static_cast<int>(*n);
+  }
+
+  double positive_double(std::size_t line, std::string_view key, std::string_view v) const {
+    const auto x = parse_double(v);
+    if (!x || !(*x > 0)) fail(line, std::string(key) + " must be a positive number, got '" + std::string(v) + "'");
+    return *x;
+  }
+
+  void set(settings& s, std::size_t line, const std::string& key, const std::string& value,
+           bool in_section) const {
+    auto once = [&](bool already) {
+      if (already) fail(line, "'" + key + "' is set twice in the same scope");
+    };
+    if (value.empty()) fail(line, "'" + key + "' has no value");
+    if (key == "procs") {
+      once(s.procs.has_value());
+      std::vector<int> ps;
+      for (const auto& w : split_blanks(value)) ps.push_back(positive_int(line, key, w));
+      s.procs = ps;
+    } else if (key == "group") {
+      once(s.group.has_value());
+      std::map<int, int> g;
+      for (const auto& w : split_blanks(value)) {
+        const auto parts = split_on(w, ':');
+        if (parts.size() != 2) fail(line, "group entries are P:K pairs (e.g. 4:2 16:8), got '" + w + "'");
+        g[positive_int(line, "P in group", parts[0])] = positive_int(line, "K in group", parts[1]);
+      }
+      s.group = g;
+    } else if (key == "strategies") {
+      once(s.strategies.has_value());
+      std::vector<std::string> st;
+      for (const auto& w : split_blanks(value)) {
+        if (!contains(known_strategies(), w)) {
+          fail(line, "unknown strategy '" + w + "' (known: NONE GCDLB GDDLB LCDLB LDDLB AUTO)");
+        }
+        if (contains(st, w)) fail(line, "strategy '" + w + "' listed twice");
+        st.push_back(w);
+      }
+      s.strategies = st;
+    } else if (key == "repetitions") {
+      once(s.repetitions.has_value());
+      s.repetitions = positive_int(line, key, value);
+    } else if (key == "seeds") {
+      once(s.seeds.has_value());
+      std::vector<std::uint64_t> seeds;
+      for (const auto& w : split_blanks(value)) {
+        const auto v = parse_uint(w);
+        if (!v) fail(line, "seeds must be non-negative integers, got '" + w + "'");
+        if (std::find(seeds.begin(), seeds.end(), *v) != seeds.end()) {
+          fail(line, "seed " + w + " listed twice (each repetition needs its own load)");
+        }
+        seeds.push_back(*v);
+      }
+      s.seeds = seeds;
+    } else if (key == "ml") {
+      once(s.ml.has_value());
+      const auto v = parse_int(value);
+      if (!v || *v < 0 || *v > 1000) fail(line, "ml must be an integer >= 0, got '" + value + "'");
+      s.ml = static_cast<int>(*v);
+    } else if (key == "tl") {
+      once(s.tl.has_value());
+      s.tl = positive_double(line, key, value);
+    } else if (key == "clock") {
+      once(s.clock.has_value());
+      if (value != "emulated" && value != "native") fail(line, "clock must be emulated or native, got '" + value + "'");
+      s.clock = value;
+    } else if (key == "scale") {
+      once(s.scale.has_value());
+      s.scale = positive_double(line, key, value);
+    } else if (key == "network") {
+      once(s.network.has_value());
+      if (value != "ethernet1996" && value != "switched" && value != "ideal") {
+        fail(line, "network must be ethernet1996, switched or ideal, got '" + value + "'");
+      }
+      s.network = value;
+    } else if (key == "timeout") {
+      once(s.timeout.has_value());
+      s.timeout = positive_double(line, key, value);
+    } else if (key == "sizes") {
+      once(s.sizes.has_value());
+      if (!in_section) fail(line, "sizes belong in an [app NAME] section (they depend on the app)");
+      std::vector<size_spec> sizes;
+      for (const auto& item : split_on(value, ';')) {
+        if (item.empty()) continue;
+        try {
+          sizes.push_back(parse_size(item));
+        } catch (const config_error& e) {
+          fail(line, e.what());
+        }
+      }
+      if (sizes.empty()) fail(line, "sizes lists no size");
+      s.sizes = sizes;
+    } else if (key == "args") {
+      once(s.args.has_value());
+      s.args = value;
+    } else {
+      fail(line, "unknown key '" + key +
+                     "' (known: procs group strategies repetitions seeds ml tl clock scale "
+                     "network timeout sizes args)");
+    }
+  }
+
+  std::string source_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& known_strategies() {
+  static const std::vector<std::string> s{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"};
+  return s;
+}
+
+const std::vector<std::string>& known_apps() {
+  static const std::vector<std::string> a{"mxm", "trfd", "ac"};
+  return a;
+}
+
+std::string size_spec::label() const {
+  std::string out;
+  for (const auto& [k, v] : params) {
+    if (!out.empty()) out += ' ';
+    out += k + "=" + std::to_string(v);
+  }
+  return out;
+}
+
+size_spec parse_size(std::string_view text) {
+  std::string t(text);
+  std::replace(t.begin(), t.end(), ',', ' ');
+  size_spec s;
+  for (const auto& w : split_blanks(t)) {
+    const auto eq = w.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw config_error("a size is name=value pairs (e.g. n=400 r=400 m=400), got '" + w + "'");
+    }
+    const std::string name = w.substr(0, eq);
+    const auto v = parse_int(w.substr(eq + 1));
+    if (!v || *v < 1) throw config_error("size parameter " + name + " must be a positive integer, got '" + w + "'");
+    for (const auto& [k, _] : s.params) {
+      if (k == name) throw config_error("size parameter " + name + " given twice in '" + std::string(text) + "'");
+    }
+    s.params.emplace_back(name, *v);
+  }
+  if (s.params.empty()) throw config_error("empty size");
+  return s;
+}
+
+const std::vector<std::string>& run_spec::key_columns() {
+  static const std::vector<std::string> c{"app", "P",  "K",     "size",    "strategy",
+                                          "rep", "seed", "ml",  "tl",      "clock",
+                                          "scale", "network", "extra_args"};
+  return c;
+}
+
+std::vector<std::string> run_spec::key_values() const {
+  return {app,
+          std::to_string(procs),
+          std::to_string(group),
+          size.label(),
+          strategy,
+          std::to_string(rep),
+          std::to_string(seed),
+          std::to_string(ml),
+          format_number(tl),
+          clock,
+          format_number(scale),
+          network,
+          extra_args};
+}
+
+std::string run_spec::key() const {
+  std::string k;
+  for (const auto& v : key_values()) {
+    k += v;
+    k += '\x1f';
+  }
+  return k;
+}
+
+std::vector<std::string> run_spec::argv(const std::filesystem::path& bin_dir) const {
+  std::vector<std::string> a{(bin_dir / app).string(),
+                             "--strategy", strategy,
+                             "--procs", std::to_string(procs),
+                             "--group", std::to_string(group),
+                             "--seed", std::to_string(seed),
+                             "--ml", std::to_string(ml),
+                             "--tl", format_number(tl),
+                             "--clock", clock,
+                             "--scale", format_number(scale),
+                             "--network", network};
+  for (const auto& [k, v] : size.params) {
+    a.push_back("--" + k);
+    a.push_back(std::to_string(v));
+  }
+  for (const auto& w : split_blanks(extra_args)) a.push_back(w);
+  return a;
+}
+
+std::string run_spec::describe() const {
+  std::string d = app + " P=" + std::to_string(procs) + " K=" + std::to_string(group) + " " +
+                  size.label() + " " + strategy + " rep=" + std::to_string(rep) +
+                  " seed=" + std::to_string(seed);
+  if (ml != 5) d += " ml=" + std::to_string(ml);
+  return d;
+}
+
+sweep_plan parse_config(std::string_view text, std::string_view source) {
+  parser p(source);
+  settings defaults;
+  std::vector<section> sections;
+  std::size_t line_no = 0;
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const auto nl = rest.find('\n');
+    std::string_view raw = rest.substr(0, nl);
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+    ++line_no;
+    if (const auto hash = raw.find('#'); hash != std::string_view::npos) raw = raw.substr(0, hash);
+    const std::string_view line = trim(raw);
+    if (line.empty()) continue;
+    if (line.front() == '[') {
+      if (line.back() != ']') p.fail(line_no, "a section header looks like [app mxm]");
+      const auto words = split_blanks(line.substr(1, line.size() - 2));
+      if (words.size() != 2 || words[0] != "app") p.fail(line_no, "a section header looks like [app mxm], got '" + std::string(line) + "'");
+      if (!contains(known_apps(), words[1])) p.fail(line_no, "unknown app '" + words[1] + "' (known: mxm trfd ac)");
+      sections.push_back(section{words[1], line_no, {}});
+      continue;
+    }
+    const auto eq = line.find('=');
+    if (eq == std::string_view::npos) p.fail(line_no, "expected 'key = value', got '" + std::string(line) + "'");
+    const std::string key(trim(line.substr(0, eq)));
+    const std::string value(trim(line.substr(eq + 1)));
+    if (sections.empty()) {
+      p.set(defaults, line_no, key, value, false);
+    } else {
+      p.set(sections.back().s, line_no, key, value, true);
+    }
+  }
+  if (sections.empty()) p.fail(line_no, "no [app NAME] section: nothing to run");
+
+  sweep_plan plan;
+  plan.text = std::string(text);
+  std::set<std::string> seen;
+  for (const auto& sec : sections) {
+    const auto& s = sec.s;
+    const auto& d = defaults;
+    auto sfail = [&](const std::string& msg) { p.fail(sec.line, "[app " + sec.app + "]: " + msg); };
+    const auto procs = pick(s.procs, d.procs, std::vector<int>{});
+    if (procs.empty()) sfail("no procs (set procs = 4 16 globally or in the section)");
+    const auto group = pick(s.group, d.group, std::map<int, int>{});
+    const auto strategies = pick(s.strategies, d.strategies, std::vector<std::string>{});
+    if (strategies.empty()) sfail("no strategies");
+    const auto seeds_given = s.seeds ? s.seeds : d.seeds;
+    const auto reps_given = s.repetitions ? s.repetitions : d.repetitions;
+    int reps = reps_given ? *reps_given : (seeds_given ? static_cast<int>(seeds_given->size()) : 1);
+    std::vector<std::uint64_t> seeds;
+    if (seeds_given) {
+      if (static_cast<int>(seeds_given->size()) < reps) {
+        sfail("seeds lists " + std::to_string(seeds_given->size()) + " values for " +
+              std::to_string(reps) + " repetitions (one seed per repetition)");
+      }
+      seeds.assign(seeds_given->begin(), seeds_given->begin() + reps);
+    } else {
+      for (int r = 0; r < reps; ++r) seeds.push_back(static_cast<std::uint64_t>(r + 1));
+    }
+    if (!s.sizes) sfail("no sizes (e.g. sizes = n=400 r=400 m=400; n=800 r=400 m=400)");
+    const auto allowed = allowed_size_params(sec.app);
+    for (const auto& sz : *s.sizes) {
+      bool has_n = false;
+      for (const auto& [k, _] : sz.params) {
+        if (!contains(allowed, k)) sfail("size parameter '" + k + "' is not an option of " + sec.app);
+        has_n = has_n || k == "n";
+      }
+      if (!has_n) sfail("size '" + sz.label() + "' has no n");
+    }
+    run_spec base;
+    base.app = sec.app;
+    base.ml = pick(s.ml, d.ml, 5);
+    base.tl = pick(s.tl, d.tl, 1.0);
+    base.clock = pick(s.clock, d.clock, std::string("emulated"));
+    base.scale = pick(s.scale, d.scale, 20.0);
+    base.network = pick(s.network, d.network, std::string("ethernet1996"));
+    base.timeout_s = pick(s.timeout, d.timeout, 600.0);
+    base.extra_args = pick(s.args, d.args, std::string());
+    {
+      // One canonical spacing, so the identity does not depend on how args were typed.
+      std::string joined;
+      for (const auto& w : split_blanks(base.extra_args)) joined += (joined.empty() ? "" : " ") + w;
+      base.extra_args = joined;
+    }
+    for (int P : procs) {
+      int K = std::max(1, P / 2);  // the paper's local strategies used two groups
+      if (auto it = group.find(P); it != group.end()) K = it->second;
+      if (K > P || P % K != 0) {
+        sfail("group size K=" + std::to_string(K) + " does not divide P=" + std::to_string(P));
+      }
+      for (const auto& sz : *s.sizes) {
+        for (int r = 0; r < reps; ++r) {
+          for (const auto& st : strategies) {
+            run_spec run = base;
+            run.procs = P;
+            run.group = K;
+            run.size = sz;
+            run.rep = r;
+            run.seed = seeds[static_cast<std::size_t>(r)];
+            run.strategy = st;
+            if (!seen.insert(run.key()).second) sfail("plans a run twice: " + run.describe());
+            plan.runs.push_back(run);
+          }
+        }
+      }
+    }
+  }
+  return plan;
+}
+
+sweep_plan read_config(const std::filesystem::path& path) {
+  std::string text;
+  try {
+    text = read_file(path);
+  } catch (const std::exception& e) {
+    throw config_error(e.what());
+  }
+  return parse_config(text, path.string());
+}
+
+}  // namespace dlb::sweep

@@ -1,0 +1,79 @@
+// The sweep configuration format and the run plan it expands to.
+//
+// A config is `key = value` lines; '#' starts a comment. Lines before the first section set
+// defaults; each `[app NAME]` section (NAME: mxm, trfd or ac) is one block of runs and may
+// override any default. The same app may have several sections (e.g. other sizes for P=16, or
+// runs without external load). Every section expands to
+//   procs x sizes x repetitions x strategies
+// in that nesting order, so the strategies of one (configuration, repetition) run back to back
+// and share one load seed (paired runs). See experiments/README.md for the key list.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dlb::sweep {
+
+class config_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The strategies an app accepts; NONE is the unbalanced baseline, AUTO the customized mode.
+const std::vector<std::string>& known_strategies();
+const std::vector<std::string>& known_apps();
+
+// One data size: ordered name=value parameters, e.g. n=400 r=400 m=400.
+struct size_spec {
+  std::vector<std::pair<std::string, std::int64_t>> params;
+  // "n=400 r=400 m=400": the `size` column of results files.
+  std::string label() const;
+};
+// Parses a size label ("n=400 r=400 m=400"; commas accepted as separators too).
+// Throws config_error on malformed text.
+size_spec parse_size(std::string_view text);
+
+// One run: every parameter that identifies it.
+struct run_spec {
+  std::string app;
+  int procs = 0;
+  int group = 0;  // K
+  size_spec size;
+  std::string strategy;
+  int rep = 0;  // 0-based repetition
+  std::uint64_t seed = 0;
+  int ml = 5;
+  double tl = 1.0;
+  std::string clock = "emulated";
+  double scale = 20.0;
+  std::string network = "ethernet1996";
+  std::string extra_args;   // passed through to the app after the standard options
+  double timeout_s = 600.0; // not part of the identity: a longer timeout is the same run
+
+  // Column names of the identity, in results-file order, and this run's values for them.
+  static const std::vector<std::string>& key_columns();
+  std::vector<std::string> key_values() const;
+  // One string identifying the run (the key values joined by a unit separator).
+  std::string key() const;
+  // The app's command line.
+  std::vector<std::string> argv(const std::filesystem::path& bin_dir) const;
+  // Short human label for progress lines.
+  std::string describe() const;
+};
+
+struct sweep_plan {
+  std::vector<run_spec> runs;
+  std::string text;  // the config file's text, recorded in the results header
+};
+
+// Parses a config. `source` names it in errors ("FILE:LINE: message"). Throws config_error on
+// any bad key, value or combination, and if two sections plan the same run.
+sweep_plan parse_config(std::string_view text, std::string_view source);
+sweep_plan read_config(const std::filesystem::path& path);
+
+}  // namespace dlb::sweep

@@ -1,0 +1,320 @@
+// dlb_sweep: runs every run of a sweep config as a child process and records one row per run in
+// a self-describing results file. Interrupt it (Ctrl-C) at any time and run the same command
+// again: finished runs are kept and skipped, the rest run. See experiments/README.md.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "sweep/app_output.hpp"
+#include "sweep/child.hpp"
+#include "sweep/cli.hpp"
+#include "sweep/config.hpp"
+#include "sweep/csv_table.hpp"
+#include "sweep/progress.hpp"
+#include "sweep/provenance.hpp"
+#include "sweep/results_store.hpp"
+#include "sweep/text.hpp"
+
+namespace fs = std::filesystem;
+using namespace dlb::sweep;
+
+namespace {
+
+const char* kUsage =
+    "usage: dlb_sweep --config FILE --out RESULTS.csv --bin-dir DIR [--log-dir DIR] [--jobs N]\n"
+    "                 [--grace SECONDS] [--dry-run] [--retry-failed]\n"
+    "Runs every run of the config (apps from DIR) and appends one row per run to RESULTS.csv.\n"
+    "Re-running the same command resumes: runs already recorded are skipped.\n"
+    "  --log-dir DIR     each run's output (default: RESULTS.csv.logs)\n"
+    "  --jobs N          runs at a time (default 1; emulated runs must not share cores)\n"
+    "  --grace SECONDS   after SIGTERM to a run's process group, wait this long before SIGKILL (default 3)\n"
+    "  --dry-run         print the plan and the commands; run nothing, write nothing\n"
+    "  --retry-failed    run again the runs recorded as failed, unverified or timeout\n";
+
+using steady = std::chrono::steady_clock;
+
+double seconds_since(steady::time_point t) {
+  return std::chrono::duration<double>(steady::now() - t).count();
+}
+
+// "k1 k2" if all runs share one value of a parameter, else "a, b (per row: column c)".
+std::string plan_values(const sweep_plan& plan, std::size_t key_index, const std::string& column) {
+  std::set<std::string> vals;
+  for (const auto& r : plan.runs) vals.insert(r.key_values()[key_index]);
+  std::string s;
+  for (const auto& v : vals) s += (s.empty() ? "" : ", ") + (v.empty() ? std::string("(none)") : v);
+  if (vals.size() > 1) s += " (per row: column " + column + ")";
+  return s;
+}
+
+std::size_t key_index(const std::string& column) {
+  const auto& cols = run_spec::key_columns();
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    if (cols[i] == column) return i;
+  }
+  return 0;
+}
+
+std::vector<std::string> header_comments(const sweep_plan& plan, const cli_args& args,
+                                         const fs::path& config, const fs::path& bin_dir,
+                                         const std::string& revision) {
+  std::vector<std::string> c{
+      "dlb_sweep results: one row per run (raw data; never edit by hand)",
+      "format: CSV; '#' lines are metadata; the first other line names the columns; "
+      "fields with commas are double-quoted",
+      "revision: " + revision,
+      "compiler: " + compiler_description() + " (the build of dlb_sweep; apps from bin_dir)",
+      "pvm_version: " + pvm_version(),
+      "host: " + host_description(),
+      "date: " + utc_now(),
+      "command: " + args.command_line(),
+      "config_file: " + config.string(),
+      "bin_dir: " + bin_dir.string(),
+  };
+  for (const std::string col : {"clock", "scale", "network", "ml", "tl"}) {
+    c.push_back(col + ": " + plan_values(plan, key_index(col), col));
+  }
+  c.push_back(
+      "units: total_s loop1_s loop2_s lag_s = seconds of the run's clock (emulated 1996 "
+      "seconds when clock=emulated, wall seconds when native); run_wall_s wall_s = wall-clock "
+      "seconds; tl = seconds; scale = emulated seconds per wall second; bytes_moved = bytes; "
+      "lag_pct = percent of total_s");
+  c.push_back(
+      "columns: app P K size strategy rep seed ml tl clock scale network extra_args = the run's "
+      "parameters and identity (rep is 0-based; seed is the external-load seed, shared by all "
+      "strategies of one repetition: paired runs); status = ok|failed|unverified|timeout; exit "
+      "= exit status, signal or timeout; started_utc; run_wall_s = wall time measured by the "
+      "driver; note = why a run is not ok; log = the run's output; the other columns are the "
+      "app's RESULT keys (empty when absent)");
+  for (std::string_view rest = plan.text; !rest.empty();) {
+    const auto nl = rest.find('\n');
+    c.push_back("config| " + std::string(rest.substr(0, nl)));
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+  }
+  return c;
+}
+
+fs::path log_path_for(const fs::path& log_dir, const run_spec& run) {
+  std::string size;
+  for (const auto& [k, v] : run.size.params) size += "_" + k + std::to_string(v);
+  // FNV-1a of the full identity keeps runs that differ only in tl, scale, ... apart.
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char ch : run.key()) h = (h ^ ch) * 1099511628211ULL;
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08x", static_cast<unsigned>(h & 0xffffffffu));
+  return log_dir / (run.app + "_P" + std::to_string(run.procs) + "_K" +
+                    std::to_string(run.group) + size + "_" + run.strategy + "_rep" +
+                    std::to_string(run.rep) + "_s" + std::to_string(run.seed) + "_" + hex + ".log");
+}
+
+// Statuses recorded in an existing results file, without modifying it (for --dry-run).
+std::map<std::string, std::string> peek_statuses(const fs::path& out) {
+  std::map<std::string, std::string> st;
+  std::error_code ec;
+  if (!fs::exists(out, ec)) return st;
+  const csv_table t = read_csv_table(out);
+  if (t.columns.empty()) return st;
+  for (const auto& row : t.rows) st[row_key(t, row)] = std::string(t.field(row, "status"));
+  return st;
+}
+
+struct active_run {
+  const run_spec* run = nullptr;
+  std::size_t index = 0;  // 1-based position in the plan
+  std::unique_ptr<child_process> child;
+  steady::time_point start;
+  std::string started_utc;
+  fs::path log;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const cli_args args(argc, argv, "dlb_sweep", kUsage,
+                      {"config", "out", "bin-dir", "log-dir", "jobs", "grace"},
+                      {"dry-run", "retry-failed"});
+  const fs::path config_path = args.required("config");
+  const fs::path out = args.required("out");
+  const fs::path bin_dir = fs::absolute(args.required("bin-dir")).lexically_normal();
+  const int jobs = args.positive_int("jobs", 1);
+  const auto grace = std::chrono::milliseconds(
+      static_cast<long long>(args.positive_double("grace", 3.0) * 1000));
+  const bool dry_run = args.flag("dry-run");
+  const bool retry_failed = args.flag("retry-failed");
+  const fs::path log_dir = args.value("log-dir") ? fs::path(*args.value("log-dir"))
+                                                 : fs::path(out.string() + ".logs");
+
+  sweep_plan plan;
+  try {
+    plan = read_config(config_path);
+  } catch (const config_error& e) {
+    std::cerr << "dlb_sweep: " << e.what() << "\n";
+    return 2;
+  }
+  std::set<std::string> apps;
+  for (const auto& r : plan.runs) apps.insert(r.app);
+  for (const auto& app : apps) {
+    const fs::path exe = bin_dir / app;
+    if (::access(exe.c_str(), X_OK) != 0) {
+      std::cerr << "dlb_sweep: " << exe.string() << " is not an executable file"
+                << " (--bin-dir should hold the apps mxm, trfd, ac; build them first)\n";
+      if (!dry_run) return 2;
+    }
+  }
+
+  try {
+    std::map<std::string, std::string> recorded;
+    std::unique_ptr<results_store> store;
+    const std::string revision = source_revision();
+    if (dry_run) {
+      recorded = peek_statuses(out);
+    } else {
+      if (out.has_parent_path()) fs::create_directories(out.parent_path());
+      fs::create_directories(log_dir);
+      store = std::make_unique<results_store>(
+          out, header_comments(plan, args, fs::absolute(config_path), bin_dir, revision),
+          "resumed: " + utc_now() + "; revision " + revision + "; command " + args.command_line());
+      if (store->dropped_partial_line()) {
+        std::cerr << "dlb_sweep: " << out.string()
+                  << ": dropped a cut-short last line (a run being recorded when the driver "
+                     "died; it runs again)\n";
+      }
+      for (const auto& r : plan.runs) {
+        if (auto s = store->status_of(r.key()); !s.empty()) recorded[r.key()] = s;
+      }
+    }
+    // Runs still to do, with their 1-based position in the plan.
+    std::vector<std::pair<std::size_t, const run_spec*>> todo;
+    std::size_t already = 0;
+    for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+      const auto it = recorded.find(plan.runs[i].key());
+      const bool done = it != recorded.end() && (!retry_failed || it->second == "ok");
+      if (done) {
+        ++already;
+      } else {
+        todo.emplace_back(i + 1, &plan.runs[i]);
+      }
+    }
+    std::cerr << "dlb_sweep: " << plan.runs.size() << " runs planned, " << already
+              << " already recorded in " << out.string() << ", " << todo.size() << " to run"
+              << (jobs > 1 ? " (" + std::to_string(jobs) + " at a time)" : std::string()) << "\n";
+    if (dry_run) {
+      for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+        const auto it = recorded.find(plan.runs[i].key());
+        const std::string state = it == recorded.end() ? "to run" : "recorded " + it->second;
+        std::cout << "run " << i + 1 << " of " << plan.runs.size() << " [" << state
+                  << ", timeout " << format_number(plan.runs[i].timeout_s) << " s] "
+                  << shell_join(plan.runs[i].argv(bin_dir)) << "\n";
+      }
+      return 0;
+    }
+
+    const signal_block signals;
+    const auto sweep_start = steady::now();
+    std::vector<active_run> active;
+    std::size_t next = 0, finished = 0;
+    double finished_wall = 0;
+    std::map<std::string, int> counts;
+    int stop_signal = 0;
+
+    auto finish = [&](active_run& a, child_end end) {
+      const double wall = seconds_since(a.start);
+      app_output output;
+      try {
+        output = parse_app_output(read_file(a.log));
+      } catch (const std::exception&) {
+        // No log: the output is empty and the run is classified as failed below.
+      }
+      run_record rec;
+      rec.end = end;
+      rec.output = output;
+      rec.verdict = classify_run(*a.run, output, end);
+      if (!a.child->exec_error().empty()) {
+        rec.verdict = {run_status::failed, a.child->exec_error()};
+      }
+      rec.started_utc = a.started_utc;
+      rec.run_wall_s = wall;
+      rec.log = fs::relative(a.log, out.has_parent_path() ? out.parent_path() : fs::path("."))
+                    .string();
+      store->record(*a.run, rec);
+      ++finished;
+      finished_wall += wall;
+      ++counts[std::string(to_string(rec.verdict.status))];
+      std::string what = std::string(to_string(rec.verdict.status));
+      if (rec.verdict.status == run_status::ok) {
+        for (const auto& [k, v] : output.result) {
+          if (k == "total_s") what += " total_s=" + v;
+        }
+      } else {
+        what = "NOT OK: " + what + " (" + rec.verdict.note + "; log " + a.log.string() + ")";
+      }
+      std::cerr << "run " << a.index << " of " << plan.runs.size() << ": " << what << " ["
+                << format_sig(wall, 3) << " s]\n";
+    };
+
+    while ((next < todo.size() && stop_signal == 0) || !active.empty()) {
+      while (stop_signal == 0 && active.size() < static_cast<std::size_t>(jobs) &&
+             next < todo.size()) {
+        active_run a;
+        a.index = todo[next].first;
+        a.run = todo[next].second;
+        ++next;
+        a.log = log_path_for(log_dir, *a.run);
+        const auto eta = estimate_remaining(finished_wall, finished, todo.size() - finished, jobs);
+        std::cerr << progress_line(a.index, plan.runs.size(), seconds_since(sweep_start), eta,
+                                   a.run->describe())
+                  << "\n";
+        a.started_utc = utc_now();
+        a.start = steady::now();
+        a.child = std::make_unique<child_process>(a.run->argv(bin_dir), a.log,
+                                                  signals.original_mask());
+        active.push_back(std::move(a));
+      }
+      const int s = signals.wait(std::chrono::milliseconds(50));
+      if (s == SIGINT || s == SIGTERM) {
+        stop_signal = s;
+        std::cerr << "dlb_sweep: " << (s == SIGINT ? "interrupted" : "terminated")
+                  << "; ending the current run" << (active.size() > 1 ? "s" : "")
+                  << " (not recorded)\n";
+        for (auto& a : active) a.child->terminate(grace, signals);
+        active.clear();
+        break;
+      }
+      for (std::size_t i = 0; i < active.size();) {
+        auto& a = active[i];
+        std::optional<child_end> end = a.child->poll();
+        if (!end && seconds_since(a.start) > a.run->timeout_s) {
+          a.child->terminate(grace, signals);
+          end = child_end{child_end::kind::timed_out, 0};
+        }
+        if (end) {
+          finish(a, *end);
+          active.erase(active.begin() + static_cast<std::ptrdiff_t>(i));
+        } else {
+          ++i;
+        }
+      }
+    }
+
+    std::string tally;
+    for (const auto& [k, v] : counts) tally += (tally.empty() ? "" : ", ") + std::to_string(v) + " " + k;
+    if (tally.empty()) tally = "no runs";
+    std::cerr << "dlb_sweep: " << (stop_signal ? "stopped" : "done") << " after "
+              << format_hms(seconds_since(sweep_start)) << ": " << tally << " this time; "
+              << store->row_count() << " rows in " << out.string() << "\n";
+    if (stop_signal) {
+      std::cerr << "dlb_sweep: " << todo.size() - finished
+                << " runs left; run the same command again to resume\n";
+      return 128 + stop_signal;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "dlb_sweep: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,117 @@
+// Recording finished runs in a results file, durably and without duplicates.
+#include "sweep/results_store.hpp"
+
+#include <algorithm>
+
+#include "sweep/text.hpp"
+
+namespace dlb::sweep {
+
+const std::vector<std::string>& outcome_columns() {
+  static const std::vector<std::string> c{"status", "exit",  "started_utc",
+                                          "run_wall_s", "note", "log"};
+  return c;
+}
+
+const std::vector<std::string>& result_columns() {
+  static const std::vector<std::string> c{
+      "verified",    "total_s", "loop1_s", "loop2_s", "syncs",          "redistributions",
+      "iterations_moved", "bytes_moved", "lag_s", "lag_pct", "predicted_best", "wall_s"};
+  return c;
+}
+
+std::vector<std::string> standard_results_columns() {
+  std::vector<std::string> c = run_spec::key_columns();
+  c.insert(c.end(), outcome_columns().begin(), outcome_columns().end());
+  c.insert(c.end(), result_columns().begin(), result_columns().end());
+  return c;
+}
+
+std::string row_key(const csv_table& table, const std::vector<std::string>& row) {
+  std::string k;
+  for (const auto& c : run_spec::key_columns()) {
+    k += table.field(row, c);
+    k += '\x1f';
+  }
+  return k;
+}
+
+results_store::results_store(std::filesystem::path path,
+                             const std::vector<std::string>& header_comments,
+                             const std::string& resume_comment)
+    : path_(std::move(path)) {
+  std::error_code ec;
+  const bool exists = std::filesystem::exists(path_, ec);
+  if (exists) {
+    csv_read_info info;
+    table_ = read_csv_table(path_, &info);
+    if (info.dropped_partial_line) {
+      // Cut the incomplete record off, so the next append starts on a fresh line.
+      std::filesystem::resize_file(path_, info.complete_length);
+      dropped_partial_ = true;
+    }
+  }
+  if (!exists || table_.columns.empty()) {
+    // New file (or one that died before its header row was written): start it afresh.
+    table_ = csv_table{};
+    table_.comments = header_comments;
+    table_.columns = standard_results_columns();
+    write_atomically(path_, format_csv_table(table_));
+    return;
+  }
+  for (const auto& c : standard_results_columns()) {
+    if (!table_.column(c)) {
+      throw csv_error(path_.string() + " is not a dlb_sweep results file (no column '" + c + "')");
+    }
+  }
+  for (const auto& row : table_.rows) {
+    status_[row_key(table_, row)] = std::string(table_.field(row, "status"));
+  }
+  resumed_ = true;
+  table_.comments.push_back(resume_comment);
+  append_durably(path_, "# " + resume_comment + "\n");
+}
+
+std::string results_store::status_of(const std::string& key) const {
+  const auto it = status_.find(key);
+  return it == status_.end() ? std::string() : it->second;
+}
+
+void results_store::record(const run_spec& run, const run_record& rec) {
+  // Values by column name; parameters first, so a RESULT key can never overwrite them.
+  std::map<std::string, std::string> values;
+  const auto keys = run_spec::key_columns();
+  const auto key_vals = run.key_values();
+  for (std::size_t i = 0; i < keys.size(); ++i) values[keys[i]] = key_vals[i];
+  values["status"] = std::string(to_string(rec.verdict.status));
+  values["exit"] = exit_text(rec.end);
+  values["started_utc"] = rec.started_utc;
+  values["run_wall_s"] = format_sig(rec.run_wall_s, 6);
+  values["note"] = rec.verdict.note;
+  values["log"] = rec.log;
+  bool widened = false;
+  for (const auto& [k, v] : rec.output.result) {
+    if (is_echoed_parameter(k) || values.count(k)) continue;
+    values[k] = v;
+    if (!table_.column(k)) {
+      table_.columns.push_back(k);
+      for (auto& row : table_.rows) row.emplace_back();
+      widened = true;
+    }
+  }
+  std::vector<std::string> row;
+  row.reserve(table_.columns.size());
+  for (const auto& c : table_.columns) {
+    const auto it = values.find(c);
+    row.push_back(it == values.end() ? std::string() : it->second);
+  }
+  table_.rows.push_back(row);
+  status_[run.key()] = values["status"];
+  if (widened) {
+    write_atomically(path_, format_csv_table(table_));
+  } else {
+    append_durably(path_, csv_line(row));
+  }
+}
+
+}  // namespace dlb::sweep

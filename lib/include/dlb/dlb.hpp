@@ -1,0 +1,249 @@
+// dlb.hpp: the paper's DLB library calls (section 1.4, Figure 1.4) and a modern entry point.
+//
+// The loop of Figure 1.4 compiles as printed, modulo C++ syntax:
+//
+//   dlb::context DLB(rt);
+//   DLB_init(DLB, P, K, loop, {&DLB_arrayZ, &DLB_arrayX, &DLB_arrayY});
+//   DLB_scatter_data(DLB);
+//   if (DLB.master()) DLB_master_sync(DLB);
+//   else
+//     while (DLB.more_work()) {
+//       for (i = DLB.start(); i < DLB.end() && DLB.more_work(); i++) {
+//         body(i);
+//         if (DLB_slave_sync(DLB) && DLB.interrupt()) DLB_profile_send_move_work(DLB);
+//       }
+//       if (DLB.more_work()) DLB_send_interrupt(DLB);
+//       DLB_profile_send_move_work(DLB);
+//     }
+//   DLB_gather_data(DLB);
+//
+// or, without writing it out: dlb::parallel_for(rt, loop, arrays, body).
+//
+// The strategies share the pure core (dlb::core: the decision, the plan, the groups) and differ
+// only in who receives the profiles and who computes and sends the plan (lib/README.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dlb/core/distribution.hpp"
+#include "dlb/core/redistribution.hpp"
+#include "dlb/core/strategy.hpp"
+#include "dlb/runtime/runtime.hpp"
+
+namespace dlb {
+
+enum class element_type { f64, f32, i32, i64 };
+std::size_t element_size(element_type t);
+template <class T>
+constexpr element_type element_type_of();
+template <>
+constexpr element_type element_type_of<double>() { return element_type::f64; }
+template <>
+constexpr element_type element_type_of<float>() { return element_type::f32; }
+template <>
+constexpr element_type element_type_of<std::int32_t>() { return element_type::i32; }
+template <>
+constexpr element_type element_type_of<std::int64_t>() { return element_type::i64; }
+
+// BLOCK and CYCLIC arrays are split by iterations along one dimension; WHOLE arrays are
+// replicated on every slave.
+enum class data_distribution { block, cyclic, whole };
+enum class along { rows, columns };
+enum class storage { row_major, column_major };
+// Which slices (rows or columns) an iteration touches: its own (identity), or its own and its
+// bitonic partner S-1-i (a triangular loop made uniform by bitonic scheduling).
+enum class iteration_map { identity, bitonic };
+
+// The paper's DLB_array: what the runtime needs to scatter, move and gather one shared array.
+// The data lives in the caller's full-size array (global indices, as in the paper's generated
+// code); each task fills only the slices it owns.
+struct DLB_array {
+  std::string name;
+  void* data = nullptr;
+  element_type type = element_type::f64;
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  storage layout = storage::row_major;
+  data_distribution distribution = data_distribution::block;
+  along axis = along::rows;
+  iteration_map map = iteration_map::identity;
+  // Scattered from the master at the start; a distributed input array moves with its iterations
+  // (its slices are the data D of the paper's model).
+  bool input = true;
+  // Gathered to the master at the end, the slices of the iterations each slave executed.
+  bool output = false;
+
+  template <class T>
+  static DLB_array of(std::string name, T* data, std::int64_t rows, std::int64_t cols, data_distribution dist,
+                      along axis = along::rows) {
+    DLB_array a;
+    a.name = std::move(name);
+    a.data = data;
+    a.type = element_type_of<T>();
+    a.rows = rows;
+    a.cols = cols;
+    a.distribution = dist;
+    a.axis = axis;
+    return a;
+  }
+  std::int64_t slice_count() const { return axis == along::rows ? rows : cols; }
+  std::int64_t slice_length() const { return axis == along::rows ? cols : rows; }
+  bool moves() const { return input && distribution != data_distribution::whole; }
+};
+
+// The loop: iterations [0, I) and the work of each iteration in base seconds (seconds on the
+// unloaded base workstation; the emulated clock turns it into time, stretched by the load).
+struct loop_spec {
+  std::int64_t iterations = 0;
+  std::function<double(std::int64_t)> work;
+  // Initial distribution of the iterations: BLOCK (equal blocks, the paper's chi_i(0) = I/P) or
+  // CYCLIC (iteration i on slave i mod P).
+  data_distribution initial = data_distribution::block;
+};
+
+// Bytes moved per iteration (the paper's D, summed over the moved arrays).
+std::size_t bytes_per_iteration(const std::vector<DLB_array*>& arrays, std::int64_t iterations);
+
+struct slave_stats {
+  std::int64_t iterations_done = 0;
+  std::int64_t iterations_sent = 0;
+  std::int64_t iterations_received = 0;
+  std::uint64_t bytes_sent = 0;  // array data shipped with moved iterations
+  std::int64_t syncs = 0;            // synchronizations taken part in
+  std::int64_t redistributions = 0;  // of those, the ones that moved work
+  double busy = 0.0;   // computing iterations
+  double sync = 0.0;   // inside synchronizations (profiles, decisions, moves)
+  double idle = 0.0;   // the rest of its span: waiting for data, and after its work ran out
+  double start = 0.0;  // when its loop started (scatter received)
+  double finish = 0.0; // when it handed in its results
+  double lag = 0.0;    // emulation lag, seconds
+  int group = 0;
+};
+
+struct run_stats {
+  core::strategy strategy = core::strategy::none;
+  int procs = 0;
+  int group_size = 0;
+  std::int64_t iterations = 0;
+  std::vector<slave_stats> slaves;
+  std::int64_t syncs = 0;            // synchronizations (summed over groups)
+  std::int64_t redistributions = 0;  // synchronizations that moved work
+  std::int64_t iterations_moved = 0;
+  std::uint64_t bytes_moved = 0;
+  double start_time = 0.0;  // master's clock at DLB_scatter_data
+  double end_time = 0.0;    // master's clock when the last results were in
+  double total_time() const { return end_time - start_time; }
+  double lag = 0.0;  // worst emulation lag of any task, seconds
+  std::string summary() const;
+};
+
+class context;
+void DLB_init(context& DLB, int P, int K, const loop_spec& loop, std::initializer_list<DLB_array*> arrays);
+void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loop, std::vector<DLB_array*> arrays);
+void DLB_scatter_data(context& DLB);
+void DLB_master_sync(context& DLB);
+bool DLB_slave_sync(context& DLB);
+void DLB_send_interrupt(context& DLB);
+void DLB_profile_send_move_work(context& DLB);
+void DLB_gather_data(context& DLB);
+
+// The paper's DLB structure: one per balanced loop. The strategy defaults to the run's.
+class context {
+ public:
+  explicit context(runtime& rt);
+  bool master() const { return rt_.master(); }
+  bool more_work() const { return more_work_; }
+  std::int64_t start() const { return remaining_.empty() ? 0 : remaining_.front().begin; }
+  std::int64_t end() const { return remaining_.empty() ? 0 : remaining_.front().end; }
+  bool interrupt() const { return interrupt_; }
+  // Master, after DLB_gather_data.
+  const run_stats& stats() const { return stats_; }
+  // Slave: the iterations it executed.
+  const core::range_list& done() const { return done_; }
+
+ private:
+  friend void DLB_init(context&, int, int, const loop_spec&, std::initializer_list<DLB_array*>);
+  friend void DLB_init(context&, core::strategy, int, int, const loop_spec&, std::vector<DLB_array*>);
+  friend void DLB_scatter_data(context&);
+  friend void DLB_master_sync(context&);
+  friend bool DLB_slave_sync(context&);
+  friend void DLB_send_interrupt(context&);
+  friend void DLB_profile_send_move_work(context&);
+  friend void DLB_gather_data(context&);
+
+  struct member_profile {
+    std::size_t slave = 0;
+    std::int64_t done = 0;
+    double elapsed = 0.0;
+    double speed = 0.0;
+    core::range_list remaining;
+  };
+  struct decision {
+    core::balance_reason reason = core::balance_reason::nothing_left;
+    std::vector<std::int64_t> counts_after;  // per member position
+    std::vector<core::transfer> transfers;   // from/to are slave indices
+  };
+  struct group_state {  // the centralized balancer's view of one group
+    int epoch = 0;
+    bool closed = false;
+    std::vector<bool> active;
+    std::map<std::size_t, member_profile> profiles;  // by member position
+  };
+
+  decision decide(const std::vector<member_profile>& profiles) const;
+  bytes encode(const decision& d, int group, int epoch) const;
+  decision decode_decision(reader& r) const;
+  bool others_active() const;
+  std::vector<int> active_other_ranks() const;
+  std::size_t position_of(std::size_t slave) const;
+  void run_sync();
+  void apply(const decision& d);
+  bool poll_interrupt();
+  void send_interrupts();
+
+  runtime& rt_;
+  messenger& net_;
+  int loop_id_ = 0;
+  core::strategy strategy_;
+  int procs_ = 0;
+  int group_size_ = 0;
+  loop_spec loop_;
+  std::vector<DLB_array*> arrays_;
+  core::balance_params balance_;
+  bool initialized_ = false;
+
+  // Slave state.
+  std::size_t me_ = 0;  // 0-based slave index
+  int group_ = 0;
+  std::vector<std::size_t> members_;
+  std::vector<bool> active_;  // per member position
+  bool closed_ = false;       // balancing in this group has ended (a decision not to move)
+  int epoch_ = 0;             // synchronizations completed in this group
+  core::range_list remaining_;  // element 0 is the range being worked through
+  core::range_list done_;
+  std::int64_t done_since_sync_ = 0;
+  double sync_start_ = 0.0;
+  double last_speed_ = 0.0;
+  bool more_work_ = false;
+  bool interrupt_ = false;
+  bool sync_pending_ = false;
+  slave_stats st_;
+
+  // Master state.
+  std::vector<delivered> gathered_;
+  run_stats stats_;
+};
+
+// Figure 1.4 as one call: runs `body(i)` for every iteration on the slaves under the run's
+// strategy, with data scattered, moved and gathered; returns the statistics on the master
+// (empty on slaves).
+run_stats parallel_for(runtime& rt, const loop_spec& loop, std::vector<DLB_array*> arrays,
+                       const std::function<void(std::int64_t)>& body);
+
+}  // namespace dlb

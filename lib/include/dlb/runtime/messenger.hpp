@@ -1,0 +1,93 @@
+// messenger.hpp: the runtime's messages over the seam. Every message carries its send time and
+// its arrival time (from the network model); a message is delivered only when this task's clock
+// has reached its arrival, so the emulated network's costs are honoured. Messages that are
+// physically here but not yet due wait in a pending list. Every blocking wait is bounded by a
+// wall-clock timeout and ends at once with run_error on an abort or a task-exit notification.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dlb/runtime/network.hpp"
+#include "dlb/runtime/seam.hpp"
+
+namespace dlb {
+
+// The protocol's tags, with each message's fields in order.
+enum class tag : int {
+  config = 1,   // master -> slave: run configuration (see runtime.cpp)
+  scatter,      // master -> slave: loop id, ranges, then per array the slices of those ranges
+  interrupt,    // slave -> group: loop id, group epoch
+  profile,      // slave -> balancer or group: loop id, group epoch, slave, done, elapsed, remaining ranges
+  decision,     // master -> group: loop id, group epoch, the decision (see dlb.cpp)
+  work,         // slave -> slave: loop id, group epoch, ranges, array slices
+  gather,       // slave -> master: loop id, done ranges, array slices, statistics
+  release,      // master -> slaves: the run is over, exit
+  abort,        // master -> slaves: the run failed (reason), exit non-zero
+  task_exit = kTaskExitTag,
+};
+
+// A failure of the run (a task died, the master aborted, a wait timed out, a malformed
+// message). The message names the task.
+class run_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct delivered {
+  int from = -1;
+  tag kind = tag::config;
+  double sent = 0.0;
+  double arrival = 0.0;
+  bytes payload;  // the body (after the timing header)
+  reader body() const { return reader(payload); }
+};
+
+class messenger {
+ public:
+  messenger(transport& t, clock& c, network_model net, std::chrono::milliseconds wait_timeout);
+
+  int rank() const { return transport_.rank(); }
+  dlb::clock& clock() { return clock_; }
+  transport& raw() { return transport_; }
+  std::string describe(int rank) const { return transport_.describe(rank); }
+
+  // Returns the payload size on the wire (for statistics).
+  std::size_t send(int to, tag kind, const bytes& body);
+  std::size_t multicast(const std::vector<int>& to, tag kind, const bytes& body);
+
+  using match = std::function<bool(const delivered&)>;
+  // A due message that matches, without waiting; drains what has physically arrived first.
+  std::optional<delivered> poll(const match& m);
+  // Waits (bounded) for a matching message and advances the clock to its arrival. `what` names
+  // the awaited message in the timeout error.
+  delivered wait(const match& m, const std::string& what);
+
+  // Task-exit notifications for these ranks are failures; for others they are ignored.
+  void set_watched(std::vector<bool> watched) { watched_ = std::move(watched); }
+  std::chrono::milliseconds wait_timeout() const { return timeout_; }
+
+ private:
+  void drain(std::chrono::microseconds bound);
+  void accept(envelope e);
+  std::optional<delivered> take(const match& m, bool due_only);
+
+  transport& transport_;
+  dlb::clock& clock_;
+  network_model net_;
+  std::chrono::milliseconds timeout_;
+  std::deque<delivered> pending_;
+  std::vector<bool> watched_;
+};
+
+// Matchers.
+messenger::match with_tag(tag t);
+messenger::match with_tag_from(tag t, int from);
+
+}  // namespace dlb

@@ -1,0 +1,119 @@
+// messenger.cpp: timed delivery over the transport.
+#include "dlb/runtime/messenger.hpp"
+
+#include <algorithm>
+
+namespace dlb {
+
+messenger::match with_tag(tag t) {
+  return [t](const delivered& d) { return d.kind == t; };
+}
+messenger::match with_tag_from(tag t, int from) {
+  return [t, from](const delivered& d) { return d.kind == t && d.from == from; };
+}
+
+messenger::messenger(transport& t, dlb::clock& c, network_model net, std::chrono::milliseconds wait_timeout)
+    : transport_(t), clock_(c), net_(std::move(net)), timeout_(wait_timeout) {}
+
+std::size_t messenger::send(int to, tag kind, const bytes& body) {
+  const double sent = clock_.now();
+  double arrival = sent;
+  if (clock_.emulated() && net_.params().kind != network_kind::ideal) {
+    // The sender spends its overhead first; then the message takes its turn on the network.
+    const double leaves = sent + net_.params().send_overhead;
+    arrival = net_.arrival(leaves, body.size());
+    clock_.wait_until(leaves);
+  }
+  writer w;
+  w.put(sent).put(arrival).put_raw(body.data(), body.size());
+  transport_.send(to, static_cast<int>(kind), w.data());
+  return body.size();
+}
+
+std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const bytes& body) {
+  if (to.empty()) return 0;
+  if (!clock_.emulated() || net_.params().kind == network_kind::ideal) {
+    const double sent = clock_.now();
+    writer w;
+    w.put(sent).put(sent).put_raw(body.data(), body.size());
+    transport_.multicast(to, static_cast<int>(kind), w.data());
+    return body.size() * to.size();
+  }
+  // PVM's multicast leaves a host as one copy per destination, each taking its turn on the
+  // medium, so each gets its own arrival time.
+  for (int r : to) send(r, kind, body);
+  return body.size() * to.size();
+}
+
+void messenger::accept(envelope e) {
+  if (e.tag == kTaskExitTag) {
+    if (e.from >= 0 && static_cast<std::size_t>(e.from) < watched_.size() && watched_[static_cast<std::size_t>(e.from)]) {
+      throw run_error(transport_.describe(e.from) + " exited during the run");
+    }
+    return;
+  }
+  if (e.tag == static_cast<int>(tag::abort)) {
+    std::string why = e.from == 0 ? "the master aborted the run" : transport_.describe(e.from) + " failed";
+    try {
+      reader r(e.payload);
+      r.get<double>();
+      r.get<double>();
+      why += ": " + r.get_string();
+    } catch (const wire_error&) {
+    }
+    throw run_error(why);
+  }
+  reader r(e.payload);
+  delivered d;
+  d.from = e.from;
+  d.kind = static_cast<tag>(e.tag);
+  d.sent = r.get<double>();
+  d.arrival = r.get<double>();
+  d.payload.assign(e.payload.begin() + 2 * static_cast<long>(sizeof(double)), e.payload.end());
+  pending_.push_back(std::move(d));
+}
+
+void messenger::drain(std::chrono::microseconds bound) {
+  auto e = transport_.receive(bound);
+  while (e) {
+    accept(std::move(*e));
+    e = transport_.receive(std::chrono::microseconds(0));
+  }
+}
+
+std::optional<delivered> messenger::take(const match& m, bool due_only) {
+  // Among the matching messages, the earliest arrival first.
+  auto best = pending_.end();
+  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+    if (m(*it) && (best == pending_.end() || it->arrival < best->arrival)) best = it;
+  }
+  if (best == pending_.end()) return std::nullopt;
+  if (due_only && best->arrival > clock_.now()) return std::nullopt;
+  delivered d = std::move(*best);
+  pending_.erase(best);
+  return d;
+}
+
+std::optional<delivered> messenger::poll(const match& m) {
+  drain(std::chrono::microseconds(0));
+  auto d = take(m, true);
+  if (d) clock_.wait_until(d->arrival);
+  return d;
+}
+
+delivered messenger::wait(const match& m, const std::string& what) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  for (;;) {
+    if (auto d = take(m, false)) {
+      clock_.wait_until(d->arrival);
+      return std::move(*d);
+    }
+    auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      throw run_error("timed out after " + std::to_string(timeout_.count()) + " ms waiting for " + what);
+    }
+    drain(std::min(left, std::chrono::microseconds(100'000)));
+  }
+}
+
+}  // namespace dlb

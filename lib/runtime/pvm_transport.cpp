@@ -1,0 +1,75 @@
+// pvm_transport.cpp: the seam's transport over PVM.
+#include "dlb/runtime/pvm_transport.hpp"
+
+#include <sstream>
+
+namespace dlb {
+
+pvm_transport::pvm_transport(pvm::session& s, std::vector<pvm::tid> tids, int my_rank)
+    : s_(s), tids_(std::move(tids)), rank_(my_rank) {}
+
+namespace {
+std::span<const unsigned char> as_uchar(const bytes& b) {
+  return {reinterpret_cast<const unsigned char*>(b.data()), b.size()};
+}
+}  // namespace
+
+void pvm_transport::send(int to, int tag, const bytes& payload) {
+  auto b = s_.buffer(pvm::encoding::raw);
+  b.pack(static_cast<std::uint64_t>(payload.size()), as_uchar(payload));
+  s_.send(tids_.at(static_cast<std::size_t>(to)), pvm::tag{tag}, b);
+}
+
+void pvm_transport::multicast(std::span<const int> to, int tag, const bytes& payload) {
+  std::vector<pvm::tid> dest;
+  for (int r : to) dest.push_back(tids_.at(static_cast<std::size_t>(r)));
+  auto b = s_.buffer(pvm::encoding::raw);
+  b.pack(static_cast<std::uint64_t>(payload.size()), as_uchar(payload));
+  s_.multicast(dest, pvm::tag{tag}, b);
+}
+
+int pvm_transport::rank_of(pvm::tid t) const {
+  for (std::size_t i = 0; i < tids_.size(); ++i) {
+    if (tids_[i] == t) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::optional<envelope> pvm_transport::receive(std::chrono::microseconds bound) {
+  auto m = bound.count() > 0 ? s_.recv_for(bound) : s_.try_recv();
+  if (!m) return std::nullopt;
+  envelope e;
+  e.tag = m->tag().value;
+  if (e.tag == kTaskExitTag) {
+    e.from = rank_of(s_.exited_task(*m));
+    return e;
+  }
+  e.from = rank_of(m->sender());
+  auto n = m->get<std::uint64_t>();
+  if (n > static_cast<std::uint64_t>(m->bytes())) throw wire_error("PVM message with a bad length");
+  e.payload.resize(static_cast<std::size_t>(n));
+  std::span<unsigned char> into(reinterpret_cast<unsigned char*>(e.payload.data()), e.payload.size());
+  m->unpack(into);
+  return e;
+}
+
+bool pvm_transport::probe() { return s_.probe().has_value(); }
+
+std::string pvm_transport::describe(int rank) const {
+  std::ostringstream os;
+  if (rank == 0) {
+    os << "the master";
+  } else {
+    os << "slave " << rank;
+  }
+  if (rank >= 0 && static_cast<std::size_t>(rank) < tids_.size()) os << " (PVM task " << tids_[static_cast<std::size_t>(rank)] << ")";
+  return os.str();
+}
+
+void pvm_transport::watch(const std::vector<int>& ranks) {
+  std::vector<pvm::tid> t;
+  for (int r : ranks) t.push_back(tids_.at(static_cast<std::size_t>(r)));
+  s_.notify_exit(t, pvm::tag{kTaskExitTag});
+}
+
+}  // namespace dlb
