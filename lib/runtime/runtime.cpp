@@ -51,7 +51,7 @@ std::vector<option_spec> common_options() {
       {"speeds", "1", "normalized processor speeds S_i: one value or P, comma-separated"},
       {"clock", "emulated", "emulated (1996 workstations, dilated time) or native (real time)"},
       {"scale", "20", "emulated seconds per wall second (emulated clock)"},
-      {"network", "ethernet1996", "ethernet1996 (shared medium), switched or ideal"},
+      {"network", "ethernet1996", "emulated network: ethernet1996 (shared medium), switched or ideal"},
       {"latency-us", "2414.5", "network latency L, microseconds (emulated clock)"},
       {"bandwidth-mbps", "0.96", "network bandwidth B, MB/s (10^6 bytes/s; emulated clock)"},
       {"send-overhead", "1", "fraction of L the sender spends per message (0..1)"},
@@ -89,6 +89,8 @@ run_params read_params(const options& o) {
   p.network.latency = o.real("latency-us", 0, 1e9) * 1e-6;
   p.network.bandwidth = o.real("bandwidth-mbps", 1e-9, 1e9) * 1e6;
   p.network.send_overhead = o.real("send-overhead", 0, 1) * p.network.latency;
+  // Under the native clock the network is the real one: nothing is modelled.
+  if (!p.emulated) p.network.kind = network_kind::ideal;
   if (p.network.kind == network_kind::ideal) p.network.send_overhead = 0;
   p.delta = o.real("delta-ms", 0, 1e9) * 1e-3;
   p.threshold = o.integer("threshold", -1, INT64_MAX);

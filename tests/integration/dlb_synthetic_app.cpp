@@ -3,7 +3,7 @@
 // Iteration i reads in[i] (a distributed input that moves with its iteration) and w[i % 16] (a
 // replicated input) and writes out[i] = 2 in[i] + w[i % 16] + i (a distributed output gathered
 // at the end). Its work is uniform (work-ms base milliseconds) or triangular (2 work-ms (I-i)/I,
-// the same mean). The master checks every out[i] against a sequential computation and that the
+// the same mean; under the native clock the body spins for it). The master checks every out[i] against a sequential computation and that the
 // statistics add up, then prints the statistics. --style figure runs the loop exactly as the
 // paper's Figure 1.4; --style parallel_for through dlb::parallel_for.
 #include <signal.h>
@@ -74,8 +74,15 @@ int body(dlb::runtime& rt) {
     return triangular ? 2.0 * work_s * static_cast<double>(I - i) / static_cast<double>(I) : work_s;
   };
   std::int64_t executed = 0;
+  const bool native = !rt.params().emulated;
   auto body_of = [&](std::int64_t i) {
     out[static_cast<std::size_t>(i)] = expected(in, w, i);
+    if (native) {
+      // Under the native clock the work is real: spin for the iteration's base time.
+      const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(loop.work(i));
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    }
     if (sleep_ms > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(sleep_ms));
     if (kill_self == rt.rank() && ++executed > kill_after) raise(SIGKILL);
   };

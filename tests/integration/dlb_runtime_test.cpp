@@ -1,0 +1,230 @@
+// Integration tests of the DLB runtime: the synthetic application (dlb_synthetic_app) runs as
+// real PVM tasks in its own private virtual machine, under every strategy, P, work shape and
+// clock; failures, timeouts and bad input are checked as a user would see them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "run_process.hpp"
+
+namespace {
+
+using testing_support::count_lines;
+using testing_support::fields_of;
+using testing_support::processes_with_marker;
+using testing_support::run_process;
+
+const std::string kApp = DLB_SYNTHETIC_APP;
+
+testing_support::process_result run_app(std::vector<std::string> args, double timeout_s = 120) {
+  args.insert(args.begin(), kApp);
+  args.push_back("--quiet");
+  return run_process(args, timeout_s);
+}
+
+// Every slave line's numbers, and the checks that must hold for any successful run.
+void expect_successful_run(const testing_support::process_result& r, int procs, long long iterations) {
+  ASSERT_FALSE(r.timed_out) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Verification = SUCCESSFUL"), std::string::npos) << r.out;
+  auto res = fields_of(r.out, "RESULT ");
+  EXPECT_EQ(res["wrong"], "0");
+  EXPECT_EQ(res["stats_ok"], "1");
+  ASSERT_EQ(count_lines(r.out, "SLAVE "), procs);
+  long long done = 0, sent = 0, received = 0;
+  for (int s = 0; s < procs; ++s) {
+    auto f = fields_of(r.out, "SLAVE ", s);
+    done += std::stoll(f["done"]);
+    sent += std::stoll(f["sent"]);
+    received += std::stoll(f["received"]);
+    const double busy = std::stod(f["busy"]), sync = std::stod(f["sync"]), idle = std::stod(f["idle"]);
+    const double span = std::stod(f["finish"]) - std::stod(f["start"]);
+    EXPECT_NEAR(busy + sync + idle, span, 1e-5 + 1e-9 * span) << "slave " << s + 1;
+  }
+  EXPECT_EQ(done, iterations);
+  EXPECT_EQ(sent, received);
+  EXPECT_EQ(std::to_string(sent), res["iterations_moved"]);
+  EXPECT_TRUE(processes_with_marker(r.marker).empty()) << "a process of the run is still alive";
+}
+
+using matrix_case = std::tuple<std::string, int, std::string, std::string>;  // strategy, P, shape, clock
+
+class StrategyMatrix : public ::testing::TestWithParam<matrix_case> {};
+
+// Every iteration executed exactly once (the master checks the results against a sequential
+// computation and the executed ranges cover the loop once), statistics add up, nothing left.
+TEST_P(StrategyMatrix, FinishesWithEveryIterationOnceUnderRandomLoad) {
+  const auto& [strategy, procs, shape, clock] = GetParam();
+  std::vector<std::string> args{"--strategy", strategy, "--procs", std::to_string(procs), "--shape", shape,
+                                "--clock",    clock,    "--seed",  "7",                    "--tl",    "1"};
+  long long iterations = 0;
+  if (clock == "emulated") {
+    iterations = 160;
+    args.insert(args.end(), {"--iterations", "160", "--work-ms", "40", "--scale", "40"});
+  } else {
+    iterations = 320;
+    args.insert(args.end(), {"--iterations", "320", "--work-ms", "0.5", "--tl", "0.002"});
+  }
+  auto r = run_app(args);
+  expect_successful_run(r, procs, iterations);
+  auto res = fields_of(r.out, "RESULT ");
+  if (strategy == "NONE" || procs == 1) {
+    EXPECT_EQ(res["syncs"], "0");
+  }
+}
+
+std::string case_name(const ::testing::TestParamInfo<matrix_case>& info) {
+  const auto& [s, p, shape, clock] = info.param;
+  return s + "_P" + std::to_string(p) + "_" + shape + "_" + clock;
+}
+
+INSTANTIATE_TEST_SUITE_P(Emulated, StrategyMatrix,
+                         ::testing::Combine(::testing::Values("NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB"),
+                                            ::testing::Values(1, 2, 4, 8, 16), ::testing::Values("uniform", "triangular"),
+                                            ::testing::Values("emulated")),
+                         case_name);
+INSTANTIATE_TEST_SUITE_P(Native, StrategyMatrix,
+                         ::testing::Combine(::testing::Values("NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB"),
+                                            ::testing::Values(1, 2, 4, 8, 16), ::testing::Values("uniform", "triangular"),
+                                            ::testing::Values("native")),
+                         case_name);
+
+// K = 1: every slave its own group; nothing may move, and the run still completes.
+TEST(LocalStrategies, GroupsOfOneNeverMoveWork) {
+  for (const char* s : {"LCDLB", "LDDLB"}) {
+    auto r = run_app({"--strategy", s, "--procs", "4", "--group", "1", "--iterations", "80", "--work-ms", "40", "--scale", "40"});
+    expect_successful_run(r, 4, 80);
+    EXPECT_EQ(fields_of(r.out, "RESULT ")["iterations_moved"], "0") << s;
+  }
+}
+
+// The paper: without external load the DLB overhead is almost negligible, typically a single
+// synchronization (per group, for the local strategies).
+TEST(NoExternalLoad, AtMostOneSynchronizationPerGroup) {
+  for (const char* s : {"GCDLB", "GDDLB", "LCDLB", "LDDLB"}) {
+    for (int procs : {4, 16}) {
+      auto r = run_app({"--strategy", s, "--procs", std::to_string(procs), "--ml", "0", "--iterations", std::to_string(40 * procs),
+                        "--work-ms", "40", "--scale", "40"});
+      expect_successful_run(r, procs, 40LL * procs);
+      const int groups = std::string(s).front() == 'L' ? 2 : 1;
+      EXPECT_LE(std::stoi(fields_of(r.out, "RESULT ")["syncs"]), groups) << s << " P=" << procs;
+    }
+  }
+}
+
+// A slave so slow that all its work moves away ends cleanly (more_work becomes false).
+TEST(WorkTaken, ASlaveWhoseWorkIsAllTakenEndsCleanly) {
+  for (const char* s : {"GCDLB", "GDDLB"}) {
+    auto r = run_app({"--strategy", s, "--procs", "4", "--ml", "0", "--speeds", "8,8,8,0.02", "--iterations", "200",
+                      "--work-ms", "40", "--scale", "40", "--threshold", "1"});
+    expect_successful_run(r, 4, 200);
+    auto slow = fields_of(r.out, "SLAVE ", 3);
+    EXPECT_LE(std::stoll(slow["done"]), 3) << r.out;
+    EXPECT_GE(std::stoll(slow["sent"]), 40) << r.out;
+    EXPECT_EQ(slow["received"], "0");
+  }
+}
+
+// Iterations far longer than the message latency: interrupts arrive while slaves are inside an
+// iteration and must be taken at the next boundary; a lost one would stall the run until the
+// (short) timeout.
+TEST(Interrupts, AnInterruptArrivingInsideAnIterationIsNeverLost) {
+  for (const char* s : {"GCDLB", "GDDLB", "LCDLB", "LDDLB"}) {
+    auto r = run_app({"--strategy", s, "--procs", "4", "--iterations", "48", "--work-ms", "1500", "--scale", "100",
+                      "--speeds", "3,1,1,1", "--ml", "0", "--timeout", "20"});
+    expect_successful_run(r, 4, 48);
+    EXPECT_GE(std::stoi(fields_of(r.out, "RESULT ")["syncs"]), 1) << s;
+  }
+  // The same in real time: bodies sleep 30 ms, so interrupts land mid-iteration.
+  auto r = run_app({"--strategy", "GDDLB", "--procs", "4", "--clock", "native", "--iterations", "40", "--work-ms", "1",
+                    "--body-sleep-ms", "30", "--ml", "3", "--tl", "0.05", "--timeout", "20"});
+  expect_successful_run(r, 4, 40);
+}
+
+// A slave killed with SIGKILL mid-run: the master notices through task-exit notify and ends
+// the run within 2 s with an error naming the slave, a non-zero exit, and nothing left.
+TEST(Failure, ASlaveKilledMidRunEndsTheRunWithinTwoSeconds) {
+  for (const char* s : {"GDDLB", "LCDLB"}) {
+    double killed_at = 0;
+    auto killer = [&](const std::string& marker) {
+      // The slaves are the processes of the run started with --dlb-slave.
+      for (pid_t p : processes_with_marker(marker)) {
+        std::ifstream cmd("/proc/" + std::to_string(p) + "/cmdline");
+        std::string c((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
+        if (c.find("--dlb-slave") != std::string::npos) {
+          kill(p, SIGKILL);
+          killed_at = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+          break;
+        }
+      }
+    };
+    const std::vector<std::string> argv{kApp, "--strategy", s, "--procs", "4", "--iterations", "4000", "--work-ms", "100",
+                                        "--scale", "20", "--quiet"};
+    auto r = run_process(argv, 60, killer, 1.5);
+    const double ended = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    ASSERT_GT(killed_at, 0) << "no slave found to kill";
+    EXPECT_FALSE(r.timed_out);
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("slave"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("exited during the run"), std::string::npos) << r.err;
+    EXPECT_LT(ended - killed_at, 2.0) << "the run took " << ended - killed_at << " s to end after the kill";
+    EXPECT_TRUE(processes_with_marker(r.marker).empty()) << "a process of the run is still alive";
+  }
+}
+
+// No wait in the runtime is unbounded: a slave stuck in its body makes the master's wait time
+// out with a clear error.
+TEST(Failure, EveryWaitIsBounded) {
+  auto r = run_app({"--strategy", "GDDLB", "--procs", "2", "--iterations", "4", "--work-ms", "1", "--body-sleep-ms", "4000",
+                    "--clock", "native", "--timeout", "1"},
+                   30);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("timed out"), std::string::npos) << r.err;
+  EXPECT_TRUE(processes_with_marker(r.marker).empty());
+}
+
+TEST(Usage, BadInputGetsAClearErrorAndExitTwo) {
+  struct bad {
+    std::vector<std::string> args;
+    std::string names;
+  };
+  for (const auto& b : std::vector<bad>{{{"--strategy", "FASTEST"}, "--strategy"},
+                                        {{"--procs", "0"}, "--procs"},
+                                        {{"--procs", "4", "--group", "5"}, "--group"},
+                                        {{"--scale", "fast"}, "--scale"},
+                                        {{"--network", "token-ring"}, "--network"},
+                                        {{"--speeds", "1,2"}, "--speeds"},
+                                        {{"--shape", "square"}, "--shape"},
+                                        {{"--no-such-option"}, "--no-such-option"},
+                                        {{"--iterations"}, "--iterations"}}) {
+    auto r = run_app(b.args, 20);
+    EXPECT_EQ(r.exit_code, 2) << b.names << ": " << r.err;
+    EXPECT_NE(r.err.find(b.names), std::string::npos) << r.err;
+    EXPECT_TRUE(processes_with_marker(r.marker).empty());
+  }
+  auto h = run_app({"--help"}, 20);
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_NE(h.out.find("--strategy"), std::string::npos);
+}
+
+// Figure 1.4 written out and dlb::parallel_for are the same machinery: same load seed, same
+// results and the same synchronizations (the ideal network makes both runs deterministic up
+// to the order of equal-time events).
+TEST(ModernEntryPoint, ParallelForMatchesFigure14) {
+  std::vector<std::string> base{"--strategy", "GDDLB", "--procs", "4", "--iterations", "120", "--work-ms", "40", "--scale", "40",
+                                "--seed", "3"};
+  auto a = base, b = base;
+  a.insert(a.end(), {"--style", "figure"});
+  b.insert(b.end(), {"--style", "parallel_for"});
+  auto ra = run_app(a), rb = run_app(b);
+  expect_successful_run(ra, 4, 120);
+  expect_successful_run(rb, 4, 120);
+  auto fa = fields_of(ra.out, "RESULT "), fb = fields_of(rb.out, "RESULT ");
+  EXPECT_NEAR(std::stod(fa["total_s"]), std::stod(fb["total_s"]), 0.05 * std::stod(fa["total_s"]));
+}
+
+}  // namespace
