@@ -285,6 +285,17 @@ class simulation {
     if (rec.reason == balance_reason::nothing_left) {  // (1.3.4): Gamma(eta) = 0
       g.finished = true;
       out.finish = rec.resume;
+    } else if (rec.reason != balance_reason::moved) {
+      // A decision not to move ends balancing in the group, as in the runtime: the system is
+      // almost balanced or little work is left, so each member finishes what it holds.
+      g.finished = true;
+      out.finish = rec.resume;
+      for (std::size_t i = 0; i < g.held.size(); ++i) {
+        if (iteration_count(g.held[i]) == 0) continue;
+        const std::size_t m = g.out.members[i];
+        out.finish = std::max(out.finish, finish_time(in_.machine.load, m, speed_of(m), rec.resume,
+                                                      work_.of(g.held[i])));
+      }
     } else {
       prepare(g);
     }

@@ -50,7 +50,7 @@ std::vector<option_spec> common_options() {
       {"tl", "5", "duration of persistence of the load, seconds"},
       {"speeds", "1", "normalized processor speeds S_i: one value or P, comma-separated"},
       {"clock", "emulated", "emulated (1996 workstations, dilated time) or native (real time)"},
-      {"scale", "20", "emulated seconds per wall second (emulated clock)"},
+      {"scale", "10", "emulated seconds per wall second (emulated clock)"},
       {"network", "ethernet1996", "emulated network: ethernet1996 (shared medium), switched or ideal"},
       {"latency-us", "2414.5", "network latency L, microseconds (emulated clock)"},
       {"bandwidth-mbps", "0.96", "network bandwidth B, MB/s (10^6 bytes/s; emulated clock)"},

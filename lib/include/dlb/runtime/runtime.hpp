@@ -45,7 +45,7 @@ struct run_params {
   core::load_function load;
   std::vector<double> speeds;  // S_i per slave
   bool emulated = true;
-  double scale = 20.0;
+  double scale = 10.0;
   network_params network;
   double send_overhead = 0.0;  // seconds of the sender's time per message
   double delta = 0.0;          // seconds the balancer spends on one decision
