@@ -15,7 +15,9 @@
 #include "dlb/dlb.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <iostream>
 #include <sstream>
 
 #include "dlb/core/bitonic.hpp"
@@ -135,7 +137,7 @@ core::range_list nonempty(const core::range_list& l) {
 void put_stats(writer& w, const slave_stats& s) {
   w.put(s.iterations_done).put(s.iterations_sent).put(s.iterations_received).put(s.bytes_sent);
   w.put(s.syncs).put(s.redistributions).put(s.busy).put(s.sync).put(s.idle).put(s.start).put(s.finish);
-  w.put(s.lag).put(s.group);
+  w.put(s.lag).put(s.group).put(s.first_speed);
 }
 
 slave_stats get_stats(reader& r) {
@@ -153,6 +155,7 @@ slave_stats get_stats(reader& r) {
   s.finish = r.get<double>();
   s.lag = r.get<double>();
   s.group = r.get<int>();
+  s.first_speed = r.get<double>();
   return s;
 }
 
@@ -192,14 +195,14 @@ std::string run_stats::summary() const {
   return os.str();
 }
 
-context::context(runtime& rt) : rt_(rt), net_(rt.net()), strategy_(rt.params().strategy) {}
+context::context(runtime& rt)
+    : rt_(rt), net_(rt.net()), strategy_(rt.params().strategy), protocol_(rt.params().strategy) {}
 
 void DLB_init(context& DLB, int P, int K, const loop_spec& loop, std::initializer_list<DLB_array*> arrays) {
   DLB_init(DLB, DLB.rt_.params().strategy, P, K, loop, std::vector<DLB_array*>(arrays));
 }
 
 void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loop, std::vector<DLB_array*> arrays) {
-  if (s == core::strategy::automatic) throw usage_error("strategy AUTO is not available in this version");
   if (P != DLB.rt_.slaves()) {
     throw usage_error("DLB_init: P = " + std::to_string(P) + " but the run has " + std::to_string(DLB.rt_.slaves()) + " slaves");
   }
@@ -216,8 +219,12 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   }
   DLB.loop_id_ = DLB.rt_.next_loop_id();
   DLB.strategy_ = s;
+  // Customized mode runs the first synchronization as a global centralized one: the master
+  // sees every profile, runs the model and commits (section 1.3.3).
+  DLB.protocol_ = s == core::strategy::automatic ? core::strategy::gcdlb : s;
+  DLB.local_group_size_ = K;
   DLB.procs_ = P;
-  DLB.group_size_ = core::is_local(s) ? K : P;
+  DLB.group_size_ = core::is_local(DLB.protocol_) ? K : P;
   DLB.loop_ = loop;
   DLB.arrays_ = std::move(arrays);
   const auto& prm = DLB.rt_.params();
@@ -394,9 +401,24 @@ context::decision context::decide(const std::vector<member_profile>& profiles) c
   return d;
 }
 
-bytes context::encode(const decision& d, int group, int epoch) const {
+void context::adopt(core::strategy c, int group, const std::vector<bool>& active_before) {
+  // Every slave was in the one global group of the first synchronization; it now joins its
+  // group of the chosen strategy, keeping who was active.
+  std::vector<bool> was_active(static_cast<std::size_t>(procs_), false);
+  for (std::size_t p = 0; p < members_.size(); ++p) was_active[members_[p]] = active_before[p];
+  protocol_ = c;
+  group_size_ = core::is_local(c) ? local_group_size_ : procs_;
+  group_ = group;
+  members_ = core::group_members(static_cast<std::size_t>(group), static_cast<std::size_t>(procs_),
+                                 static_cast<std::size_t>(group_size_));
+  active_.assign(members_.size(), false);
+  for (std::size_t p = 0; p < members_.size(); ++p) active_[p] = was_active[members_[p]];
+  st_.group = group;
+}
+
+bytes context::encode(const decision& d, int group, int epoch, int chosen, int new_group) const {
   writer w;
-  w.put(loop_id_).put(group).put(epoch).put(static_cast<int>(d.reason)).put_vector(d.counts_after);
+  w.put(loop_id_).put(group).put(epoch).put(chosen).put(new_group).put(static_cast<int>(d.reason)).put_vector(d.counts_after);
   w.put<std::uint64_t>(d.transfers.size());
   for (const auto& t : d.transfers) w.put<std::uint64_t>(t.from).put<std::uint64_t>(t.to).put(t.count).put_ranges(t.ranges);
   return w.take();
@@ -429,6 +451,7 @@ void context::run_sync() {
   mine.elapsed = t_enter - sync_start_;
   mine.speed = (done_since_sync_ > 0 && mine.elapsed > 0) ? static_cast<double>(done_since_sync_) / mine.elapsed : last_speed_;
   last_speed_ = mine.speed;
+  if (st_.syncs == 0) st_.first_speed = mine.speed;
   mine.remaining = nonempty(remaining_);
 
   writer w;
@@ -436,14 +459,17 @@ void context::run_sync() {
   w.put_ranges(mine.remaining);
 
   decision d;
-  if (core::is_centralized(strategy_)) {
+  if (core::is_centralized(protocol_)) {
     net_.send(0, tag::profile, w.data());
     auto m = net_.wait(in_sync(tag::decision, loop_id_, group_, epoch_, 0), "the master's decision (" + where + ")");
     reader r = m.body();
     r.get<int>();
     r.get<int>();
     r.get<int>();
+    const int chosen = r.get<int>();
+    const int new_group = r.get<int>();
     d = decode_decision(r);
+    if (chosen >= 0) adopt(static_cast<core::strategy>(chosen), new_group, active_);
   } else {
     net_.multicast(active_other_ranks(), tag::profile, w.data());
     std::vector<member_profile> profiles;
@@ -546,11 +572,45 @@ void context::apply(const decision& d) {
   if (!more_work_) remaining_.clear();
 }
 
+strategy_prediction context::predict(const std::vector<double>& iterations_per_second) const {
+  core::model_input in;
+  in.network = rt_.model_network();
+  const std::int64_t I = loop_.iterations;
+  std::vector<double> w(static_cast<std::size_t>(I));
+  double sum = 0.0;
+  bool uniform = true;
+  for (std::int64_t i = 0; i < I; ++i) {
+    w[static_cast<std::size_t>(i)] = loop_.work(i);
+    sum += w[static_cast<std::size_t>(i)];
+    uniform = uniform && std::abs(w[static_cast<std::size_t>(i)] - w[0]) <= 1e-12 * std::abs(w[0]);
+  }
+  const double mean = I > 0 ? sum / static_cast<double>(I) : 0.0;
+  in.program.iterations = I;
+  in.program.time_per_iteration = mean;
+  if (!uniform) in.program.iteration_times = std::move(w);
+  in.program.bytes_per_iteration = static_cast<double>(bytes_per_iteration(arrays_, I));
+  in.program.distribution_cost = rt_.params().delta;
+  in.program.balance = balance_;
+  // The observed effective speeds, in base seconds of work per second, stand for the load
+  // function seen so far (the paper plugs "the load function seen so far" into the model).
+  for (double v : iterations_per_second) in.machine.base_speeds.push_back(std::max(v * mean, 1e-12));
+  in.machine.load.max_load = 0;
+  in.group_size = static_cast<std::size_t>(local_group_size_);
+  strategy_prediction out;
+  if (I == 0 || !(mean > 0)) return out;
+  const core::strategy_choice c = core::choose_strategy(in);
+  out.valid = true;
+  out.best = c.best;
+  for (std::size_t k = 0; k < 4; ++k) out.total_time[k] = c.predictions[k].total_time;
+  return out;
+}
+
 void DLB_master_sync(context& DLB) {
   auto& net = DLB.net_;
   const auto P = static_cast<std::size_t>(DLB.procs_);
-  const auto K = static_cast<std::size_t>(DLB.group_size_);
-  const bool central = core::is_centralized(DLB.strategy_);
+  std::size_t K = static_cast<std::size_t>(DLB.group_size_);
+  bool central = core::is_centralized(DLB.protocol_);
+  bool choosing = DLB.strategy_ == core::strategy::automatic;
   std::vector<context::group_state> groups(core::group_count(P, K));
   const auto initial = initial_distribution(DLB.loop_, DLB.procs_);
   for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -558,7 +618,7 @@ void DLB_master_sync(context& DLB) {
   }
   DLB.gathered_.clear();
   const int loop = DLB.loop_id_;
-  auto wanted = [loop, central](const delivered& d) {
+  auto wanted = [loop, &central](const delivered& d) {
     if (d.kind == tag::gather) return peek(d, false).loop == loop;
     return central && d.kind == tag::profile && peek(d, false).loop == loop;
   };
@@ -591,13 +651,56 @@ void DLB_master_sync(context& DLB) {
     gs.profiles[pos] = std::move(mp);
     const auto needed = static_cast<std::size_t>(std::count(gs.active.begin(), gs.active.end(), true));
     if (gs.profiles.size() < needed) continue;
+    net.clock().wait_until(net.clock().now() + DLB.rt_.params().delta);
+    if (choosing) {
+      // Customized mode's first synchronization: every slave's profile is here. Run the model
+      // on the speeds seen so far, commit to the cheapest strategy, and answer each slave with
+      // the decision of its group under that strategy.
+      choosing = false;
+      std::vector<double> speeds(P, 0.0);
+      for (const auto& [p, prof] : gs.profiles) speeds[prof.slave] = prof.speed;
+      DLB.stats_.prediction = DLB.predict(speeds);
+      const core::strategy c = DLB.stats_.prediction.valid ? DLB.stats_.prediction.best : core::strategy::gddlb;
+      DLB.stats_.chosen = c;
+      if (!DLB.rt_.params().quiet) {
+        std::cerr << DLB.rt_.app_name() << ": AUTO at t = " << net.clock().now() << " s predicts";
+        for (std::size_t k = 0; k < 4; ++k) {
+          std::cerr << " " << to_string(core::balancing_strategies[k]) << " " << DLB.stats_.prediction.total_time[k] << " s";
+        }
+        std::cerr << "; commits to " << to_string(c) << "\n";
+      }
+      K = core::is_local(c) ? static_cast<std::size_t>(DLB.local_group_size_) : P;
+      std::vector<context::group_state> next(core::group_count(P, K));
+      for (std::size_t ng = 0; ng < next.size(); ++ng) {
+        std::vector<context::member_profile> profiles;
+        std::vector<int> ranks;
+        const auto nm = core::group_members(ng, P, K);
+        next[ng].active.assign(nm.size(), false);
+        next[ng].epoch = 1;
+        std::vector<std::size_t> positions;
+        for (std::size_t q = 0; q < nm.size(); ++q) {
+          for (const auto& [p, prof] : gs.profiles) {
+            if (prof.slave != nm[q]) continue;
+            profiles.push_back(prof);
+            ranks.push_back(static_cast<int>(prof.slave) + 1);
+            positions.push_back(q);
+          }
+        }
+        if (profiles.empty()) continue;
+        auto dec = DLB.decide(profiles);
+        net.multicast(ranks, tag::decision, DLB.encode(dec, g, e, static_cast<int>(c), static_cast<int>(ng)));
+        for (std::size_t k = 0; k < positions.size(); ++k) next[ng].active[positions[k]] = dec.counts_after[k] > 0;
+      }
+      groups = std::move(next);
+      central = core::is_centralized(c);
+      continue;
+    }
     std::vector<context::member_profile> profiles;
     std::vector<int> ranks;
     for (auto& [p, prof] : gs.profiles) {
       ranks.push_back(static_cast<int>(prof.slave) + 1);
       profiles.push_back(prof);
     }
-    net.clock().wait_until(net.clock().now() + DLB.rt_.params().delta);
     auto dec = DLB.decide(profiles);
     net.multicast(ranks, tag::decision, DLB.encode(dec, g, e));
     std::size_t k = 0;
@@ -614,7 +717,7 @@ void DLB_gather_data(context& DLB) {
   if (!DLB.master()) {
     DLB.st_.finish = net.clock().now();
     DLB.st_.idle = std::max(0.0, DLB.st_.finish - DLB.st_.start - DLB.st_.busy - DLB.st_.sync);
-    DLB.st_.lag = net.clock().lag();
+    DLB.st_.lag = std::max(net.clock().lag(), net.late_delivery());
     writer w;
     w.put(DLB.loop_id_).put_ranges(DLB.done_);
     pack_arrays(w, DLB.arrays_, DLB.done_, output_array);
@@ -659,6 +762,18 @@ void DLB_gather_data(context& DLB) {
     st.redistributions += c.second;
   }
   st.end_time = net.clock().now();
+  // The model's prediction from the speeds each slave saw up to its first synchronization
+  // (a slave that never synchronized: its speed over its whole span). Customized runs keep the
+  // prediction they committed on.
+  if (DLB.strategy_ != core::strategy::none && DLB.strategy_ != core::strategy::automatic) {
+    std::vector<double> speeds;
+    for (const auto& s : st.slaves) {
+      const double span = s.finish - s.start;
+      speeds.push_back(s.first_speed >= 0 ? s.first_speed
+                                          : (span > 0 ? static_cast<double>(s.iterations_done) / span : 0.0));
+    }
+    st.prediction = DLB.predict(speeds);
+  }
 }
 
 run_stats parallel_for(runtime& rt, const loop_spec& loop, std::vector<DLB_array*> arrays,

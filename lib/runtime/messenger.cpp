@@ -96,8 +96,13 @@ std::optional<delivered> messenger::take(const match& m, bool due_only) {
 
 std::optional<delivered> messenger::poll(const match& m) {
   drain(std::chrono::microseconds(0));
+  const double previous = last_poll_;
+  last_poll_ = clock_.now();
   auto d = take(m, true);
-  if (d) clock_.wait_until(d->arrival);
+  if (d) {
+    if (d->arrival <= previous) late_ = std::max(late_, last_poll_ - previous);
+    clock_.wait_until(d->arrival);
+  }
   return d;
 }
 

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "dlb/runtime/network_profile.hpp"
 #include "dlb/runtime/pvm_transport.hpp"
 #include "pvm/pvm.hpp"
 
@@ -42,7 +43,7 @@ std::vector<double> parse_speeds(const std::string& text, int procs) {
 
 std::vector<option_spec> common_options() {
   return {
-      {"strategy", "GDDLB", "NONE, GCDLB, GDDLB, LCDLB or LDDLB"},
+      {"strategy", "GDDLB", "NONE, GCDLB, GDDLB, LCDLB, LDDLB or AUTO (customized: the model chooses)"},
       {"procs", "4", "P, the number of slaves (1..64)"},
       {"group", "0", "K, group size of the local strategies; 0: P/2 as in the paper"},
       {"seed", "1", "seed of the external load function"},
@@ -59,6 +60,7 @@ std::vector<option_spec> common_options() {
       {"threshold", "-1", "move threshold in iterations; -1: 1% of the loop's iterations"},
       {"improvement", "0.10", "minimum predicted improvement to move work (profitability)"},
       {"timeout", "120", "wall-clock bound on every wait, seconds"},
+      {"network-profile", "", "network profile for the cost model (default: experiments/network/<network>.profile)"},
       {"join-vm", "", "join the PVM virtual machine of the environment instead of a private one", true},
       {"quiet", "", "print only the result lines", true},
   };
@@ -67,14 +69,16 @@ std::vector<option_spec> common_options() {
 run_params read_params(const options& o) {
   run_params p;
   auto s = core::parse_strategy(o.str("strategy"));
-  if (!s || *s == core::strategy::automatic) {
-    throw usage_error("option --strategy must be NONE, GCDLB, GDDLB, LCDLB or LDDLB, got '" + o.str("strategy") + "'");
+  if (!s) {
+    throw usage_error("option --strategy must be NONE, GCDLB, GDDLB, LCDLB, LDDLB or AUTO, got '" + o.str("strategy") + "'");
   }
   p.strategy = *s;
   p.procs = static_cast<int>(o.integer("procs", 1, 64));
   const auto k = static_cast<int>(o.integer("group", 0, 64));
   if (k > p.procs) throw usage_error("option --group must not exceed --procs (" + std::to_string(p.procs) + "), got " + std::to_string(k));
-  p.group = core::is_local(p.strategy) ? (k == 0 ? std::max(1, p.procs / 2) : k) : p.procs;
+  // AUTO keeps K for the case that the model picks a local strategy.
+  const bool uses_groups = core::is_local(p.strategy) || p.strategy == core::strategy::automatic;
+  p.group = uses_groups ? (k == 0 ? std::max(1, p.procs / 2) : k) : p.procs;
   p.load.seed = static_cast<std::uint64_t>(o.integer("seed", 0, INT64_MAX));
   p.load.max_load = static_cast<int>(o.integer("ml", 0, 1000));
   p.load.persistence = o.real("tl", 1e-6, 1e12);
@@ -97,6 +101,7 @@ run_params read_params(const options& o) {
   p.min_improvement = o.real("improvement", 0, 1);
   p.timeout_s = o.real("timeout", 0.1, 1e7);
   p.quiet = o.flag("quiet");
+  p.network_profile = o.str("network-profile");
   return p;
 }
 
@@ -221,6 +226,33 @@ runtime::~runtime() {
   pvm_->session.reset();
   medium_.reset();
   pvm_->vm.reset();
+}
+
+const core::network_profile& runtime::model_network() {
+  if (!model_network_) {
+    std::string path = params_.network_profile;
+    if (path.empty()) {
+      const std::string name = params_.emulated ? to_string(params_.network.kind) : "native-loopback";
+      path = std::string(DLB_NETWORK_PROFILE_DIR) + "/" + name + ".profile";
+    }
+    auto p = std::make_unique<core::network_profile>();
+    if (!params_.emulated || params_.network.kind != network_kind::ideal) {
+      *p = read_network_profile(path);
+    } else {
+      p->latency = 0.0;  // ideal: communication is free
+      p->bandwidth = 1e18;
+    }
+    if (params_.emulated && params_.network_profile.empty()) {
+      // The reference profile was measured at the paper's L and B; other values scale it.
+      const double l = params_.network.latency / p->latency, b = p->bandwidth / params_.network.bandwidth;
+      if (params_.network.kind != network_kind::ideal && (std::abs(l - 1) > 1e-3 || std::abs(b - 1) > 1e-3)) {
+        throw usage_error("no measured network profile for --latency-us/--bandwidth-mbps other than the paper's; "
+                          "measure one with dlb_netchar and pass it with --network-profile");
+      }
+    }
+    model_network_ = std::move(p);
+  }
+  return *model_network_;
 }
 
 std::string runtime::vmid() const { return pvm_->vm ? pvm_->vm->vmid() : std::string(); }

@@ -74,6 +74,14 @@ TEST_P(StrategyMatrix, FinishesWithEveryIterationOnceUnderRandomLoad) {
   if (strategy == "NONE" || procs == 1) {
     EXPECT_EQ(res["syncs"], "0");
   }
+  if (strategy == "AUTO" && res["syncs"] != "0") {
+    // Customized mode committed to one of the four strategies, the one its model predicted.
+    EXPECT_NE(res["chosen"], "NONE");
+    EXPECT_EQ(res["chosen"], res["predicted_best"]);
+  }
+  if (strategy != "NONE" && strategy != "AUTO" && procs > 1) {
+    EXPECT_NE(res["predicted_best"], "-") << "every balancing run records the model's prediction";
+  }
 }
 
 std::string case_name(const ::testing::TestParamInfo<matrix_case>& info) {
@@ -82,7 +90,7 @@ std::string case_name(const ::testing::TestParamInfo<matrix_case>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Emulated, StrategyMatrix,
-                         ::testing::Combine(::testing::Values("NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB"),
+                         ::testing::Combine(::testing::Values("NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"),
                                             ::testing::Values(1, 2, 4, 8, 16), ::testing::Values("uniform", "triangular"),
                                             ::testing::Values("emulated")),
                          case_name);

@@ -138,11 +138,13 @@ int body(dlb::runtime& rt) {
   }
   std::printf("Verification = %s\n", wrong == 0 && stats_ok ? "SUCCESSFUL" : "FAILED");
   std::printf("RESULT app=synthetic strategy=%s P=%d K=%d iterations=%lld wrong=%lld stats_ok=%d total_s=%.6f syncs=%lld "
-              "redistributions=%lld iterations_moved=%lld bytes_moved=%llu lag_s=%.6f wall_s=%.3f\n",
+              "redistributions=%lld iterations_moved=%lld bytes_moved=%llu lag_s=%.6f wall_s=%.3f chosen=%s predicted_best=%s\n",
               std::string(dlb::core::to_string(st.strategy)).c_str(), st.procs, st.group_size, static_cast<long long>(I),
               static_cast<long long>(wrong), stats_ok ? 1 : 0, st.total_time(), static_cast<long long>(st.syncs),
               static_cast<long long>(st.redistributions), static_cast<long long>(st.iterations_moved),
-              static_cast<unsigned long long>(st.bytes_moved), st.lag, wall);
+              static_cast<unsigned long long>(st.bytes_moved), st.lag, wall,
+              std::string(dlb::core::to_string(st.chosen)).c_str(),
+              st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)).c_str() : "-");
   return wrong == 0 && stats_ok ? 0 : 1;
 }
 

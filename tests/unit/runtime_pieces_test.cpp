@@ -48,6 +48,8 @@ TEST(Options, ParsesValidatesAndNamesTheOption) {
   EXPECT_EQ(p.speeds.size(), 16u);
   EXPECT_DOUBLE_EQ(p.network.send_overhead, p.network.latency);
   EXPECT_EQ(dlb::read_params(dlb::options::parse(specs, {"--strategy", "GDDLB", "--procs", "16"})).group, 16);
+  // Customized mode keeps K = P/2 for the case that the model picks a local strategy.
+  EXPECT_EQ(dlb::read_params(dlb::options::parse(specs, {"--strategy", "AUTO", "--procs", "16"})).group, 8);
 
   struct bad {
     std::vector<std::string> args;
@@ -55,7 +57,7 @@ TEST(Options, ParsesValidatesAndNamesTheOption) {
   };
   for (const auto& b : std::vector<bad>{{{"--procs", "x"}, "--procs"},
                                         {{"--procs", "65"}, "--procs"},
-                                        {{"--strategy", "AUTO"}, "--strategy"},
+                                        {{"--strategy", "BEST"}, "--strategy"},
                                         {{"--group", "9", "--procs", "8"}, "--group"},
                                         {{"--tl", "0"}, "--tl"},
                                         {{"--clock", "sundial"}, "--clock"},

@@ -23,6 +23,7 @@
 // only in who receives the profiles and who computes and sends the plan (lib/README.md).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -124,6 +125,16 @@ struct slave_stats {
   double finish = 0.0; // when it handed in its results
   double lag = 0.0;    // emulation lag, seconds
   int group = 0;
+  // Iterations per second measured at its first synchronization (-1: it had none); the cost
+  // model's view of this workstation's effective speed.
+  double first_speed = -1.0;
+};
+
+// The cost model's predicted total time of each balancing strategy, and the best of them.
+struct strategy_prediction {
+  bool valid = false;
+  core::strategy best = core::strategy::none;
+  std::array<double, 4> total_time{};  // in core::balancing_strategies order
 };
 
 struct run_stats {
@@ -140,6 +151,11 @@ struct run_stats {
   double end_time = 0.0;    // master's clock when the last results were in
   double total_time() const { return end_time - start_time; }
   double lag = 0.0;  // worst emulation lag of any task, seconds
+  // Customized mode: the strategy the run committed to at its first synchronization.
+  core::strategy chosen = core::strategy::none;
+  // What the model predicts from the speeds observed up to the first synchronization (every
+  // run that balances; in AUTO runs, the prediction it committed on).
+  strategy_prediction prediction;
   std::string summary() const;
 };
 
@@ -197,7 +213,12 @@ class context {
   };
 
   decision decide(const std::vector<member_profile>& profiles) const;
-  bytes encode(const decision& d, int group, int epoch) const;
+  // The model's prediction for this loop, with the slaves' effective speeds in iterations/s.
+  strategy_prediction predict(const std::vector<double>& iterations_per_second) const;
+  // Customized mode, after the first synchronization: take up strategy c.
+  void adopt(core::strategy c, int group, const std::vector<bool>& active_before);
+  // chosen >= 0: customized mode's commitment, and the receiver's group under it.
+  bytes encode(const decision& d, int group, int epoch, int chosen = -1, int new_group = 0) const;
   decision decode_decision(reader& r) const;
   bool others_active() const;
   std::vector<int> active_other_ranks() const;
@@ -211,6 +232,10 @@ class context {
   messenger& net_;
   int loop_id_ = 0;
   core::strategy strategy_;
+  // The protocol in force: the strategy, or in customized mode GCDLB until the first
+  // synchronization and the chosen strategy after it.
+  core::strategy protocol_;
+  int local_group_size_ = 0;  // K for local strategies (customized mode may choose one)
   int procs_ = 0;
   int group_size_ = 0;
   loop_spec loop_;

@@ -71,6 +71,9 @@ class messenger {
 
   // Task-exit notifications for these ranks are failures; for others they are ignored.
   void set_watched(std::vector<bool> watched) { watched_ = std::move(watched); }
+  // Emulation error of non-blocking polls: a message that was due at an earlier poll but had
+  // not physically arrived yet is delivered late; the worst such delay, in clock seconds.
+  double late_delivery() const { return late_; }
   std::chrono::milliseconds wait_timeout() const { return timeout_; }
 
  private:
@@ -84,6 +87,8 @@ class messenger {
   std::chrono::milliseconds timeout_;
   std::deque<delivered> pending_;
   std::vector<bool> watched_;
+  double last_poll_ = -1.0;
+  double late_ = 0.0;
 };
 
 // Matchers.

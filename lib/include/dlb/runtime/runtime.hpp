@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "dlb/core/cost_model.hpp"
 #include "dlb/core/load.hpp"
 #include "dlb/core/redistribution.hpp"
 #include "dlb/core/strategy.hpp"
@@ -53,6 +54,7 @@ struct run_params {
   double min_improvement = 0.10;
   double timeout_s = 120.0;    // wall-clock bound on every wait
   bool quiet = false;
+  std::string network_profile;  // file for the cost model; empty: the reference profile
 };
 run_params read_params(const options& o);
 
@@ -72,6 +74,10 @@ class runtime {
   dlb::clock& clock() { return *clock_; }
   const std::string& app_name() const { return app_; }
   std::string vmid() const;
+  // The network as the cost model sees it: --network-profile, or the reference profile measured
+  // for the network in use (experiments/network/<network>.profile; native-loopback.profile
+  // under the native clock). Read once, on first use.
+  const core::network_profile& model_network();
   // Loops are numbered in program order, the same on every task.
   int next_loop_id() { return ++loops_; }
 
@@ -91,6 +97,7 @@ class runtime {
   std::shared_ptr<shared_medium> medium_;
   std::unique_ptr<dlb::clock> clock_;
   std::unique_ptr<messenger> messenger_;
+  std::unique_ptr<core::network_profile> model_network_;
 };
 
 // Runs `body` on every task; returns the process exit code (0, 1 on a failed run, 2 on a
