@@ -30,8 +30,8 @@ void BM_raw(benchmark::State& state) {
   const int to = peer(static_cast<int>(state.range(1))).value;
   std::vector<char> out(static_cast<std::size_t>(bytes), 'x'), in(out.size());
   for (auto _ : state) {
-    if (pvm_initsend(PvmDataDefault) < 0 || pvm_pkbyte(out.data(), bytes, 1) < 0 || pvm_send(to, kTag) < 0 ||
-        pvm_recv(to, kTag) < 0 || pvm_upkbyte(in.data(), bytes, 1) < 0) {
+    if (pvm_initsend(PvmDataDefault) < 0 || pvm_pkbyte(out.data(), bytes, 1) < 0 ||
+        pvm_send(to, kTag) < 0 || pvm_recv(to, kTag) < 0 || pvm_upkbyte(in.data(), bytes, 1) < 0) {
       state.SkipWithError("libpvm3 call failed");
       break;
     }
@@ -79,14 +79,16 @@ class ratio_reporter : public benchmark::ConsoleReporter {
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
-    std::printf("\n| size | route | raw (us) | wrapper (us) | wrapper/raw |\n|---:|---|---:|---:|---:|\n");
+    std::printf(
+        "\n| size | route | raw (us) | wrapper (us) | wrapper/raw |\n|---:|---|---:|---:|---:|\n");
     for (int route : {0, 1}) {
       for (int size : {1, 1024, 64 * 1024, 1024 * 1024}) {
-        std::string suffix = "/bytes:" + std::to_string(size) + "/direct:" + std::to_string(route) + "/real_time";
+        std::string suffix =
+            "/bytes:" + std::to_string(size) + "/direct:" + std::to_string(route) + "/real_time";
         auto raw = times_.find("BM_raw" + suffix), wrap = times_.find("BM_wrapper" + suffix);
         if (raw == times_.end() || wrap == times_.end()) continue;
-        std::printf("| %d B | %s | %.1f | %.1f | %.3f |\n", size, route ? "direct" : "via pvmd", raw->second,
-                    wrap->second, wrap->second / raw->second);
+        std::printf("| %d B | %s | %.1f | %.1f | %.3f |\n", size, route ? "direct" : "via pvmd",
+                    raw->second, wrap->second, wrap->second / raw->second);
       }
     }
   }
@@ -109,8 +111,8 @@ int main(int argc, char** argv) {
     auto a = s.spawn(ECHO_TASK, {"pvmd", std::to_string(1 << 20)}, 1);
     auto b = s.spawn(ECHO_TASK, {"direct", std::to_string(1 << 20)}, 1);
     if (!a.complete() || !b.complete()) {
-      std::fprintf(stderr, "pvm_pingpong_bench: cannot start echo tasks: %s; %s\n", a.summary().c_str(),
-                   b.summary().c_str());
+      std::fprintf(stderr, "pvm_pingpong_bench: cannot start echo tasks: %s; %s\n",
+                   a.summary().c_str(), b.summary().c_str());
       return 1;
     }
     g = world{&s, a.started[0], b.started[0]};

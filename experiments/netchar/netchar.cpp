@@ -23,7 +23,13 @@
 
 namespace {
 
-enum class pattern : int { ping_pong = 0, one_to_all = 1, all_to_one = 2, all_to_all = 3, done = 9 };
+enum class pattern : int {
+  ping_pong = 0,
+  one_to_all = 1,
+  all_to_one = 2,
+  all_to_all = 3,
+  done = 9
+};
 constexpr auto kCommand = static_cast<dlb::tag>(200);
 constexpr auto kReport = static_cast<dlb::tag>(201);
 constexpr auto kData = static_cast<dlb::tag>(202);
@@ -66,7 +72,8 @@ std::vector<long long> parse_sizes(const std::string& s) {
       if (used != item.size() || x < 1 || x > (1LL << 26)) throw std::invalid_argument(item);
       v.push_back(x);
     } catch (const std::exception&) {
-      throw dlb::usage_error("option --sizes needs sizes in bytes (1..64 MiB) separated by commas, got '" + s + "'");
+      throw dlb::usage_error(
+          "option --sizes needs sizes in bytes (1..64 MiB) separated by commas, got '" + s + "'");
     }
   }
   if (v.size() < 2) throw dlb::usage_error("option --sizes needs at least two sizes to fit a line");
@@ -79,7 +86,8 @@ void validate(const dlb::options& o) {
   o.integer("degree", 0, 3);
   parse_sizes(o.str("sizes"));
   if (o.str("out").empty()) throw dlb::usage_error("option --out needs a directory");
-  if (o.integer("procs", 1, 64) < 2) throw dlb::usage_error("option --procs must be at least 2 for a network characterization");
+  if (o.integer("procs", 1, 64) < 2)
+    throw dlb::usage_error("option --procs must be at least 2 for a network characterization");
 }
 
 // Sleeps (or waits in emulated time) until time t of the run.
@@ -102,12 +110,14 @@ dlb::bytes payload_of(long long n, int round) {
 
 dlb::messenger::match data_of(int round, int from = -1) {
   return [round, from](const dlb::delivered& d) {
-    return d.kind == kData && (from < 0 || d.from == from) && dlb::reader(d.payload).get<int>() == round;
+    return d.kind == kData && (from < 0 || d.from == from) &&
+           dlb::reader(d.payload).get<int>() == round;
   };
 }
 
 // One slave's part of a round; returns the time it reports.
-double take_part(dlb::runtime& rt, pattern kind, long long param, int round, double t0, long long payload) {
+double take_part(dlb::runtime& rt, pattern kind, long long param, int round, double t0,
+                 long long payload) {
   auto& net = rt.net();
   const int me = rt.rank();
   auto others = [&](int p) {
@@ -191,7 +201,10 @@ int body(dlb::runtime& rt) {
   std::string name = o.str("name");
   if (name.empty()) name = emulated ? dlb::to_string(rt.params().network.kind) : "native-loopback";
   // Room for the command to reach every slave before the round starts.
-  const double margin = emulated ? 0.05 + 2.0 * P * (rt.params().network.latency + 64.0 / rt.params().network.bandwidth) : 0.02;
+  const double margin =
+      emulated
+          ? 0.05 + 2.0 * P * (rt.params().network.latency + 64.0 / rt.params().network.bandwidth)
+          : 0.02;
 
   struct sample {
     pattern kind;
@@ -218,11 +231,13 @@ int body(dlb::runtime& rt) {
     return last - t0;
   };
   for (int rep = 0; rep < reps; ++rep) {
-    for (long long s : sizes) samples.push_back({pattern::ping_pong, s, rep, run_round(pattern::ping_pong, s)});
+    for (long long s : sizes)
+      samples.push_back({pattern::ping_pong, s, rep, run_round(pattern::ping_pong, s)});
     for (pattern kind : {pattern::one_to_all, pattern::all_to_one, pattern::all_to_all}) {
       for (int p = 2; p <= P; ++p) samples.push_back({kind, p, rep, run_round(kind, p)});
     }
-    if (!rt.params().quiet) std::cerr << "dlb_netchar: repetition " << rep + 1 << " of " << reps << " done\n";
+    if (!rt.params().quiet)
+      std::cerr << "dlb_netchar: repetition " << rep + 1 << " of " << reps << " done\n";
   }
   dlb::writer w;
   w.put(++round).put(static_cast<int>(pattern::done)).put(0LL).put(0.0).put(0LL);
@@ -233,7 +248,8 @@ int body(dlb::runtime& rt) {
     std::vector<double> x, y;
     std::vector<long long> params;
     for (const auto& s : samples) {
-      if (s.kind == kind && std::find(params.begin(), params.end(), s.param) == params.end()) params.push_back(s.param);
+      if (s.kind == kind && std::find(params.begin(), params.end(), s.param) == params.end())
+        params.push_back(s.param);
     }
     for (long long prm : params) {
       std::vector<double> v;
@@ -251,9 +267,10 @@ int body(dlb::runtime& rt) {
   dlb::core::network_profile prof;
   prof.latency = lb.latency;
   prof.bandwidth = lb.bandwidth;
-  std::vector<std::pair<pattern, dlb::core::polynomial*>> fits{{pattern::one_to_all, &prof.one_to_all},
-                                                               {pattern::all_to_one, &prof.all_to_one},
-                                                               {pattern::all_to_all, &prof.all_to_all}};
+  std::vector<std::pair<pattern, dlb::core::polynomial*>> fits{
+      {pattern::one_to_all, &prof.one_to_all},
+      {pattern::all_to_one, &prof.all_to_one},
+      {pattern::all_to_all, &prof.all_to_all}};
   const int deg = std::min(degree, P - 2);  // p = 2..P gives P - 1 distinct points
   for (auto& [kind, poly] : fits) {
     const auto [x, y] = medians(kind);
@@ -262,9 +279,12 @@ int body(dlb::runtime& rt) {
 
   const std::filesystem::path dir = o.str("out");
   std::filesystem::create_directories(dir);
-  const std::string header = std::string("# dlb_netchar: ") + (emulated ? "emulated clock, network " + dlb::to_string(rt.params().network.kind) : "native clock (real PVM)") +
-                             ", P = " + std::to_string(P) + ", repetitions " + std::to_string(reps) + ", payload " +
-                             std::to_string(payload) + " bytes; medians; times in seconds\n";
+  const std::string header =
+      std::string("# dlb_netchar: ") +
+      (emulated ? "emulated clock, network " + dlb::to_string(rt.params().network.kind)
+                : "native clock (real PVM)") +
+      ", P = " + std::to_string(P) + ", repetitions " + std::to_string(reps) + ", payload " +
+      std::to_string(payload) + " bytes; medians; times in seconds\n";
   {
     std::ofstream f(dir / (name + ".profile"));
     f << header;
@@ -273,7 +293,8 @@ int body(dlb::runtime& rt) {
   {
     std::ofstream f(dir / (name + "_samples.csv"));
     f << header << "pattern,param,rep,seconds\n";
-    for (const auto& s : samples) f << name_of(s.kind) << "," << s.param << "," << s.rep << "," << s.seconds << "\n";
+    for (const auto& s : samples)
+      f << name_of(s.kind) << "," << s.param << "," << s.rep << "," << s.seconds << "\n";
   }
   {
     std::ofstream f(dir / (name + "_fit.csv"));
@@ -281,29 +302,36 @@ int body(dlb::runtime& rt) {
     for (auto& [kind, poly] : fits) {
       const auto [x, y] = medians(kind);
       for (std::size_t i = 0; i < x.size(); ++i) {
-        f << name_of(kind) << "," << x[i] << "," << y[i] << "," << dlb::core::evaluate(*poly, x[i]) << "\n";
+        f << name_of(kind) << "," << x[i] << "," << y[i] << "," << dlb::core::evaluate(*poly, x[i])
+          << "\n";
       }
     }
     for (std::size_t i = 0; i < pb.size(); ++i) {
-      f << "ping_pong_bytes," << pb[i] << "," << pt[i] << "," << lb.latency + pb[i] / lb.bandwidth << "\n";
+      f << "ping_pong_bytes," << pb[i] << "," << pt[i] << "," << lb.latency + pb[i] / lb.bandwidth
+        << "\n";
     }
   }
-  std::printf("latency = %.1f us (paper 2414.5 us, %+.2f%%)\n", prof.latency * 1e6, 100.0 * (prof.latency / 2414.5e-6 - 1));
-  std::printf("bandwidth = %.4f MB/s (paper 0.96 MB/s, %+.2f%%)\n", prof.bandwidth / 1e6, 100.0 * (prof.bandwidth / 0.96e6 - 1));
+  std::printf("latency = %.1f us (paper 2414.5 us, %+.2f%%)\n", prof.latency * 1e6,
+              100.0 * (prof.latency / 2414.5e-6 - 1));
+  std::printf("bandwidth = %.4f MB/s (paper 0.96 MB/s, %+.2f%%)\n", prof.bandwidth / 1e6,
+              100.0 * (prof.bandwidth / 0.96e6 - 1));
   for (auto& [kind, poly] : fits) {
     std::printf("%s(p) =", name_of(kind));
-    for (std::size_t k = 0; k < poly->coefficients.size(); ++k) std::printf(" %+.6g p^%zu", poly->coefficients[k], k);
+    for (std::size_t k = 0; k < poly->coefficients.size(); ++k)
+      std::printf(" %+.6g p^%zu", poly->coefficients[k], k);
     std::printf(" s\n");
   }
-  std::printf("lag = %.4f s\nwrote %s/%s.profile, %s_samples.csv, %s_fit.csv\n", rt.clock().lag(), dir.c_str(), name.c_str(),
-              name.c_str(), name.c_str());
+  std::printf("lag = %.4f s\nwrote %s/%s.profile, %s_samples.csv, %s_fit.csv\n", rt.clock().lag(),
+              dir.c_str(), name.c_str(), name.c_str(), name.c_str());
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  dlb::app_spec spec{"dlb_netchar", "Measures latency, bandwidth and collective costs of the network in use (Figure 1.6).",
-                     app_options(), validate};
+  dlb::app_spec spec{
+      "dlb_netchar",
+      "Measures latency, bandwidth and collective costs of the network in use (Figure 1.6).",
+      app_options(), validate};
   return dlb::run_app(argc, argv, spec, body);
 }

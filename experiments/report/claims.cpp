@@ -63,7 +63,8 @@ claim_result every(claim_result c, const std::vector<const config_view*>& config
     if (!k.ok) continue;
     ++n;
     if (*k.ok) ++yes;
-    c.evidence.push_back(cv->app + " " + cv->label() + ": " + k.evidence + (*k.ok ? " (yes)" : " (no)"));
+    c.evidence.push_back(cv->app + " " + cv->label() + ": " + k.evidence +
+                         (*k.ok ? " (yes)" : " (no)"));
   }
   if (n == 0) {
     c.outcome = verdict::not_measured;
@@ -108,7 +109,8 @@ check pairwise(const config_view& c, const char* better, const char* worse) {
 check distributed_beats_centralized(const config_view& c) {
   const auto r = rank_strategies(c);
   if (!r) return {};
-  const bool ok = value(*r, "GDDLB") < value(*r, "GCDLB") && value(*r, "LDDLB") < value(*r, "LCDLB");
+  const bool ok =
+      value(*r, "GDDLB") < value(*r, "GCDLB") && value(*r, "LDDLB") < value(*r, "LCDLB");
   return {ok, "GDDLB " + num(value(*r, "GDDLB")) + " vs GCDLB " + num(value(*r, "GCDLB")) +
                   ", LDDLB " + num(value(*r, "LDDLB")) + " vs LCDLB " + num(value(*r, "LCDLB"))};
 }
@@ -226,10 +228,12 @@ std::optional<std::string> predicted_best(const config_view& c) {
     if (!p.empty() && p != "-") ++votes[p];
   }
   if (votes.empty()) return std::nullopt;
-  return std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
-           if (a.second != b.second) return a.second < b.second;
-           return strategy_rank(a.first) > strategy_rank(b.first);
-         })->first;
+  return std::max_element(votes.begin(), votes.end(),
+                          [](const auto& a, const auto& b) {
+                            if (a.second != b.second) return a.second < b.second;
+                            return strategy_rank(a.first) > strategy_rank(b.first);
+                          })
+      ->first;
 }
 
 std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows) {
@@ -250,12 +254,16 @@ std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows) 
                       mxm, [](const config_view& c) -> check {
                         const auto r = rank_strategies(c);
                         if (!r) return {};
-                        const double g = mean2(*r, "GCDLB", "GDDLB"), l = mean2(*r, "LCDLB", "LDDLB");
+                        const double g = mean2(*r, "GCDLB", "GDDLB"),
+                                     l = mean2(*r, "LCDLB", "LDDLB");
                         return {g < l, "global " + num(g) + " vs local " + num(l)};
                       }));
   {
-    claim_result c = make("M4", "MXM: on 16 processors the gap between global and local schemes is smaller than on 4.",
-                          "mean over sizes of [mean(locals) - mean(globals)] is smaller on the largest P than on the smallest P");
+    claim_result c =
+        make("M4",
+             "MXM: on 16 processors the gap between global and local schemes is smaller than on 4.",
+             "mean over sizes of [mean(locals) - mean(globals)] is smaller on the largest P than "
+             "on the smallest P");
     std::map<int, std::vector<double>> gaps;
     for (const auto* cv : mxm) {
       if (const auto r = rank_strategies(*cv)) {
@@ -277,8 +285,8 @@ std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows) 
                              " (mean over " + std::to_string(v.size()) + " sizes)");
       }
       c.outcome = large < small ? verdict::holds : verdict::does_not_hold;
-      c.tally = "P=" + std::to_string(gaps.rbegin()->first) + " gap " + num(large) + " vs P=" +
-                std::to_string(gaps.begin()->first) + " gap " + num(small);
+      c.tally = "P=" + std::to_string(gaps.rbegin()->first) + " gap " + num(large) +
+                " vs P=" + std::to_string(gaps.begin()->first) + " gap " + num(small);
     }
     out.push_back(c);
   }
@@ -287,8 +295,10 @@ std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows) 
                       mxm, distributed_beats_centralized));
 
   {
-    claim_result c = make("T1", "TRFD, P=4: as data size grows, the best shifts from LDDLB (small n) to GDDLB (large n).",
-                          "on P=4 the best strategy is LDDLB at the smallest n and GDDLB at the largest n");
+    claim_result c = make(
+        "T1",
+        "TRFD, P=4: as data size grows, the best shifts from LDDLB (small n) to GDDLB (large n).",
+        "on P=4 the best strategy is LDDLB at the smallest n and GDDLB at the largest n");
     const auto ext = size_extremes(select(all, "trfd", 4));
     if (!ext) {
       c.outcome = verdict::not_measured;
@@ -304,23 +314,29 @@ std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows) 
     }
     out.push_back(c);
   }
-  out.push_back(every(make("T2", "TRFD, P=4: GCDLB beats LCDLB.", "GCDLB < LCDLB in every TRFD configuration on P=4"),
+  out.push_back(every(make("T2", "TRFD, P=4: GCDLB beats LCDLB.",
+                           "GCDLB < LCDLB in every TRFD configuration on P=4"),
                       select(all, "trfd", 4),
                       [](const config_view& c) { return pairwise(c, "GCDLB", "LCDLB"); }));
-  out.push_back(every(make("T3", "TRFD, P=16: LDDLB is best, followed by GDDLB.",
-                           "in every TRFD configuration on P=16 LDDLB ranks first and GDDLB second"),
-                      select(all, "trfd", 16),
-                      [](const config_view& c) { return first_two(c, "LDDLB", "GDDLB"); }));
-  out.push_back(every(make("T4", "TRFD, P=16: LCDLB beats GCDLB.", "LCDLB < GCDLB in every TRFD configuration on P=16"),
+  out.push_back(
+      every(make("T3", "TRFD, P=16: LDDLB is best, followed by GDDLB.",
+                 "in every TRFD configuration on P=16 LDDLB ranks first and GDDLB second"),
+            select(all, "trfd", 16),
+            [](const config_view& c) { return first_two(c, "LDDLB", "GDDLB"); }));
+  out.push_back(every(make("T4", "TRFD, P=16: LCDLB beats GCDLB.",
+                           "LCDLB < GCDLB in every TRFD configuration on P=16"),
                       select(all, "trfd", 16),
                       [](const config_view& c) { return pairwise(c, "LCDLB", "GCDLB"); }));
   out.push_back(every(make("T5", "TRFD: distributed schemes beat centralized ones.",
                            "GDDLB < GCDLB and LDDLB < LCDLB in every TRFD configuration"),
                       trfd, distributed_beats_centralized));
   {
-    claim_result c = make("T6", "TRFD per loop: on P=4 LDDLB is best for L1, for L2 GDDLB tends to win as n grows; on P=16 LDDLB is best for both loops.",
-                          "P=4: best of loop 1 is LDDLB at every n, best of loop 2 at the largest n is GDDLB; "
-                          "P=16: best of both loops is LDDLB at every n (loop times: loop1_s, loop2_s)");
+    claim_result c =
+        make("T6",
+             "TRFD per loop: on P=4 LDDLB is best for L1, for L2 GDDLB tends to win as n grows; on "
+             "P=16 LDDLB is best for both loops.",
+             "P=4: best of loop 1 is LDDLB at every n, best of loop 2 at the largest n is GDDLB; "
+             "P=16: best of both loops is LDDLB at every n (loop times: loop1_s, loop2_s)");
     std::size_t n = 0, yes = 0;
     auto add = [&](bool ok, const std::string& line) {
       ++n;
@@ -344,20 +360,24 @@ std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows) 
       add(r.order[0].first == "GDDLB", "largest " + ext->second->label() + " L2: " + r.text());
     }
     c.outcome = n == 0 ? verdict::not_measured : yes == n ? verdict::holds : verdict::does_not_hold;
-    c.tally = n == 0 ? "no loop times" : std::to_string(yes) + " of " + std::to_string(n) + " checks";
+    c.tally =
+        n == 0 ? "no loop times" : std::to_string(yes) + " of " + std::to_string(n) + " checks";
     out.push_back(c);
   }
-  out.push_back(local_to_global(
-      make("A1", "AC, P=4: local strategies beat global ones at small data sizes; the trend reverses as data size grows.",
-           "P=4: at the smallest n the best local beats the best global; at the largest n the best global beats the best local"),
-      all, 4));
+  out.push_back(local_to_global(make("A1",
+                                     "AC, P=4: local strategies beat global ones at small data "
+                                     "sizes; the trend reverses as data size grows.",
+                                     "P=4: at the smallest n the best local beats the best global; "
+                                     "at the largest n the best global beats the best local"),
+                                all, 4));
   out.push_back(local_to_global(
       make("A2", "AC, P=16: similar results (locals better at small sizes, globals at large).",
            "as A1, on P=16"),
       all, 16));
   {
-    claim_result c = make("A3", "AC: distributed schemes have a slight edge over centralized ones.",
-                          "mean over AC configurations of mean(GDDLB, LDDLB) / mean(GCDLB, LCDLB) < 1");
+    claim_result c =
+        make("A3", "AC: distributed schemes have a slight edge over centralized ones.",
+             "mean over AC configurations of mean(GDDLB, LDDLB) / mean(GCDLB, LCDLB) < 1");
     double sum = 0;
     std::size_t n = 0;
     for (const auto* cv : ac) {
@@ -378,7 +398,9 @@ std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows) 
     out.push_back(c);
   }
   {
-    claim_result c = make("O1", "The overhead of DLB without external load is almost negligible (typically a single synchronization).",
+    claim_result c = make("O1",
+                          "The overhead of DLB without external load is almost negligible "
+                          "(typically a single synchronization).",
                           "every DLB run without external load (ml=0) has syncs <= 1");
     std::size_t n = 0, yes = 0;
     for (const auto& cv : all) {
@@ -396,12 +418,17 @@ std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows) 
       }
     }
     c.outcome = n == 0 ? verdict::not_measured : yes == n ? verdict::holds : verdict::does_not_hold;
-    c.tally = n == 0 ? "no runs with ml=0" : std::to_string(yes) + " of " + std::to_string(n) + " strategy groups";
+    c.tally = n == 0 ? "no runs with ml=0"
+                     : std::to_string(yes) + " of " + std::to_string(n) + " strategy groups";
     out.push_back(c);
   }
   {
-    claim_result c = make("O2", "The model's predicted best matches the actual best in most cases; where it does not, the predicted scheme is the actual second best (paper: 19 of 28, mismatches 2.7% on average, 8.2% at most).",
-                          "predicted_best equals our best strategy in more than half of the configurations, and every mismatch names our second best");
+    claim_result c = make("O2",
+                          "The model's predicted best matches the actual best in most cases; where "
+                          "it does not, the predicted scheme is the actual second best (paper: 19 "
+                          "of 28, mismatches 2.7% on average, 8.2% at most).",
+                          "predicted_best equals our best strategy in more than half of the "
+                          "configurations, and every mismatch names our second best");
     std::size_t n = 0, match = 0, second = 0;
     double diff_sum = 0, diff_max = 0;
     for (const auto& cv : all) {
@@ -413,7 +440,8 @@ std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows) 
       const std::string& best = r->order[0].first;
       if (*p == best) {
         ++match;
-        c.evidence.push_back(cv.app + " " + cv.label() + ": actual " + best + ", predicted " + *p + " (match)");
+        c.evidence.push_back(cv.app + " " + cv.label() + ": actual " + best + ", predicted " + *p +
+                             " (match)");
         continue;
       }
       const bool is_second = r->order[1].first == *p;

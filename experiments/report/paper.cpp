@@ -24,7 +24,9 @@ csv_table read_required(const std::filesystem::path& p, const std::vector<std::s
 std::int64_t int_field(const csv_table& t, const std::vector<std::string>& row, const char* col,
                        const std::filesystem::path& p) {
   const auto v = sweep::parse_int(t.field(row, col));
-  if (!v) throw csv_error(p.string() + ": column " + col + " is not an integer: '" + std::string(t.field(row, col)) + "'");
+  if (!v)
+    throw csv_error(p.string() + ": column " + col + " is not an integer: '" +
+                    std::string(t.field(row, col)) + "'");
   return *v;
 }
 

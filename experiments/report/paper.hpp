@@ -43,6 +43,7 @@ std::vector<paper_best_row> read_paper_best(const std::filesystem::path& dir);
 
 // Does our size label (e.g. "n=400 r=400 m=400") have every parameter of the paper's size?
 bool size_matches(const size_params& paper, std::string_view our_label);
-std::string size_text(const size_params& s, const std::vector<std::string>& order = {"n", "r", "m"});
+std::string size_text(const size_params& s,
+                      const std::vector<std::string>& order = {"n", "r", "m"});
 
 }  // namespace dlb::report

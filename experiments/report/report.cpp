@@ -2,6 +2,8 @@
 #include "report/report.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <map>
 #include <optional>
 #include <set>
@@ -18,6 +20,14 @@ using sweep::format_sig;
 
 std::string num(std::optional<double> x, int digits = 4) {
   return x ? format_sig(*x, digits) : std::string("-");
+}
+
+// Seconds as the paper prints them: one decimal.
+std::string sec(std::optional<double> x) {
+  if (!x) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", *x);
+  return buf;
 }
 
 std::string upper(std::string s) {
@@ -52,8 +62,8 @@ void table_row(std::ostringstream& md, const std::vector<std::string>& cells) {
 std::string spread_text(const summary_row& r, const std::string& prefix) {
   const auto med = r.number(prefix + "_median");
   if (!med) return "-";
-  return format_sig(*med, 4) + " (" + num(r.number(prefix + "_min")) + "-" +
-         num(r.number(prefix + "_max")) + ")";
+  return format_sig(*med, 3) + " (" + num(r.number(prefix + "_min"), 3) + ".." +
+         num(r.number(prefix + "_max"), 3) + ")";
 }
 
 // Configurations under external load (ml > 0) matching an app, P and a paper size.
@@ -73,14 +83,15 @@ void section_nodlb(std::ostringstream& md, const report_inputs& in,
                    const std::vector<config_view>& configs) {
   md << "## No-DLB execution times beside Tables 1.1-1.3\n\n"
         "Total time without load balancing under external load (strategy NONE): the paper's "
-        "time, our median (min-max over repetitions, and the number of runs), and ours / "
+        "time, our median (min..max over repetitions, and the number of runs), and ours / "
         "paper. Our times are in the runs' clock (emulated 1996 seconds when clock=emulated).\n\n";
   std::string current;
   for (const auto& p : in.paper_nodlb) {
     if (p.table != current) {
       current = p.table;
       md << "\n**" << p.table << " (" << upper(p.app) << ")**\n\n";
-      table_header(md, {"P", "size", "paper (s)", "ours median (s)", "min-max", "runs", "ours / paper"});
+      table_header(
+          md, {"P", "size", "paper (s)", "ours median (s)", "min..max", "runs", "ours / paper"});
     }
     const auto found = matching(configs, p.app, p.procs, p.size);
     bool any = false;
@@ -89,13 +100,13 @@ void section_nodlb(std::ostringstream& md, const report_inputs& in,
       if (!r || !r->number("total_median")) continue;
       any = true;
       const double ours = *r->number("total_median");
-      table_row(md, {std::to_string(p.procs), c->size, format_sig(p.time_s, 5), format_sig(ours, 5),
-                     num(r->number("total_min")) + "-" + num(r->number("total_max")),
+      table_row(md, {std::to_string(p.procs), c->size, sec(p.time_s), sec(ours),
+                     sec(r->number("total_min")) + ".." + sec(r->number("total_max")),
                      std::string(r->text("runs")), format_sig(ours / p.time_s, 3)});
     }
     if (!any) {
-      table_row(md, {std::to_string(p.procs), size_text(p.size), format_sig(p.time_s, 5),
-                     "not measured", "", "", ""});
+      table_row(md, {std::to_string(p.procs), size_text(p.size), sec(p.time_s), "not measured", "",
+                     "", ""});
     }
   }
   md << "\n";
@@ -104,7 +115,7 @@ void section_nodlb(std::ostringstream& md, const report_inputs& in,
 void section_normalized(std::ostringstream& md, const std::vector<config_view>& configs) {
   md << "## Normalized execution times (Figures 1.7, 1.9, 1.10)\n\n"
         "Median over repetitions of time / no-DLB time with the same load seed (paired), with "
-        "min-max in brackets; no DLB = 1. Best = lowest median.\n";
+        "min..max in brackets; no DLB = 1. Best = lowest median.\n";
   const std::vector<std::string> strategies{"GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"};
   std::string app;
   std::vector<std::string> shown;
@@ -120,8 +131,12 @@ void section_normalized(std::ostringstream& md, const std::vector<config_view>& 
           }
         }
       }
-      const char* fig = app == "mxm" ? "Figure 1.7" : app == "trfd" ? "Figure 1.9" : app == "ac" ? "Figure 1.10" : "";
-      md << "\n**" << upper(app) << (*fig ? std::string(" (") + fig + ")" : std::string()) << "**\n\n";
+      const char* fig = app == "mxm"    ? "Figure 1.7"
+                        : app == "trfd" ? "Figure 1.9"
+                        : app == "ac"   ? "Figure 1.10"
+                                        : "";
+      md << "\n**" << upper(app) << (*fig ? std::string(" (") + fig + ")" : std::string())
+         << "**\n\n";
       std::vector<std::string> cols{"P", "K", "size"};
       cols.insert(cols.end(), shown.begin(), shown.end());
       cols.push_back("best");
@@ -134,7 +149,8 @@ void section_normalized(std::ostringstream& md, const std::vector<config_view>& 
       cells.push_back(r ? spread_text(*r, "norm") : "-");
     }
     const auto rk = rank_strategies(c);
-    cells.push_back(rk ? rk->order[0].first : "-");
+    // Without external load there is nothing to balance: a "best" would only rank noise.
+    cells.push_back(rk && c.ml > 0 ? rk->order[0].first : "-");
     table_row(md, cells);
   }
   md << "\n";
@@ -152,7 +168,9 @@ void section_best(std::ostringstream& md, const report_inputs& in,
   std::size_t measured = 0, same = 0;
   for (const auto& p : in.paper_best) {
     const auto found = matching(configs, p.app, p.procs, p.size);
-    const measure m = p.loop == "L1" ? measure::loop1 : p.loop == "L2" ? measure::loop2 : measure::total;
+    const measure m = p.loop == "L1"   ? measure::loop1
+                      : p.loop == "L2" ? measure::loop2
+                                       : measure::total;
     bool any = false;
     for (const auto* c : found) {
       const auto rk = rank_strategies(*c, m);
@@ -162,10 +180,11 @@ void section_best(std::ostringstream& md, const report_inputs& in,
       const bool agree = rk->order[0].first == p.actual_best;
       same += agree;
       const auto pred = predicted_best(*c);
-      table_row(md, {upper(p.app), std::to_string(p.procs), c->size, p.loop, p.actual_best,
-                     p.predicted_best, rk->order[0].first + " " + format_sig(rk->order[0].second, 3),
-                     rk->order[1].first + " " + format_sig(rk->order[1].second, 3),
-                     pred.value_or("-"), agree ? "yes" : "no"});
+      table_row(md,
+                {upper(p.app), std::to_string(p.procs), c->size, p.loop, p.actual_best,
+                 p.predicted_best, rk->order[0].first + " " + format_sig(rk->order[0].second, 3),
+                 rk->order[1].first + " " + format_sig(rk->order[1].second, 3), pred.value_or("-"),
+                 agree ? "yes" : "no"});
     }
     if (!any) {
       table_row(md, {upper(p.app), std::to_string(p.procs), p.size_text, p.loop, p.actual_best,
@@ -209,10 +228,11 @@ void section_lag(std::ostringstream& md, const report_inputs& in) {
       if (!pct) continue;
       all.push_back(*pct);
       if (*pct > in.lag_flag_pct) {
-        flagged.push_back({*pct, std::string(t.field(row, "app")) + " P=" + std::string(t.field(row, "P")) +
-                                     " " + std::string(t.field(row, "size")) + " " +
-                                     std::string(t.field(row, "strategy")) + " seed=" +
-                                     std::string(t.field(row, "seed"))});
+        flagged.push_back({*pct, std::string(t.field(row, "app")) +
+                                     " P=" + std::string(t.field(row, "P")) + " " +
+                                     std::string(t.field(row, "size")) + " " +
+                                     std::string(t.field(row, "strategy")) +
+                                     " seed=" + std::string(t.field(row, "seed"))});
       }
     }
   }
@@ -227,7 +247,8 @@ void section_lag(std::ostringstream& md, const report_inputs& in) {
     md << "- no run lagged more than " << format_sig(in.lag_flag_pct, 3) << "%\n\n";
     return;
   }
-  std::sort(flagged.begin(), flagged.end(), [](const auto& a, const auto& b) { return a.pct > b.pct; });
+  std::sort(flagged.begin(), flagged.end(),
+            [](const auto& a, const auto& b) { return a.pct > b.pct; });
   md << "\n**FLAG: " << flagged.size() << " run(s) lagged more than "
      << format_sig(in.lag_flag_pct, 3) << "%** (worst first):\n\n";
   for (std::size_t i = 0; i < flagged.size() && i < 10; ++i) {
@@ -254,8 +275,8 @@ void section_provenance(std::ostringstream& md, const report_inputs& in) {
   for (const auto& [status, n] : counts.excluded) {
     excluded += (excluded.empty() ? "" : ", ") + std::to_string(n) + " " + status;
   }
-  md << "Runs used: " << counts.used << " ok. Excluded: "
-     << (excluded.empty() ? std::string("none") : excluded);
+  md << "Runs used: " << counts.used
+     << " ok. Excluded: " << (excluded.empty() ? std::string("none") : excluded);
   if (counts.no_total) md << ", " << counts.no_total << " ok without total_s";
   if (counts.superseded) md << "; " << counts.superseded << " earlier rows superseded by re-runs";
   md << ".\n\n";
@@ -269,20 +290,53 @@ void section_provenance(std::ostringstream& md, const report_inputs& in) {
   md << in.report_command << "\n```\n\n";
 }
 
+// "fig1_3" < "fig1_10": digit runs compare as numbers.
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+        std::isdigit(static_cast<unsigned char>(b[j]))) {
+      std::size_t ei = i, ej = j;
+      while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) ++ei;
+      while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) ++ej;
+      const auto na = std::stoull(a.substr(i, ei - i)), nb = std::stoull(b.substr(j, ej - j));
+      if (na != nb) return na < nb;
+      i = ei;
+      j = ej;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
 void section_figures(std::ostringstream& md, const report_inputs& in) {
   md << "## Figures\n\n";
   if (in.figures.empty()) {
     md << "No figures given (--figures DIR).\n\n";
     return;
   }
+  // One entry per figure: the PNG shown, the SVG linked.
+  std::map<std::string, std::pair<std::string, std::string>> by_name;  // stem -> png, svg
   for (const auto& f : in.figures) {
-    if (f.size() > 4 && f.substr(f.size() - 4) == ".png") {
-      md << "![" << f << "](" << f << ")\n\n";
-    } else {
-      md << "- [" << f << "](" << f << ")\n";
-    }
+    const auto dot = f.rfind('.');
+    const std::string stem = f.substr(0, dot), ext = dot == std::string::npos ? "" : f.substr(dot);
+    if (ext == ".png") by_name[stem].first = f;
+    if (ext == ".svg") by_name[stem].second = f;
   }
-  md << "\n";
+  std::vector<std::string> stems;
+  for (const auto& [stem, files] : by_name) stems.push_back(stem);
+  std::sort(stems.begin(), stems.end(), natural_less);
+  for (const auto& stem : stems) {
+    const auto& [png, svg] = by_name[stem];
+    const std::string name = stem.substr(stem.rfind('/') + 1);
+    md << "**" << name << "**";
+    if (!svg.empty()) md << " ([SVG](" << svg << "))";
+    md << "\n\n";
+    if (!png.empty()) md << "![" << name << "](" << png << ")\n\n";
+  }
 }
 
 }  // namespace

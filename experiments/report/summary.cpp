@@ -50,8 +50,8 @@ std::string fmt(double x) { return format_sig(x, 6); }
 }  // namespace
 
 const std::vector<std::string>& config_columns() {
-  static const std::vector<std::string> c{"app", "P",     "K",       "size",    "ml",
-                                          "tl",  "clock", "scale",   "network", "extra_args"};
+  static const std::vector<std::string> c{"app", "P",     "K",     "size",    "ml",
+                                          "tl",  "clock", "scale", "network", "extra_args"};
   return c;
 }
 
@@ -121,7 +121,7 @@ summary_result summarize(const std::vector<csv_table>& results) {
 
   // Group the ok runs; index the no-DLB runs by (configuration, seed) for pairing.
   std::map<std::string, std::vector<used_run>> groups;  // config key + strategy
-  std::map<std::string, used_run> none_by_seed;          // config key + seed
+  std::map<std::string, used_run> none_by_seed;         // config key + seed
   std::vector<std::string> group_order;
   for (const auto& key : order) {
     const auto& u = last.at(key);

@@ -28,10 +28,10 @@ int strategy_rank(std::string_view strategy);
 bool size_less(std::string_view a, std::string_view b);
 
 struct summary_counts {
-  std::size_t used = 0;                       // ok rows that went into the summary
+  std::size_t used = 0;                         // ok rows that went into the summary
   std::map<std::string, std::size_t> excluded;  // by status (failed, unverified, timeout, ...)
-  std::size_t superseded = 0;                 // earlier rows of a run recorded again later
-  std::size_t no_total = 0;                   // ok rows without a number in total_s
+  std::size_t superseded = 0;                   // earlier rows of a run recorded again later
+  std::size_t no_total = 0;                     // ok rows without a number in total_s
 };
 
 struct summary_result {

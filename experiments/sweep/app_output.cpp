@@ -126,7 +126,8 @@ std::string exit_text(const child_end& end) {
 }
 
 run_verdict classify_run(const run_spec& run, const app_output& out, const child_end& end) {
-  if (end.how == child_end::kind::timed_out) return {run_status::timeout, "killed after the timeout"};
+  if (end.how == child_end::kind::timed_out)
+    return {run_status::timeout, "killed after the timeout"};
   if (out.verification == false) {
     return {run_status::unverified, "Verification = FAILED"};
   }
@@ -143,7 +144,8 @@ run_verdict classify_run(const run_spec& run, const app_output& out, const child
     if (k == "verified" && v != "1") return {run_status::unverified, "RESULT verified=" + v};
   }
   std::string note;
-  if (out.result_lines > 1) note = std::to_string(out.result_lines) + " RESULT lines; the last is kept";
+  if (out.result_lines > 1)
+    note = std::to_string(out.result_lines) + " RESULT lines; the last is kept";
   return {run_status::ok, note};
 }
 

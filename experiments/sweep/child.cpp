@@ -75,8 +75,8 @@ int signal_block::wait(std::chrono::milliseconds timeout) const {
   return s > 0 ? s : 0;
 }
 
-child_process::child_process(const std::vector<std::string>& argv,
-                             const std::filesystem::path& log, const sigset_t& child_mask) {
+child_process::child_process(const std::vector<std::string>& argv, const std::filesystem::path& log,
+                             const sigset_t& child_mask) {
   if (argv.empty()) throw std::runtime_error("child_process: empty command");
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));

@@ -76,7 +76,8 @@ int cli_args::positive_int(const std::string& name, int fallback) const {
   const auto v = value(name);
   if (!v) return fallback;
   const auto n = parse_int(*v);
-  if (!n || *n < 1 || *n > 1000000) usage_error("--" + name + " needs a positive integer, got '" + *v + "'");
+  if (!n || *n < 1 || *n > 1000000)
+    usage_error("--" + name + " needs a positive integer, got '" + *v + "'");
   return static_cast<int>(*n);
 }
 

@@ -61,13 +61,15 @@ class parser {
 
   int positive_int(std::size_t line, std::string_view key, std::string_view v) const {
     const auto n = parse_int(v);
-    if (!n || *n < 1 || *n > 1000000) fail(line, std::string(key) + " must be a positive integer, got '" + std::string(v) + "'");
+    if (!n || *n < 1 || *n > 1000000)
+      fail(line, std::string(key) + " must be a positive integer, got '" + std::string(v) + "'");
     return static_cast<int>(*n);
   }
 
   double positive_double(std::size_t line, std::string_view key, std::string_view v) const {
     const auto x = parse_double(v);
-    if (!x || !(*x > 0)) fail(line, std::string(key) + " must be a positive number, got '" + std::string(v) + "'");
+    if (!x || !(*x > 0))
+      fail(line, std::string(key) + " must be a positive number, got '" + std::string(v) + "'");
     return *x;
   }
 
@@ -87,7 +89,8 @@ class parser {
       std::map<int, int> g;
       for (const auto& w : split_blanks(value)) {
         const auto parts = split_on(w, ':');
-        if (parts.size() != 2) fail(line, "group entries are P:K pairs (e.g. 4:2 16:8), got '" + w + "'");
+        if (parts.size() != 2)
+          fail(line, "group entries are P:K pairs (e.g. 4:2 16:8), got '" + w + "'");
         g[positive_int(line, "P in group", parts[0])] = positive_int(line, "K in group", parts[1]);
       }
       s.group = g;
@@ -127,7 +130,8 @@ class parser {
       s.tl = positive_double(line, key, value);
     } else if (key == "clock") {
       once(s.clock.has_value());
-      if (value != "emulated" && value != "native") fail(line, "clock must be emulated or native, got '" + value + "'");
+      if (value != "emulated" && value != "native")
+        fail(line, "clock must be emulated or native, got '" + value + "'");
       s.clock = value;
     } else if (key == "scale") {
       once(s.scale.has_value());
@@ -200,9 +204,12 @@ size_spec parse_size(std::string_view text) {
     }
     const std::string name = w.substr(0, eq);
     const auto v = parse_int(w.substr(eq + 1));
-    if (!v || *v < 1) throw config_error("size parameter " + name + " must be a positive integer, got '" + w + "'");
+    if (!v || *v < 1)
+      throw config_error("size parameter " + name + " must be a positive integer, got '" + w + "'");
     for (const auto& [k, _] : s.params) {
-      if (k == name) throw config_error("size parameter " + name + " given twice in '" + std::string(text) + "'");
+      if (k == name)
+        throw config_error("size parameter " + name + " given twice in '" + std::string(text) +
+                           "'");
     }
     s.params.emplace_back(name, *v);
   }
@@ -211,8 +218,8 @@ size_spec parse_size(std::string_view text) {
 }
 
 const std::vector<std::string>& run_spec::key_columns() {
-  static const std::vector<std::string> c{"app", "P",  "K",     "size",    "strategy",
-                                          "rep", "seed", "ml",  "tl",      "clock",
+  static const std::vector<std::string> c{"app",   "P",       "K",         "size", "strategy",
+                                          "rep",   "seed",    "ml",        "tl",   "clock",
                                           "scale", "network", "extra_args"};
   return c;
 }
@@ -244,15 +251,24 @@ std::string run_spec::key() const {
 
 std::vector<std::string> run_spec::argv(const std::filesystem::path& bin_dir) const {
   std::vector<std::string> a{(bin_dir / app).string(),
-                             "--strategy", strategy,
-                             "--procs", std::to_string(procs),
-                             "--group", std::to_string(group),
-                             "--seed", std::to_string(seed),
-                             "--ml", std::to_string(ml),
-                             "--tl", format_number(tl),
-                             "--clock", clock,
-                             "--scale", format_number(scale),
-                             "--network", network};
+                             "--strategy",
+                             strategy,
+                             "--procs",
+                             std::to_string(procs),
+                             "--group",
+                             std::to_string(group),
+                             "--seed",
+                             std::to_string(seed),
+                             "--ml",
+                             std::to_string(ml),
+                             "--tl",
+                             format_number(tl),
+                             "--clock",
+                             clock,
+                             "--scale",
+                             format_number(scale),
+                             "--network",
+                             network};
   for (const auto& [k, v] : size.params) {
     a.push_back("--" + k);
     a.push_back(std::to_string(v));
@@ -286,13 +302,16 @@ sweep_plan parse_config(std::string_view text, std::string_view source) {
     if (line.front() == '[') {
       if (line.back() != ']') p.fail(line_no, "a section header looks like [app mxm]");
       const auto words = split_blanks(line.substr(1, line.size() - 2));
-      if (words.size() != 2 || words[0] != "app") p.fail(line_no, "a section header looks like [app mxm], got '" + std::string(line) + "'");
-      if (!contains(known_apps(), words[1])) p.fail(line_no, "unknown app '" + words[1] + "' (known: mxm trfd ac)");
+      if (words.size() != 2 || words[0] != "app")
+        p.fail(line_no, "a section header looks like [app mxm], got '" + std::string(line) + "'");
+      if (!contains(known_apps(), words[1]))
+        p.fail(line_no, "unknown app '" + words[1] + "' (known: mxm trfd ac)");
       sections.push_back(section{words[1], line_no, {}});
       continue;
     }
     const auto eq = line.find('=');
-    if (eq == std::string_view::npos) p.fail(line_no, "expected 'key = value', got '" + std::string(line) + "'");
+    if (eq == std::string_view::npos)
+      p.fail(line_no, "expected 'key = value', got '" + std::string(line) + "'");
     const std::string key(trim(line.substr(0, eq)));
     const std::string value(trim(line.substr(eq + 1)));
     if (sections.empty()) {
@@ -333,7 +352,8 @@ sweep_plan parse_config(std::string_view text, std::string_view source) {
     for (const auto& sz : *s.sizes) {
       bool has_n = false;
       for (const auto& [k, _] : sz.params) {
-        if (!contains(allowed, k)) sfail("size parameter '" + k + "' is not an option of " + sec.app);
+        if (!contains(allowed, k))
+          sfail("size parameter '" + k + "' is not an option of " + sec.app);
         has_n = has_n || k == "n";
       }
       if (!has_n) sfail("size '" + sz.label() + "' has no n");

@@ -52,8 +52,8 @@ struct run_spec {
   std::string clock = "emulated";
   double scale = 20.0;
   std::string network = "ethernet1996";
-  std::string extra_args;   // passed through to the app after the standard options
-  double timeout_s = 600.0; // not part of the identity: a longer timeout is the same run
+  std::string extra_args;    // passed through to the app after the standard options
+  double timeout_s = 600.0;  // not part of the identity: a longer timeout is the same run
 
   // Column names of the identity, in results-file order, and this run's values for them.
   static const std::vector<std::string>& key_columns();

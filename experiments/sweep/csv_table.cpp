@@ -14,7 +14,8 @@ namespace {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -199,7 +200,8 @@ std::string format_csv_table(const csv_table& table) {
 
 void append_durably(const std::filesystem::path& path, std::string_view text) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot open " + path.string() + ": " + std::strerror(errno));
+  if (fd < 0)
+    throw std::runtime_error("cannot open " + path.string() + ": " + std::strerror(errno));
   try {
     write_all(fd, text, path);
   } catch (...) {
@@ -208,7 +210,8 @@ void append_durably(const std::filesystem::path& path, std::string_view text) {
   }
   const bool synced = ::fsync(fd) == 0;
   ::close(fd);
-  if (!synced) throw std::runtime_error("cannot sync " + path.string() + ": " + std::strerror(errno));
+  if (!synced)
+    throw std::runtime_error("cannot sync " + path.string() + ": " + std::strerror(errno));
 }
 
 void write_atomically(const std::filesystem::path& path, std::string_view text) {
@@ -223,7 +226,8 @@ void write_atomically(const std::filesystem::path& path, std::string_view text) 
   }
   const bool synced = ::fsync(fd) == 0;
   ::close(fd);
-  if (!synced) throw std::runtime_error("cannot sync " + tmp.string() + ": " + std::strerror(errno));
+  if (!synced)
+    throw std::runtime_error("cannot sync " + tmp.string() + ": " + std::strerror(errno));
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) throw std::runtime_error("cannot rename " + tmp.string() + ": " + ec.message());

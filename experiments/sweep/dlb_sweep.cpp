@@ -32,7 +32,8 @@ const char* kUsage =
     "Re-running the same command resumes: runs already recorded are skipped.\n"
     "  --log-dir DIR     each run's output (default: RESULTS.csv.logs)\n"
     "  --jobs N          runs at a time (default 1; emulated runs must not share cores)\n"
-    "  --grace SECONDS   after SIGTERM to a run's process group, wait this long before SIGKILL (default 3)\n"
+    "  --grace SECONDS   after SIGTERM to a run's process group, wait this long before SIGKILL "
+    "(default 3)\n"
     "  --dry-run         print the plan and the commands; run nothing, write nothing\n"
     "  --retry-failed    run again the runs recorded as failed, unverified or timeout\n";
 
@@ -107,9 +108,9 @@ fs::path log_path_for(const fs::path& log_dir, const run_spec& run) {
   for (unsigned char ch : run.key()) h = (h ^ ch) * 1099511628211ULL;
   char hex[9];
   std::snprintf(hex, sizeof hex, "%08x", static_cast<unsigned>(h & 0xffffffffu));
-  return log_dir / (run.app + "_P" + std::to_string(run.procs) + "_K" +
-                    std::to_string(run.group) + size + "_" + run.strategy + "_rep" +
-                    std::to_string(run.rep) + "_s" + std::to_string(run.seed) + "_" + hex + ".log");
+  return log_dir / (run.app + "_P" + std::to_string(run.procs) + "_K" + std::to_string(run.group) +
+                    size + "_" + run.strategy + "_rep" + std::to_string(run.rep) + "_s" +
+                    std::to_string(run.seed) + "_" + hex + ".log");
 }
 
 // Statuses recorded in an existing results file, without modifying it (for --dry-run).
@@ -142,12 +143,12 @@ int main(int argc, char** argv) {
   const fs::path out = args.required("out");
   const fs::path bin_dir = fs::absolute(args.required("bin-dir")).lexically_normal();
   const int jobs = args.positive_int("jobs", 1);
-  const auto grace = std::chrono::milliseconds(
-      static_cast<long long>(args.positive_double("grace", 3.0) * 1000));
+  const auto grace =
+      std::chrono::milliseconds(static_cast<long long>(args.positive_double("grace", 3.0) * 1000));
   const bool dry_run = args.flag("dry-run");
   const bool retry_failed = args.flag("retry-failed");
-  const fs::path log_dir = args.value("log-dir") ? fs::path(*args.value("log-dir"))
-                                                 : fs::path(out.string() + ".logs");
+  const fs::path log_dir =
+      args.value("log-dir") ? fs::path(*args.value("log-dir")) : fs::path(out.string() + ".logs");
 
   sweep_plan plan;
   try {
@@ -207,8 +208,8 @@ int main(int argc, char** argv) {
       for (std::size_t i = 0; i < plan.runs.size(); ++i) {
         const auto it = recorded.find(plan.runs[i].key());
         const std::string state = it == recorded.end() ? "to run" : "recorded " + it->second;
-        std::cout << "run " << i + 1 << " of " << plan.runs.size() << " [" << state
-                  << ", timeout " << format_number(plan.runs[i].timeout_s) << " s] "
+        std::cout << "run " << i + 1 << " of " << plan.runs.size() << " [" << state << ", timeout "
+                  << format_number(plan.runs[i].timeout_s) << " s] "
                   << shell_join(plan.runs[i].argv(bin_dir)) << "\n";
       }
       return 0;
@@ -239,8 +240,8 @@ int main(int argc, char** argv) {
       }
       rec.started_utc = a.started_utc;
       rec.run_wall_s = wall;
-      rec.log = fs::relative(a.log, out.has_parent_path() ? out.parent_path() : fs::path("."))
-                    .string();
+      rec.log =
+          fs::relative(a.log, out.has_parent_path() ? out.parent_path() : fs::path(".")).string();
       store->record(*a.run, rec);
       ++finished;
       finished_wall += wall;
@@ -271,8 +272,8 @@ int main(int argc, char** argv) {
                   << "\n";
         a.started_utc = utc_now();
         a.start = steady::now();
-        a.child = std::make_unique<child_process>(a.run->argv(bin_dir), a.log,
-                                                  signals.original_mask());
+        a.child =
+            std::make_unique<child_process>(a.run->argv(bin_dir), a.log, signals.original_mask());
         active.push_back(std::move(a));
       }
       const int s = signals.wait(std::chrono::milliseconds(50));
@@ -302,7 +303,8 @@ int main(int argc, char** argv) {
     }
 
     std::string tally;
-    for (const auto& [k, v] : counts) tally += (tally.empty() ? "" : ", ") + std::to_string(v) + " " + k;
+    for (const auto& [k, v] : counts)
+      tally += (tally.empty() ? "" : ", ") + std::to_string(v) + " " + k;
     if (tally.empty()) tally = "no runs";
     std::cerr << "dlb_sweep: " << (stop_signal ? "stopped" : "done") << " after "
               << format_hms(seconds_since(sweep_start)) << ": " << tally << " this time; "

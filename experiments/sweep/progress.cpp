@@ -23,8 +23,8 @@ std::optional<double> estimate_remaining(double finished_wall_sum, std::size_t f
 
 std::string progress_line(std::size_t index, std::size_t total, double elapsed_s,
                           std::optional<double> eta_s, std::string_view what) {
-  std::string s = "run " + std::to_string(index) + " of " + std::to_string(total) +
-                  ", elapsed " + format_hms(elapsed_s) + ", ETA " +
+  std::string s = "run " + std::to_string(index) + " of " + std::to_string(total) + ", elapsed " +
+                  format_hms(elapsed_s) + ", ETA " +
                   (eta_s ? format_hms(*eta_s) : std::string("?"));
   if (!what.empty()) {
     s += ": ";

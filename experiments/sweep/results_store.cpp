@@ -8,15 +8,15 @@
 namespace dlb::sweep {
 
 const std::vector<std::string>& outcome_columns() {
-  static const std::vector<std::string> c{"status", "exit",  "started_utc",
+  static const std::vector<std::string> c{"status",     "exit", "started_utc",
                                           "run_wall_s", "note", "log"};
   return c;
 }
 
 const std::vector<std::string>& result_columns() {
   static const std::vector<std::string> c{
-      "verified",    "total_s", "loop1_s", "loop2_s", "syncs",          "redistributions",
-      "iterations_moved", "bytes_moved", "lag_s", "lag_pct", "predicted_best", "wall_s"};
+      "verified",         "total_s",     "loop1_s", "loop2_s", "syncs",          "redistributions",
+      "iterations_moved", "bytes_moved", "lag_s",   "lag_pct", "predicted_best", "wall_s"};
   return c;
 }
 

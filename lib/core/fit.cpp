@@ -43,9 +43,11 @@ polynomial fit_polynomial(const std::vector<double>& x, const std::vector<double
   return p;
 }
 
-latency_bandwidth fit_latency_bandwidth(const std::vector<double>& bytes, const std::vector<double>& seconds) {
+latency_bandwidth fit_latency_bandwidth(const std::vector<double>& bytes,
+                                        const std::vector<double>& seconds) {
   const polynomial line = fit_polynomial(bytes, seconds, 1);
-  if (!(line.coefficients[1] > 0)) throw std::invalid_argument("fit_latency_bandwidth: time does not grow with size");
+  if (!(line.coefficients[1] > 0))
+    throw std::invalid_argument("fit_latency_bandwidth: time does not grow with size");
   return {line.coefficients[0], 1.0 / line.coefficients[1]};
 }
 

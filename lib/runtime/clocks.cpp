@@ -40,7 +40,8 @@ void emulated_clock::sleep_to_cursor() {
   const auto target = epoch_ns_ + static_cast<std::int64_t>(cursor_ / scale_ * 1e9);
   const std::int64_t before = monotonic_ns();
   if (before < target) {
-    timespec ts{static_cast<time_t>(target / 1'000'000'000), static_cast<long>(target % 1'000'000'000)};
+    timespec ts{static_cast<time_t>(target / 1'000'000'000),
+                static_cast<long>(target % 1'000'000'000)};
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
     }
   } else {

@@ -67,7 +67,8 @@ void pack_slice(writer& w, const DLB_array& a, std::int64_t s) {
   const auto es = element_size(a.type);
   const bool contiguous = (a.axis == along::rows) == (a.layout == storage::row_major);
   if (contiguous) {
-    w.put_raw(a.axis == along::rows ? element(a, s, 0) : element(a, 0, s), es * static_cast<std::size_t>(a.slice_length()));
+    w.put_raw(a.axis == along::rows ? element(a, s, 0) : element(a, 0, s),
+              es * static_cast<std::size_t>(a.slice_length()));
     return;
   }
   for (std::int64_t j = 0; j < a.slice_length(); ++j) {
@@ -79,7 +80,8 @@ void unpack_slice(reader& r, const DLB_array& a, std::int64_t s) {
   const auto es = element_size(a.type);
   const bool contiguous = (a.axis == along::rows) == (a.layout == storage::row_major);
   if (contiguous) {
-    r.get_raw(a.axis == along::rows ? element(a, s, 0) : element(a, 0, s), es * static_cast<std::size_t>(a.slice_length()));
+    r.get_raw(a.axis == along::rows ? element(a, s, 0) : element(a, 0, s),
+              es * static_cast<std::size_t>(a.slice_length()));
     return;
   }
   for (std::int64_t j = 0; j < a.slice_length(); ++j) {
@@ -136,7 +138,13 @@ core::range_list nonempty(const core::range_list& l) {
 
 void put_stats(writer& w, const slave_stats& s) {
   w.put(s.iterations_done).put(s.iterations_sent).put(s.iterations_received).put(s.bytes_sent);
-  w.put(s.syncs).put(s.redistributions).put(s.busy).put(s.sync).put(s.idle).put(s.start).put(s.finish);
+  w.put(s.syncs)
+      .put(s.redistributions)
+      .put(s.busy)
+      .put(s.sync)
+      .put(s.idle)
+      .put(s.start)
+      .put(s.finish);
   w.put(s.lag).put(s.group).put(s.first_speed);
 }
 
@@ -178,9 +186,10 @@ std::size_t bytes_per_iteration(const std::vector<DLB_array*>& arrays, std::int6
   for (const DLB_array* a : arrays) {
     if (!a->moves()) continue;
     // A bitonic iteration carries two slices (one for the middle of an odd count).
-    const double slices = a->map == iteration_map::bitonic && iterations > 0
-                              ? static_cast<double>(a->slice_count()) / static_cast<double>(iterations)
-                              : 1.0;
+    const double slices =
+        a->map == iteration_map::bitonic && iterations > 0
+            ? static_cast<double>(a->slice_count()) / static_cast<double>(iterations)
+            : 1.0;
     total += static_cast<std::size_t>(slices * static_cast<double>(a->slice_length()) *
                                       static_cast<double>(element_size(a->type)));
   }
@@ -189,32 +198,42 @@ std::size_t bytes_per_iteration(const std::vector<DLB_array*>& arrays, std::int6
 
 std::string run_stats::summary() const {
   std::ostringstream os;
-  os << to_string(strategy) << " P=" << procs << " K=" << group_size << ": total " << total_time() << " s, " << syncs
-     << " synchronizations, " << redistributions << " redistributions, " << iterations_moved << " iterations and "
-     << bytes_moved << " bytes moved, lag " << lag << " s";
+  os << to_string(strategy) << " P=" << procs << " K=" << group_size << ": total " << total_time()
+     << " s, " << syncs << " synchronizations, " << redistributions << " redistributions, "
+     << iterations_moved << " iterations and " << bytes_moved << " bytes moved, lag " << lag
+     << " s";
   return os.str();
 }
 
 context::context(runtime& rt)
     : rt_(rt), net_(rt.net()), strategy_(rt.params().strategy), protocol_(rt.params().strategy) {}
 
-void DLB_init(context& DLB, int P, int K, const loop_spec& loop, std::initializer_list<DLB_array*> arrays) {
+void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
+              std::initializer_list<DLB_array*> arrays) {
   DLB_init(DLB, DLB.rt_.params().strategy, P, K, loop, std::vector<DLB_array*>(arrays));
 }
 
-void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loop, std::vector<DLB_array*> arrays) {
+void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loop,
+              std::vector<DLB_array*> arrays) {
   if (P != DLB.rt_.slaves()) {
-    throw usage_error("DLB_init: P = " + std::to_string(P) + " but the run has " + std::to_string(DLB.rt_.slaves()) + " slaves");
+    throw usage_error("DLB_init: P = " + std::to_string(P) + " but the run has " +
+                      std::to_string(DLB.rt_.slaves()) + " slaves");
   }
-  if (K < 1 || K > P) throw usage_error("DLB_init: K must be in 1.." + std::to_string(P) + ", got " + std::to_string(K));
-  if (loop.iterations < 0 || !loop.work) throw usage_error("DLB_init: the loop needs iterations >= 0 and a work function");
+  if (K < 1 || K > P)
+    throw usage_error("DLB_init: K must be in 1.." + std::to_string(P) + ", got " +
+                      std::to_string(K));
+  if (loop.iterations < 0 || !loop.work)
+    throw usage_error("DLB_init: the loop needs iterations >= 0 and a work function");
   for (const DLB_array* a : arrays) {
-    if (!a || !a->data || a->rows < 0 || a->cols < 0) throw usage_error("DLB_init: array without data or with negative size");
+    if (!a || !a->data || a->rows < 0 || a->cols < 0)
+      throw usage_error("DLB_init: array without data or with negative size");
     if (a->distribution == data_distribution::whole && !a->output) continue;
-    const std::int64_t need = a->map == iteration_map::bitonic ? core::bitonic_iterations(a->slice_count()) : a->slice_count();
+    const std::int64_t need = a->map == iteration_map::bitonic
+                                  ? core::bitonic_iterations(a->slice_count())
+                                  : a->slice_count();
     if (need != loop.iterations) {
-      throw usage_error("DLB_init: array " + a->name + " has " + std::to_string(a->slice_count()) + " slices for a loop of " +
-                        std::to_string(loop.iterations) + " iterations");
+      throw usage_error("DLB_init: array " + a->name + " has " + std::to_string(a->slice_count()) +
+                        " slices for a loop of " + std::to_string(loop.iterations) + " iterations");
     }
   }
   DLB.loop_id_ = DLB.rt_.next_loop_id();
@@ -228,7 +247,8 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   DLB.loop_ = loop;
   DLB.arrays_ = std::move(arrays);
   const auto& prm = DLB.rt_.params();
-  DLB.balance_.threshold_iterations = prm.threshold >= 0 ? prm.threshold : std::max<std::int64_t>(1, loop.iterations / 100);
+  DLB.balance_.threshold_iterations =
+      prm.threshold >= 0 ? prm.threshold : std::max<std::int64_t>(1, loop.iterations / 100);
   DLB.balance_.min_improvement = prm.min_improvement;
   if (!DLB.master()) {
     DLB.me_ = static_cast<std::size_t>(DLB.rt_.rank() - 1);
@@ -245,7 +265,8 @@ namespace {
 std::vector<core::range_list> initial_distribution(const loop_spec& loop, int P) {
   if (loop.initial == data_distribution::cyclic) {
     std::vector<core::range_list> d(static_cast<std::size_t>(P));
-    for (std::int64_t i = 0; i < loop.iterations; ++i) d[static_cast<std::size_t>(i % P)].push_back({i, i + 1});
+    for (std::int64_t i = 0; i < loop.iterations; ++i)
+      d[static_cast<std::size_t>(i % P)].push_back({i, i + 1});
     return d;
   }
   return core::equal_blocks(loop.iterations, static_cast<std::size_t>(P)).slaves;
@@ -279,7 +300,8 @@ void DLB_scatter_data(context& DLB) {
     }
     return;
   }
-  auto d = net.wait(in_loop(tag::scatter, DLB.loop_id_), "the scatter of loop " + std::to_string(DLB.loop_id_) + " from the master");
+  auto d = net.wait(in_loop(tag::scatter, DLB.loop_id_),
+                    "the scatter of loop " + std::to_string(DLB.loop_id_) + " from the master");
   reader r = d.body();
   r.get<int>();
   DLB.remaining_ = r.get_ranges();
@@ -305,7 +327,8 @@ std::size_t context::position_of(std::size_t slave) const {
   for (std::size_t p = 0; p < members_.size(); ++p) {
     if (members_[p] == slave) return p;
   }
-  throw run_error("slave " + std::to_string(slave + 1) + " is not in group " + std::to_string(group_));
+  throw run_error("slave " + std::to_string(slave + 1) + " is not in group " +
+                  std::to_string(group_));
 }
 
 bool context::others_active() const {
@@ -324,7 +347,8 @@ std::vector<int> context::active_other_ranks() const {
 }
 
 bool context::poll_interrupt() {
-  // Stale interrupts (of syncs this slave has completed) are dropped; the current one starts a sync.
+  // Stale interrupts (of syncs this slave has completed) are dropped; the current one starts a
+  // sync.
   for (;;) {
     auto d = net_.poll([this](const delivered& m) {
       if (m.kind != tag::interrupt) return false;
@@ -392,7 +416,8 @@ context::decision context::decide(const std::vector<member_profile>& profiles) c
   auto bd = core::decide_balance(remaining, speeds, balance_);
   decision d;
   d.reason = bd.reason;
-  d.counts_after = bd.reason == core::balance_reason::moved ? bd.proposed : core::iteration_counts(remaining);
+  d.counts_after =
+      bd.reason == core::balance_reason::moved ? bd.proposed : core::iteration_counts(remaining);
   for (auto t : bd.plan.transfers) {
     t.from = profiles[t.from].slave;
     t.to = profiles[t.to].slave;
@@ -418,9 +443,16 @@ void context::adopt(core::strategy c, int group, const std::vector<bool>& active
 
 bytes context::encode(const decision& d, int group, int epoch, int chosen, int new_group) const {
   writer w;
-  w.put(loop_id_).put(group).put(epoch).put(chosen).put(new_group).put(static_cast<int>(d.reason)).put_vector(d.counts_after);
+  w.put(loop_id_)
+      .put(group)
+      .put(epoch)
+      .put(chosen)
+      .put(new_group)
+      .put(static_cast<int>(d.reason))
+      .put_vector(d.counts_after);
   w.put<std::uint64_t>(d.transfers.size());
-  for (const auto& t : d.transfers) w.put<std::uint64_t>(t.from).put<std::uint64_t>(t.to).put(t.count).put_ranges(t.ranges);
+  for (const auto& t : d.transfers)
+    w.put<std::uint64_t>(t.from).put<std::uint64_t>(t.to).put(t.count).put_ranges(t.ranges);
   return w.take();
 }
 
@@ -443,25 +475,34 @@ context::decision context::decode_decision(reader& r) const {
 void context::run_sync() {
   auto& clk = net_.clock();
   const double t_enter = clk.now();
-  const std::string where = "loop " + std::to_string(loop_id_) + ", group " + std::to_string(group_) + ", synchronization " +
-                            std::to_string(epoch_);
+  const std::string where = "loop " + std::to_string(loop_id_) + ", group " +
+                            std::to_string(group_) + ", synchronization " + std::to_string(epoch_);
   member_profile mine;
   mine.slave = me_;
   mine.done = done_since_sync_;
   mine.elapsed = t_enter - sync_start_;
-  mine.speed = (done_since_sync_ > 0 && mine.elapsed > 0) ? static_cast<double>(done_since_sync_) / mine.elapsed : last_speed_;
+  mine.speed = (done_since_sync_ > 0 && mine.elapsed > 0)
+                   ? static_cast<double>(done_since_sync_) / mine.elapsed
+                   : last_speed_;
   last_speed_ = mine.speed;
   if (st_.syncs == 0) st_.first_speed = mine.speed;
   mine.remaining = nonempty(remaining_);
 
   writer w;
-  w.put(loop_id_).put(group_).put(epoch_).put<std::uint64_t>(mine.slave).put(mine.done).put(mine.elapsed).put(mine.speed);
+  w.put(loop_id_)
+      .put(group_)
+      .put(epoch_)
+      .put<std::uint64_t>(mine.slave)
+      .put(mine.done)
+      .put(mine.elapsed)
+      .put(mine.speed);
   w.put_ranges(mine.remaining);
 
   decision d;
   if (core::is_centralized(protocol_)) {
     net_.send(0, tag::profile, w.data());
-    auto m = net_.wait(in_sync(tag::decision, loop_id_, group_, epoch_, 0), "the master's decision (" + where + ")");
+    auto m = net_.wait(in_sync(tag::decision, loop_id_, group_, epoch_, 0),
+                       "the master's decision (" + where + ")");
     reader r = m.body();
     r.get<int>();
     r.get<int>();
@@ -526,14 +567,17 @@ void context::apply(const decision& d) {
       n -= len;
       remaining_.pop_back();
     } else {
-      if (len < n) throw run_error("decision asks " + net_.describe(static_cast<int>(me_) + 1) + " for more work than it holds");
+      if (len < n)
+        throw run_error("decision asks " + net_.describe(static_cast<int>(me_) + 1) +
+                        " for more work than it holds");
       taken.push_back({last.end - n, last.end});
       last.end -= n;
       n = 0;
     }
   }
   if (core::normalized(taken) != core::normalized(given)) {
-    throw run_error("decision and remaining work of " + net_.describe(static_cast<int>(me_) + 1) + " disagree");
+    throw run_error("decision and remaining work of " + net_.describe(static_cast<int>(me_) + 1) +
+                    " disagree");
   }
   for (const auto& t : d.transfers) {
     if (t.from != me_) continue;
@@ -549,7 +593,8 @@ void context::apply(const decision& d) {
   for (const auto& t : d.transfers) {
     if (t.to != me_) continue;
     const int from = static_cast<int>(t.from) + 1;
-    auto m = net_.wait(in_sync(tag::work, loop_id_, group_, epoch_, from), "work from " + net_.describe(from));
+    auto m = net_.wait(in_sync(tag::work, loop_id_, group_, epoch_, from),
+                       "work from " + net_.describe(from));
     reader r = m.body();
     r.get<int>();
     r.get<int>();
@@ -593,7 +638,8 @@ strategy_prediction context::predict(const std::vector<double>& iterations_per_s
   in.program.balance = balance_;
   // The observed effective speeds, in base seconds of work per second, stand for the load
   // function seen so far (the paper plugs "the load function seen so far" into the model).
-  for (double v : iterations_per_second) in.machine.base_speeds.push_back(std::max(v * mean, 1e-12));
+  for (double v : iterations_per_second)
+    in.machine.base_speeds.push_back(std::max(v * mean, 1e-12));
   in.machine.load.max_load = 0;
   in.group_size = static_cast<std::size_t>(local_group_size_);
   strategy_prediction out;
@@ -614,7 +660,8 @@ void DLB_master_sync(context& DLB) {
   std::vector<context::group_state> groups(core::group_count(P, K));
   const auto initial = initial_distribution(DLB.loop_, DLB.procs_);
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    for (auto s : core::group_members(g, P, K)) groups[g].active.push_back(core::iteration_count(initial[s]) > 0);
+    for (auto s : core::group_members(g, P, K))
+      groups[g].active.push_back(core::iteration_count(initial[s]) > 0);
   }
   DLB.gathered_.clear();
   const int loop = DLB.loop_id_;
@@ -624,7 +671,8 @@ void DLB_master_sync(context& DLB) {
   };
   while (DLB.gathered_.size() < P) {
     auto d = net.wait(wanted, "profiles or results of loop " + std::to_string(loop) + " (" +
-                                  std::to_string(DLB.gathered_.size()) + " of " + std::to_string(P) + " slaves done)");
+                                  std::to_string(DLB.gathered_.size()) + " of " +
+                                  std::to_string(P) + " slaves done)");
     if (d.kind == tag::gather) {
       DLB.gathered_.push_back(std::move(d));
       continue;
@@ -641,15 +689,19 @@ void DLB_master_sync(context& DLB) {
     mp.elapsed = r.get<double>();
     mp.speed = r.get<double>();
     mp.remaining = r.get_ranges();
-    if (g < 0 || static_cast<std::size_t>(g) >= groups.size()) throw run_error("profile for an unknown group");
+    if (g < 0 || static_cast<std::size_t>(g) >= groups.size())
+      throw run_error("profile for an unknown group");
     auto& gs = groups[static_cast<std::size_t>(g)];
-    if (e != gs.epoch) throw run_error("profile of " + net.describe(d.from) + " for synchronization " + std::to_string(e) +
-                                       " of group " + std::to_string(g) + ", expected " + std::to_string(gs.epoch));
+    if (e != gs.epoch)
+      throw run_error("profile of " + net.describe(d.from) + " for synchronization " +
+                      std::to_string(e) + " of group " + std::to_string(g) + ", expected " +
+                      std::to_string(gs.epoch));
     const auto members = core::group_members(static_cast<std::size_t>(g), P, K);
     std::size_t pos = 0;
     while (pos < members.size() && members[pos] != mp.slave) ++pos;
     gs.profiles[pos] = std::move(mp);
-    const auto needed = static_cast<std::size_t>(std::count(gs.active.begin(), gs.active.end(), true));
+    const auto needed =
+        static_cast<std::size_t>(std::count(gs.active.begin(), gs.active.end(), true));
     if (gs.profiles.size() < needed) continue;
     net.clock().wait_until(net.clock().now() + DLB.rt_.params().delta);
     if (choosing) {
@@ -660,12 +712,14 @@ void DLB_master_sync(context& DLB) {
       std::vector<double> speeds(P, 0.0);
       for (const auto& [p, prof] : gs.profiles) speeds[prof.slave] = prof.speed;
       DLB.stats_.prediction = DLB.predict(speeds);
-      const core::strategy c = DLB.stats_.prediction.valid ? DLB.stats_.prediction.best : core::strategy::gddlb;
+      const core::strategy c =
+          DLB.stats_.prediction.valid ? DLB.stats_.prediction.best : core::strategy::gddlb;
       DLB.stats_.chosen = c;
       if (!DLB.rt_.params().quiet) {
         std::cerr << DLB.rt_.app_name() << ": AUTO at t = " << net.clock().now() << " s predicts";
         for (std::size_t k = 0; k < 4; ++k) {
-          std::cerr << " " << to_string(core::balancing_strategies[k]) << " " << DLB.stats_.prediction.total_time[k] << " s";
+          std::cerr << " " << to_string(core::balancing_strategies[k]) << " "
+                    << DLB.stats_.prediction.total_time[k] << " s";
         }
         std::cerr << "; commits to " << to_string(c) << "\n";
       }
@@ -688,8 +742,10 @@ void DLB_master_sync(context& DLB) {
         }
         if (profiles.empty()) continue;
         auto dec = DLB.decide(profiles);
-        net.multicast(ranks, tag::decision, DLB.encode(dec, g, e, static_cast<int>(c), static_cast<int>(ng)));
-        for (std::size_t k = 0; k < positions.size(); ++k) next[ng].active[positions[k]] = dec.counts_after[k] > 0;
+        net.multicast(ranks, tag::decision,
+                      DLB.encode(dec, g, e, static_cast<int>(c), static_cast<int>(ng)));
+        for (std::size_t k = 0; k < positions.size(); ++k)
+          next[ng].active[positions[k]] = dec.counts_after[k] > 0;
       }
       groups = std::move(next);
       central = core::is_centralized(c);
@@ -743,7 +799,8 @@ void DLB_gather_data(context& DLB) {
     executed.slaves[s] = std::move(done);
   }
   if (!core::owns_each_once(executed)) {
-    throw run_error("the slaves' executed iterations do not cover loop " + std::to_string(DLB.loop_id_) + " exactly once");
+    throw run_error("the slaves' executed iterations do not cover loop " +
+                    std::to_string(DLB.loop_id_) + " exactly once");
   }
   // Synchronizations per group: every member takes part in each one while it is active, so
   // the most any member saw is the group's count.
@@ -769,8 +826,9 @@ void DLB_gather_data(context& DLB) {
     std::vector<double> speeds;
     for (const auto& s : st.slaves) {
       const double span = s.finish - s.start;
-      speeds.push_back(s.first_speed >= 0 ? s.first_speed
-                                          : (span > 0 ? static_cast<double>(s.iterations_done) / span : 0.0));
+      speeds.push_back(s.first_speed >= 0
+                           ? s.first_speed
+                           : (span > 0 ? static_cast<double>(s.iterations_done) / span : 0.0));
     }
     st.prediction = DLB.predict(speeds);
   }

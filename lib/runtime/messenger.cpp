@@ -12,7 +12,8 @@ messenger::match with_tag_from(tag t, int from) {
   return [t, from](const delivered& d) { return d.kind == t && d.from == from; };
 }
 
-messenger::messenger(transport& t, dlb::clock& c, network_model net, std::chrono::milliseconds wait_timeout)
+messenger::messenger(transport& t, dlb::clock& c, network_model net,
+                     std::chrono::milliseconds wait_timeout)
     : transport_(t), clock_(c), net_(std::move(net)), timeout_(wait_timeout) {}
 
 std::size_t messenger::send(int to, tag kind, const bytes& body) {
@@ -47,13 +48,15 @@ std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const byt
 
 void messenger::accept(envelope e) {
   if (e.tag == kTaskExitTag) {
-    if (e.from >= 0 && static_cast<std::size_t>(e.from) < watched_.size() && watched_[static_cast<std::size_t>(e.from)]) {
+    if (e.from >= 0 && static_cast<std::size_t>(e.from) < watched_.size() &&
+        watched_[static_cast<std::size_t>(e.from)]) {
       throw run_error(transport_.describe(e.from) + " exited during the run");
     }
     return;
   }
   if (e.tag == static_cast<int>(tag::abort)) {
-    std::string why = e.from == 0 ? "the master aborted the run" : transport_.describe(e.from) + " failed";
+    std::string why =
+        e.from == 0 ? "the master aborted the run" : transport_.describe(e.from) + " failed";
     try {
       reader r(e.payload);
       r.get<double>();
@@ -113,9 +116,11 @@ delivered messenger::wait(const match& m, const std::string& what) {
       clock_.wait_until(d->arrival);
       return std::move(*d);
     }
-    auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::microseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
-      throw run_error("timed out after " + std::to_string(timeout_.count()) + " ms waiting for " + what);
+      throw run_error("timed out after " + std::to_string(timeout_.count()) + " ms waiting for " +
+                      what);
     }
     drain(std::min(left, std::chrono::microseconds(100'000)));
   }

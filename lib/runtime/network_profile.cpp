@@ -18,7 +18,8 @@ core::network_profile parse_network_profile(const std::string& text, const std::
     ++number;
     if (line.empty() || line[0] == '#') continue;
     auto eq = line.find('=');
-    if (eq == std::string::npos) throw std::runtime_error(source + ":" + std::to_string(number) + ": expected 'key = value'");
+    if (eq == std::string::npos)
+      throw std::runtime_error(source + ":" + std::to_string(number) + ": expected 'key = value'");
     auto trim = [](std::string s) {
       s.erase(0, s.find_first_not_of(" \t"));
       s.erase(s.find_last_not_of(" \t\r") + 1);
@@ -43,13 +44,15 @@ core::network_profile parse_network_profile(const std::string& text, const std::
     std::istringstream vs(need(k));
     double c;
     while (vs >> c) p.coefficients.push_back(c);
-    if (!vs.eof() || p.coefficients.empty()) throw std::runtime_error(source + ": '" + k + "' needs coefficients");
+    if (!vs.eof() || p.coefficients.empty())
+      throw std::runtime_error(source + ": '" + k + "' needs coefficients");
     return p;
   };
   core::network_profile p;
   p.latency = number_of("latency_s");
   p.bandwidth = number_of("bandwidth_Bps");
-  if (!(p.latency >= 0) || !(p.bandwidth > 0)) throw std::runtime_error(source + ": latency or bandwidth out of range");
+  if (!(p.latency >= 0) || !(p.bandwidth > 0))
+    throw std::runtime_error(source + ": latency or bandwidth out of range");
   p.one_to_all = poly("one_to_all");
   p.all_to_one = poly("all_to_one");
   p.all_to_all = poly("all_to_all");

@@ -7,7 +7,8 @@
 
 namespace dlb {
 
-options options::parse(const std::vector<option_spec>& specs, const std::vector<std::string>& args) {
+options options::parse(const std::vector<option_spec>& specs,
+                       const std::vector<std::string>& args) {
   options o;
   o.specs_ = specs;
   for (const auto& s : specs) o.values_[s.name] = s.value;
@@ -55,7 +56,8 @@ std::int64_t options::integer(const std::string& name, std::int64_t min, std::in
     throw usage_error("option --" + name + " needs an integer, got '" + v + "'");
   }
   if (x < min || x > max) {
-    throw usage_error("option --" + name + " must be in " + std::to_string(min) + ".." + std::to_string(max) + ", got " + v);
+    throw usage_error("option --" + name + " must be in " + std::to_string(min) + ".." +
+                      std::to_string(max) + ", got " + v);
   }
   return x;
 }
@@ -86,8 +88,10 @@ std::string options::help_text() const {
   for (const auto& s : specs_) {
     std::string left = "  --" + s.name + (s.flag ? "" : " VALUE");
     os << left;
-    if (left.size() < 26) os << std::string(26 - left.size(), ' ');
-    else os << "  ";
+    if (left.size() < 26)
+      os << std::string(26 - left.size(), ' ');
+    else
+      os << "  ";
     os << s.help;
     if (!s.flag && !s.value.empty()) os << " (default: " << s.value << ")";
     os << "\n";

@@ -48,7 +48,8 @@ std::optional<envelope> pvm_transport::receive(std::chrono::microseconds bound) 
   auto n = m->get<std::uint64_t>();
   if (n > static_cast<std::uint64_t>(m->bytes())) throw wire_error("PVM message with a bad length");
   e.payload.resize(static_cast<std::size_t>(n));
-  std::span<unsigned char> into(reinterpret_cast<unsigned char*>(e.payload.data()), e.payload.size());
+  std::span<unsigned char> into(reinterpret_cast<unsigned char*>(e.payload.data()),
+                                e.payload.size());
   m->unpack(into);
   return e;
 }
@@ -62,7 +63,8 @@ std::string pvm_transport::describe(int rank) const {
   } else {
     os << "slave " << rank;
   }
-  if (rank >= 0 && static_cast<std::size_t>(rank) < tids_.size()) os << " (PVM task " << tids_[static_cast<std::size_t>(rank)] << ")";
+  if (rank >= 0 && static_cast<std::size_t>(rank) < tids_.size())
+    os << " (PVM task " << tids_[static_cast<std::size_t>(rank)] << ")";
   return os.str();
 }
 

@@ -30,12 +30,14 @@ std::vector<double> parse_speeds(const std::string& text, int procs) {
       if (used != item.size() || !(x > 0) || !std::isfinite(x)) throw std::invalid_argument(item);
       v.push_back(x);
     } catch (const std::exception&) {
-      throw usage_error("option --speeds needs positive numbers separated by commas, got '" + text + "'");
+      throw usage_error("option --speeds needs positive numbers separated by commas, got '" + text +
+                        "'");
     }
   }
   if (v.size() == 1) v.assign(static_cast<std::size_t>(procs), v[0]);
   if (v.size() != static_cast<std::size_t>(procs)) {
-    throw usage_error("option --speeds needs 1 or P = " + std::to_string(procs) + " values, got " + std::to_string(v.size()));
+    throw usage_error("option --speeds needs 1 or P = " + std::to_string(procs) + " values, got " +
+                      std::to_string(v.size()));
   }
   return v;
 }
@@ -43,7 +45,8 @@ std::vector<double> parse_speeds(const std::string& text, int procs) {
 
 std::vector<option_spec> common_options() {
   return {
-      {"strategy", "GDDLB", "NONE, GCDLB, GDDLB, LCDLB, LDDLB or AUTO (customized: the model chooses)"},
+      {"strategy", "GDDLB",
+       "NONE, GCDLB, GDDLB, LCDLB, LDDLB or AUTO (customized: the model chooses)"},
       {"procs", "4", "P, the number of slaves (1..64)"},
       {"group", "0", "K, group size of the local strategies; 0: P/2 as in the paper"},
       {"seed", "1", "seed of the external load function"},
@@ -52,7 +55,8 @@ std::vector<option_spec> common_options() {
       {"speeds", "1", "normalized processor speeds S_i: one value or P, comma-separated"},
       {"clock", "emulated", "emulated (1996 workstations, dilated time) or native (real time)"},
       {"scale", "10", "emulated seconds per wall second (emulated clock)"},
-      {"network", "ethernet1996", "emulated network: ethernet1996 (shared medium), switched or ideal"},
+      {"network", "ethernet1996",
+       "emulated network: ethernet1996 (shared medium), switched or ideal"},
       {"latency-us", "2414.5", "network latency L, microseconds (emulated clock)"},
       {"bandwidth-mbps", "0.96", "network bandwidth B, MB/s (10^6 bytes/s; emulated clock)"},
       {"send-overhead", "1", "fraction of L the sender spends per message (0..1)"},
@@ -60,8 +64,10 @@ std::vector<option_spec> common_options() {
       {"threshold", "-1", "move threshold in iterations; -1: 1% of the loop's iterations"},
       {"improvement", "0.10", "minimum predicted improvement to move work (profitability)"},
       {"timeout", "120", "wall-clock bound on every wait, seconds"},
-      {"network-profile", "", "network profile for the cost model (default: experiments/network/<network>.profile)"},
-      {"join-vm", "", "join the PVM virtual machine of the environment instead of a private one", true},
+      {"network-profile", "",
+       "network profile for the cost model (default: experiments/network/<network>.profile)"},
+      {"join-vm", "", "join the PVM virtual machine of the environment instead of a private one",
+       true},
       {"quiet", "", "print only the result lines", true},
   };
 }
@@ -70,12 +76,15 @@ run_params read_params(const options& o) {
   run_params p;
   auto s = core::parse_strategy(o.str("strategy"));
   if (!s) {
-    throw usage_error("option --strategy must be NONE, GCDLB, GDDLB, LCDLB, LDDLB or AUTO, got '" + o.str("strategy") + "'");
+    throw usage_error("option --strategy must be NONE, GCDLB, GDDLB, LCDLB, LDDLB or AUTO, got '" +
+                      o.str("strategy") + "'");
   }
   p.strategy = *s;
   p.procs = static_cast<int>(o.integer("procs", 1, 64));
   const auto k = static_cast<int>(o.integer("group", 0, 64));
-  if (k > p.procs) throw usage_error("option --group must not exceed --procs (" + std::to_string(p.procs) + "), got " + std::to_string(k));
+  if (k > p.procs)
+    throw usage_error("option --group must not exceed --procs (" + std::to_string(p.procs) +
+                      "), got " + std::to_string(k));
   // AUTO keeps K for the case that the model picks a local strategy.
   const bool uses_groups = core::is_local(p.strategy) || p.strategy == core::strategy::automatic;
   p.group = uses_groups ? (k == 0 ? std::max(1, p.procs / 2) : k) : p.procs;
@@ -84,11 +93,14 @@ run_params read_params(const options& o) {
   p.load.persistence = o.real("tl", 1e-6, 1e12);
   p.speeds = parse_speeds(o.str("speeds"), p.procs);
   const std::string& c = o.str("clock");
-  if (c != "emulated" && c != "native") throw usage_error("option --clock must be emulated or native, got '" + c + "'");
+  if (c != "emulated" && c != "native")
+    throw usage_error("option --clock must be emulated or native, got '" + c + "'");
   p.emulated = c == "emulated";
   p.scale = o.real("scale", 1e-3, 1e6);
   auto net = parse_network(o.str("network"));
-  if (!net) throw usage_error("option --network must be ethernet1996, switched or ideal, got '" + o.str("network") + "'");
+  if (!net)
+    throw usage_error("option --network must be ethernet1996, switched or ideal, got '" +
+                      o.str("network") + "'");
   p.network.kind = *net;
   p.network.latency = o.real("latency-us", 0, 1e9) * 1e-6;
   p.network.bandwidth = o.real("bandwidth-mbps", 1e-9, 1e9) * 1e6;
@@ -111,7 +123,8 @@ struct runtime::pvm_parts {
   std::unique_ptr<pvm_transport> transport;
 };
 
-runtime::runtime(int argc, char** argv, const app_spec& spec) : app_(spec.name), pvm_(std::make_unique<pvm_parts>()) {
+runtime::runtime(int argc, char** argv, const app_spec& spec)
+    : app_(spec.name), pvm_(std::make_unique<pvm_parts>()) {
   std::vector<std::string> args(argv + 1, argv + argc);
   const bool slave = std::find(args.begin(), args.end(), kSlaveFlag) != args.end();
   auto specs = common_options();
@@ -160,14 +173,16 @@ runtime::runtime(int argc, char** argv, const app_spec& spec) : app_(spec.name),
       const bytes& b = w.data();
       auto buf = s.buffer(pvm::encoding::raw);
       buf.pack(static_cast<std::uint64_t>(b.size()),
-               std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(b.data()), b.size()));
+               std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(b.data()),
+                                              b.size()));
       s.send(tids[static_cast<std::size_t>(r)], pvm::tag{kConfigTag}, buf);
     }
     rank_ = 0;
   } else {
     pvm_->session = std::make_unique<pvm::session>();
     auto& s = *pvm_->session;
-    if (!s.parent()) throw usage_error(std::string(kSlaveFlag) + " is for tasks spawned by a DLB master");
+    if (!s.parent())
+      throw usage_error(std::string(kSlaveFlag) + " is for tasks spawned by a DLB master");
     auto m = s.recv_for(std::chrono::seconds(30), *s.parent(), pvm::tag{kConfigTag});
     if (!m) throw run_error("no configuration from the master within 30 s");
     bytes b(static_cast<std::size_t>(m->get<std::uint64_t>()));
@@ -203,8 +218,9 @@ runtime::runtime(int argc, char** argv, const app_spec& spec) : app_(spec.name),
   } else {
     clock_ = std::make_unique<native_clock>(epoch_ns, ws);
   }
-  messenger_ = std::make_unique<messenger>(*pvm_->transport, *clock_, network_model(params_.network, medium_),
-                                           std::chrono::milliseconds(static_cast<std::int64_t>(params_.timeout_s * 1000)));
+  messenger_ = std::make_unique<messenger>(
+      *pvm_->transport, *clock_, network_model(params_.network, medium_),
+      std::chrono::milliseconds(static_cast<std::int64_t>(params_.timeout_s * 1000)));
   std::vector<bool> watched(tids.size(), false);
   std::vector<int> watch;
   if (rank_ == 0) {
@@ -232,7 +248,8 @@ const core::network_profile& runtime::model_network() {
   if (!model_network_) {
     std::string path = params_.network_profile;
     if (path.empty()) {
-      const std::string name = params_.emulated ? to_string(params_.network.kind) : "native-loopback";
+      const std::string name =
+          params_.emulated ? to_string(params_.network.kind) : "native-loopback";
       path = std::string(DLB_NETWORK_PROFILE_DIR) + "/" + name + ".profile";
     }
     auto p = std::make_unique<core::network_profile>();
@@ -244,10 +261,13 @@ const core::network_profile& runtime::model_network() {
     }
     if (params_.emulated && params_.network_profile.empty()) {
       // The reference profile was measured at the paper's L and B; other values scale it.
-      const double l = params_.network.latency / p->latency, b = p->bandwidth / params_.network.bandwidth;
-      if (params_.network.kind != network_kind::ideal && (std::abs(l - 1) > 1e-3 || std::abs(b - 1) > 1e-3)) {
-        throw usage_error("no measured network profile for --latency-us/--bandwidth-mbps other than the paper's; "
-                          "measure one with dlb_netchar and pass it with --network-profile");
+      const double l = params_.network.latency / p->latency,
+                   b = p->bandwidth / params_.network.bandwidth;
+      if (params_.network.kind != network_kind::ideal &&
+          (std::abs(l - 1) > 1e-3 || std::abs(b - 1) > 1e-3)) {
+        throw usage_error(
+            "no measured network profile for --latency-us/--bandwidth-mbps other than the paper's; "
+            "measure one with dlb_netchar and pass it with --network-profile");
       }
     }
     model_network_ = std::move(p);
@@ -304,7 +324,8 @@ int run_app(int argc, char** argv, const app_spec& spec, const std::function<int
                  std::find(args.begin(), args.end(), "-h") != args.end())) {
     auto specs = common_options();
     specs.insert(specs.end(), spec.options.begin(), spec.options.end());
-    std::cout << "usage: " << spec.name << " [options]\n" << spec.summary << "\n\nOptions:\n"
+    std::cout << "usage: " << spec.name << " [options]\n"
+              << spec.summary << "\n\nOptions:\n"
               << options(specs, {}).help_text();
     return 0;
   }

@@ -20,7 +20,8 @@ int pvm_encoding(encoding e) {
 }
 
 int checked_count(std::size_t n, const char* routine) {
-  if (n > static_cast<std::size_t>(INT_MAX)) throw error(routine, PvmOverflow, "count exceeds INT_MAX");
+  if (n > static_cast<std::size_t>(INT_MAX))
+    throw error(routine, PvmOverflow, "count exceeds INT_MAX");
   return static_cast<int>(n);
 }
 
@@ -64,12 +65,14 @@ void unpack_wide(message& m, T* p, std::size_t n) {
 namespace detail {
 
 // The traits table: one line per packable scalar.
-#define PVM_SCALAR(T, C, PK, UPK)                                                      \
-  void scalar_traits<T>::pack(send_buffer& b, const T* p, std::size_t n) {            \
-    pack_as<C>(b, p, n, PK, #PK);                                                     \
-  }                                                                                   \
-  void scalar_traits<T>::unpack(message& m, T* p, std::size_t n) { unpack_as<C>(m, p, n, UPK, #UPK); }
-#define PVM_WIDE(T)                                                                                  \
+#define PVM_SCALAR(T, C, PK, UPK)                                          \
+  void scalar_traits<T>::pack(send_buffer& b, const T* p, std::size_t n) { \
+    pack_as<C>(b, p, n, PK, #PK);                                          \
+  }                                                                        \
+  void scalar_traits<T>::unpack(message& m, T* p, std::size_t n) {         \
+    unpack_as<C>(m, p, n, UPK, #UPK);                                      \
+  }
+#define PVM_WIDE(T)                                                                              \
   void scalar_traits<T>::pack(send_buffer& b, const T* p, std::size_t n) { pack_wide(b, p, n); } \
   void scalar_traits<T>::unpack(message& m, T* p, std::size_t n) { unpack_wide(m, p, n); }
 
@@ -92,7 +95,8 @@ PVM_WIDE(unsigned long long)
 
 }  // namespace detail
 
-send_buffer::send_buffer(encoding enc) : id_(check(pvm_mkbuf(pvm_encoding(enc)), "pvm_mkbuf")), enc_(enc) {}
+send_buffer::send_buffer(encoding enc)
+    : id_(check(pvm_mkbuf(pvm_encoding(enc)), "pvm_mkbuf")), enc_(enc) {}
 
 send_buffer::~send_buffer() {
   if (id_ > 0) pvm_freebuf(id_);  // destructors never throw; a failure here leaks one buffer
@@ -141,7 +145,8 @@ std::size_t message::unpack_count() {
   // Every element takes at least one byte, so a larger count means a corrupt or mismatched
   // message; refuse it rather than allocate without bound.
   if (n > static_cast<std::uint64_t>(info_.bytes)) {
-    throw error("unpack", PvmBadMsg, "element count " + std::to_string(n) + " exceeds message size");
+    throw error("unpack", PvmBadMsg,
+                "element count " + std::to_string(n) + " exceeds message size");
   }
   return static_cast<std::size_t>(n);
 }

@@ -96,13 +96,15 @@ std::vector<pid_t> processes_of_vm(const std::string& vmid) {
   return found;
 }
 
-private_vm::private_vm(private_vm_options opts) : vmid_(opts.vmid.empty() ? fresh_vmid() : opts.vmid) {
+private_vm::private_vm(private_vm_options opts)
+    : vmid_(opts.vmid.empty() ? fresh_vmid() : opts.vmid) {
   const std::string addr = address_file();
   if (::access(addr.c_str(), F_OK) == 0) {
     auto old = pvmd_pid_from_address_file(addr);
     if (old && pid_alive(*old)) {
-      throw std::runtime_error("private_vm: a pvmd (pid " + std::to_string(*old) + ") is already running for PVM_VMID=" +
-                               vmid_ + " (" + addr + "); refusing to start a second one");
+      throw std::runtime_error("private_vm: a pvmd (pid " + std::to_string(*old) +
+                               ") is already running for PVM_VMID=" + vmid_ + " (" + addr +
+                               "); refusing to start a second one");
     }
     // A pvmd killed with SIGKILL leaves its file behind; the next start would fail with
     // PvmDupHost, so a file whose pid is dead is removed.
@@ -117,7 +119,8 @@ private_vm::private_vm(private_vm_options opts) : vmid_(opts.vmid.empty() ? fres
   if (!get_env("PVM_ROOT")) set("PVM_ROOT", "/usr/lib/pvm3");
   if (::geteuid() == 0 && !get_env("PVM_ALLOW_ROOT")) {
     set("PVM_ALLOW_ROOT", "1");
-    if (opts.root_notice) std::cerr << "pvm: running as root: PVM_ALLOW_ROOT=1 set for this virtual machine\n";
+    if (opts.root_notice)
+      std::cerr << "pvm: running as root: PVM_ALLOW_ROOT=1 set for this virtual machine\n";
   }
 
   int fds[2];
@@ -158,11 +161,13 @@ private_vm::private_vm(private_vm_options opts) : vmid_(opts.vmid.empty() ? fres
   auto deadline = std::chrono::steady_clock::now() + opts.start_timeout;
   std::string out;
   for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       halt();
       throw std::runtime_error("private_vm: pvmd (" + opts.pvmd + ") not ready after " +
-                               std::to_string(opts.start_timeout.count()) + " ms for PVM_VMID=" + vmid_);
+                               std::to_string(opts.start_timeout.count()) +
+                               " ms for PVM_VMID=" + vmid_);
     }
     pollfd p{out_fd_, POLLIN, 0};
     int r = ::poll(&p, 1, static_cast<int>(left.count()));
@@ -178,8 +183,9 @@ private_vm::private_vm(private_vm_options opts) : vmid_(opts.vmid.empty() ? fres
       }
       if (n == 0) {
         halt();
-        throw std::runtime_error("private_vm: pvmd (" + opts.pvmd + ") exited before it was ready for PVM_VMID=" +
-                                 vmid_ + "; see " + tmp_dir() + "/pvml." + std::to_string(::getuid()) + "." + vmid_);
+        throw std::runtime_error("private_vm: pvmd (" + opts.pvmd +
+                                 ") exited before it was ready for PVM_VMID=" + vmid_ + "; see " +
+                                 tmp_dir() + "/pvml." + std::to_string(::getuid()) + "." + vmid_);
       }
     }
   }
@@ -220,7 +226,8 @@ void private_vm::halt() noexcept {
       std::snprintf(prefix, sizeof prefix, "pvmtmp%06d.", static_cast<int>(p));
       if (DIR* d = ::opendir(tmp_dir().c_str())) {
         while (dirent* e = ::readdir(d)) {
-          if (std::strncmp(e->d_name, prefix, std::strlen(prefix)) == 0) ::unlink((tmp_dir() + "/" + e->d_name).c_str());
+          if (std::strncmp(e->d_name, prefix, std::strlen(prefix)) == 0)
+            ::unlink((tmp_dir() + "/" + e->d_name).c_str());
         }
         ::closedir(d);
       }

@@ -26,8 +26,8 @@ void detach_receive_buffer() { check(pvm_setrbuf(0), "pvm_setrbuf"); }
 }  // namespace
 
 std::string spawn_result::summary() const {
-  std::string s = std::to_string(started.size()) + " of " + std::to_string(started.size() + failed.size()) +
-                  " started";
+  std::string s = std::to_string(started.size()) + " of " +
+                  std::to_string(started.size() + failed.size()) + " started";
   for (const auto& f : failed) s += "; copy " + std::to_string(f.index) + ": " + f.reason;
   return s;
 }
@@ -59,7 +59,8 @@ session::session(const session_options& opts) : opts_(opts) {
 session::~session() { pvm_exit(); }
 
 void session::set_route(route r) {
-  check(pvm_setopt(PvmRoute, r == route::direct ? PvmRouteDirect : PvmDontRoute), "pvm_setopt(PvmRoute)");
+  check(pvm_setopt(PvmRoute, r == route::direct ? PvmRouteDirect : PvmDontRoute),
+        "pvm_setopt(PvmRoute)");
   opts_.routing = r;
 }
 
@@ -138,8 +139,8 @@ std::optional<message_info> session::probe(std::optional<tid> from, std::optiona
   return info_of(bufid);
 }
 
-spawn_result session::spawn(const std::string& path, const std::vector<std::string>& args, int count,
-                            const spawn_options& where) {
+spawn_result session::spawn(const std::string& path, const std::vector<std::string>& args,
+                            int count, const spawn_options& where) {
   if (count < 0) throw error("pvm_spawn", PvmBadParam, "negative task count");
   spawn_result result;
   if (count == 0) return result;
@@ -153,11 +154,12 @@ spawn_result session::spawn(const std::string& path, const std::vector<std::stri
   std::string where_store = where.where;
   if (!where_store.empty()) flag = where.where_is_arch ? PvmTaskArch : PvmTaskHost;
   std::vector<int> tids(static_cast<std::size_t>(count), 0);
-  int started = pvm_spawn(exe.data(), argv.data(), flag, where_store.empty() ? nullptr : where_store.data(), count,
-                          tids.data());
+  int started = pvm_spawn(exe.data(), argv.data(), flag,
+                          where_store.empty() ? nullptr : where_store.data(), count, tids.data());
   if (started < 0) {
     // The whole call failed: every copy failed for the same reason.
-    for (int i = 0; i < count; ++i) result.failed.push_back({i, started, std::string(code_name(started))});
+    for (int i = 0; i < count; ++i)
+      result.failed.push_back({i, started, std::string(code_name(started))});
     return result;
   }
   for (int i = 0; i < count; ++i) {
@@ -166,8 +168,10 @@ spawn_result session::spawn(const std::string& path, const std::vector<std::stri
       result.started.push_back(tid{v});
     } else {
       int code = v < 0 ? v : PvmNoFile;
-      result.failed.push_back({i, code, std::string(code_name(code)) + " (" + std::string(code_symbol(code)) +
-                                            ", " + std::to_string(code) + ") for " + exe});
+      result.failed.push_back({i, code,
+                               std::string(code_name(code)) + " (" +
+                                   std::string(code_symbol(code)) + ", " + std::to_string(code) +
+                                   ") for " + exe});
     }
   }
   return result;

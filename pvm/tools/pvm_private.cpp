@@ -20,8 +20,10 @@
 namespace {
 
 void usage(std::ostream& os) {
-  os << "usage: pvm-private [--vmid ID] [--hostfile FILE] [--timeout-ms N] [--quiet] -- COMMAND [ARG...]\n"
-        "Runs COMMAND inside a private PVM virtual machine (fresh PVM_VMID) and halts it afterwards.\n";
+  os << "usage: pvm-private [--vmid ID] [--hostfile FILE] [--timeout-ms N] [--quiet] -- COMMAND "
+        "[ARG...]\n"
+        "Runs COMMAND inside a private PVM virtual machine (fresh PVM_VMID) and halts it "
+        "afterwards.\n";
 }
 
 int parse_int(const std::string& opt, const std::string& v) {
@@ -87,7 +89,8 @@ int main(int argc, char** argv) {
 
   try {
     pvm::private_vm vm(opts);
-    if (!quiet) std::cerr << "pvm-private: PVM_VMID=" << vm.vmid() << " pvmd pid " << vm.pvmd_pid() << "\n";
+    if (!quiet)
+      std::cerr << "pvm-private: PVM_VMID=" << vm.vmid() << " pvmd pid " << vm.pvmd_pid() << "\n";
     pid_t child = fork();
     if (child < 0) {
       std::cerr << "pvm-private: fork: " << std::strerror(errno) << "\n";

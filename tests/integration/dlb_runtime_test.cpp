@@ -26,7 +26,8 @@ testing_support::process_result run_app(std::vector<std::string> args, double ti
 }
 
 // Every slave line's numbers, and the checks that must hold for any successful run.
-void expect_successful_run(const testing_support::process_result& r, int procs, long long iterations) {
+void expect_successful_run(const testing_support::process_result& r, int procs,
+                           long long iterations) {
   ASSERT_FALSE(r.timed_out) << r.err;
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("Verification = SUCCESSFUL"), std::string::npos) << r.out;
@@ -40,7 +41,8 @@ void expect_successful_run(const testing_support::process_result& r, int procs, 
     done += std::stoll(f["done"]);
     sent += std::stoll(f["sent"]);
     received += std::stoll(f["received"]);
-    const double busy = std::stod(f["busy"]), sync = std::stod(f["sync"]), idle = std::stod(f["idle"]);
+    const double busy = std::stod(f["busy"]), sync = std::stod(f["sync"]),
+                 idle = std::stod(f["idle"]);
     const double span = std::stod(f["finish"]) - std::stod(f["start"]);
     EXPECT_NEAR(busy + sync + idle, span, 1e-5 + 1e-9 * span) << "slave " << s + 1;
   }
@@ -50,7 +52,8 @@ void expect_successful_run(const testing_support::process_result& r, int procs, 
   EXPECT_TRUE(processes_with_marker(r.marker).empty()) << "a process of the run is still alive";
 }
 
-using matrix_case = std::tuple<std::string, int, std::string, std::string>;  // strategy, P, shape, clock
+using matrix_case =
+    std::tuple<std::string, int, std::string, std::string>;  // strategy, P, shape, clock
 
 class StrategyMatrix : public ::testing::TestWithParam<matrix_case> {};
 
@@ -58,8 +61,9 @@ class StrategyMatrix : public ::testing::TestWithParam<matrix_case> {};
 // computation and the executed ranges cover the loop once), statistics add up, nothing left.
 TEST_P(StrategyMatrix, FinishesWithEveryIterationOnceUnderRandomLoad) {
   const auto& [strategy, procs, shape, clock] = GetParam();
-  std::vector<std::string> args{"--strategy", strategy, "--procs", std::to_string(procs), "--shape", shape,
-                                "--clock",    clock,    "--seed",  "7",                    "--tl",    "1"};
+  std::vector<std::string> args{"--strategy", strategy, "--procs", std::to_string(procs),
+                                "--shape",    shape,    "--clock", clock,
+                                "--seed",     "7",      "--tl",    "1"};
   long long iterations = 0;
   if (clock == "emulated") {
     iterations = 160;
@@ -89,21 +93,24 @@ std::string case_name(const ::testing::TestParamInfo<matrix_case>& info) {
   return s + "_P" + std::to_string(p) + "_" + shape + "_" + clock;
 }
 
-INSTANTIATE_TEST_SUITE_P(Emulated, StrategyMatrix,
-                         ::testing::Combine(::testing::Values("NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"),
-                                            ::testing::Values(1, 2, 4, 8, 16), ::testing::Values("uniform", "triangular"),
-                                            ::testing::Values("emulated")),
-                         case_name);
-INSTANTIATE_TEST_SUITE_P(Native, StrategyMatrix,
-                         ::testing::Combine(::testing::Values("NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB"),
-                                            ::testing::Values(1, 2, 4, 8, 16), ::testing::Values("uniform", "triangular"),
-                                            ::testing::Values("native")),
-                         case_name);
+INSTANTIATE_TEST_SUITE_P(
+    Emulated, StrategyMatrix,
+    ::testing::Combine(::testing::Values("NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"),
+                       ::testing::Values(1, 2, 4, 8, 16),
+                       ::testing::Values("uniform", "triangular"), ::testing::Values("emulated")),
+    case_name);
+INSTANTIATE_TEST_SUITE_P(
+    Native, StrategyMatrix,
+    ::testing::Combine(::testing::Values("NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB"),
+                       ::testing::Values(1, 2, 4, 8, 16),
+                       ::testing::Values("uniform", "triangular"), ::testing::Values("native")),
+    case_name);
 
 // K = 1: every slave its own group; nothing may move, and the run still completes.
 TEST(LocalStrategies, GroupsOfOneNeverMoveWork) {
   for (const char* s : {"LCDLB", "LDDLB"}) {
-    auto r = run_app({"--strategy", s, "--procs", "4", "--group", "1", "--iterations", "80", "--work-ms", "40", "--scale", "40"});
+    auto r = run_app({"--strategy", s, "--procs", "4", "--group", "1", "--iterations", "80",
+                      "--work-ms", "40", "--scale", "40"});
     expect_successful_run(r, 4, 80);
     EXPECT_EQ(fields_of(r.out, "RESULT ")["iterations_moved"], "0") << s;
   }
@@ -114,8 +121,9 @@ TEST(LocalStrategies, GroupsOfOneNeverMoveWork) {
 TEST(NoExternalLoad, AtMostOneSynchronizationPerGroup) {
   for (const char* s : {"GCDLB", "GDDLB", "LCDLB", "LDDLB"}) {
     for (int procs : {4, 16}) {
-      auto r = run_app({"--strategy", s, "--procs", std::to_string(procs), "--ml", "0", "--iterations", std::to_string(40 * procs),
-                        "--work-ms", "40", "--scale", "40"});
+      auto r =
+          run_app({"--strategy", s, "--procs", std::to_string(procs), "--ml", "0", "--iterations",
+                   std::to_string(40 * procs), "--work-ms", "40", "--scale", "40"});
       expect_successful_run(r, procs, 40LL * procs);
       const int groups = std::string(s).front() == 'L' ? 2 : 1;
       EXPECT_LE(std::stoi(fields_of(r.out, "RESULT ")["syncs"]), groups) << s << " P=" << procs;
@@ -126,8 +134,9 @@ TEST(NoExternalLoad, AtMostOneSynchronizationPerGroup) {
 // A slave so slow that all its work moves away ends cleanly (more_work becomes false).
 TEST(WorkTaken, ASlaveWhoseWorkIsAllTakenEndsCleanly) {
   for (const char* s : {"GCDLB", "GDDLB"}) {
-    auto r = run_app({"--strategy", s, "--procs", "4", "--ml", "0", "--speeds", "8,8,8,0.02", "--iterations", "200",
-                      "--work-ms", "40", "--scale", "40", "--threshold", "1"});
+    auto r =
+        run_app({"--strategy", s, "--procs", "4", "--ml", "0", "--speeds", "8,8,8,0.02",
+                 "--iterations", "200", "--work-ms", "40", "--scale", "40", "--threshold", "1"});
     expect_successful_run(r, 4, 200);
     auto slow = fields_of(r.out, "SLAVE ", 3);
     EXPECT_LE(std::stoll(slow["done"]), 3) << r.out;
@@ -141,14 +150,15 @@ TEST(WorkTaken, ASlaveWhoseWorkIsAllTakenEndsCleanly) {
 // (short) timeout.
 TEST(Interrupts, AnInterruptArrivingInsideAnIterationIsNeverLost) {
   for (const char* s : {"GCDLB", "GDDLB", "LCDLB", "LDDLB"}) {
-    auto r = run_app({"--strategy", s, "--procs", "4", "--iterations", "48", "--work-ms", "1500", "--scale", "100",
-                      "--speeds", "3,1,1,1", "--ml", "0", "--timeout", "20"});
+    auto r = run_app({"--strategy", s, "--procs", "4", "--iterations", "48", "--work-ms", "1500",
+                      "--scale", "100", "--speeds", "3,1,1,1", "--ml", "0", "--timeout", "20"});
     expect_successful_run(r, 4, 48);
     EXPECT_GE(std::stoi(fields_of(r.out, "RESULT ")["syncs"]), 1) << s;
   }
   // The same in real time: bodies sleep 30 ms, so interrupts land mid-iteration.
-  auto r = run_app({"--strategy", "GDDLB", "--procs", "4", "--clock", "native", "--iterations", "40", "--work-ms", "1",
-                    "--body-sleep-ms", "30", "--ml", "3", "--tl", "0.05", "--timeout", "20"});
+  auto r = run_app({"--strategy", "GDDLB", "--procs", "4", "--clock", "native", "--iterations",
+                    "40", "--work-ms", "1", "--body-sleep-ms", "30", "--ml", "3", "--tl", "0.05",
+                    "--timeout", "20"});
   expect_successful_run(r, 4, 40);
 }
 
@@ -164,21 +174,26 @@ TEST(Failure, ASlaveKilledMidRunEndsTheRunWithinTwoSeconds) {
         std::string c((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
         if (c.find("--dlb-slave") != std::string::npos) {
           kill(p, SIGKILL);
-          killed_at = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+          killed_at =
+              std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+                  .count();
           break;
         }
       }
     };
-    const std::vector<std::string> argv{kApp, "--strategy", s, "--procs", "4", "--iterations", "4000", "--work-ms", "100",
-                                        "--scale", "20", "--quiet"};
+    const std::vector<std::string> argv{kApp,  "--strategy",   s,      "--procs",
+                                        "4",   "--iterations", "4000", "--work-ms",
+                                        "100", "--scale",      "20",   "--quiet"};
     auto r = run_process(argv, 60, killer, 1.5);
-    const double ended = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    const double ended =
+        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     ASSERT_GT(killed_at, 0) << "no slave found to kill";
     EXPECT_FALSE(r.timed_out);
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find("slave"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("exited during the run"), std::string::npos) << r.err;
-    EXPECT_LT(ended - killed_at, 2.0) << "the run took " << ended - killed_at << " s to end after the kill";
+    EXPECT_LT(ended - killed_at, 2.0)
+        << "the run took " << ended - killed_at << " s to end after the kill";
     EXPECT_TRUE(processes_with_marker(r.marker).empty()) << "a process of the run is still alive";
   }
 }
@@ -186,8 +201,8 @@ TEST(Failure, ASlaveKilledMidRunEndsTheRunWithinTwoSeconds) {
 // No wait in the runtime is unbounded: a slave stuck in its body makes the master's wait time
 // out with a clear error.
 TEST(Failure, EveryWaitIsBounded) {
-  auto r = run_app({"--strategy", "GDDLB", "--procs", "2", "--iterations", "4", "--work-ms", "1", "--body-sleep-ms", "4000",
-                    "--clock", "native", "--timeout", "1"},
+  auto r = run_app({"--strategy", "GDDLB", "--procs", "2", "--iterations", "4", "--work-ms", "1",
+                    "--body-sleep-ms", "4000", "--clock", "native", "--timeout", "1"},
                    30);
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -223,8 +238,8 @@ TEST(Usage, BadInputGetsAClearErrorAndExitTwo) {
 // results and the same synchronizations (the ideal network makes both runs deterministic up
 // to the order of equal-time events).
 TEST(ModernEntryPoint, ParallelForMatchesFigure14) {
-  std::vector<std::string> base{"--strategy", "GDDLB", "--procs", "4", "--iterations", "120", "--work-ms", "40", "--scale", "40",
-                                "--seed", "3"};
+  std::vector<std::string> base{"--strategy", "GDDLB", "--procs", "4",  "--iterations", "120",
+                                "--work-ms",  "40",    "--scale", "40", "--seed",       "3"};
   auto a = base, b = base;
   a.insert(a.end(), {"--style", "figure"});
   b.insert(b.end(), {"--style", "parallel_for"});

@@ -3,9 +3,10 @@
 // Iteration i reads in[i] (a distributed input that moves with its iteration) and w[i % 16] (a
 // replicated input) and writes out[i] = 2 in[i] + w[i % 16] + i (a distributed output gathered
 // at the end). Its work is uniform (work-ms base milliseconds) or triangular (2 work-ms (I-i)/I,
-// the same mean; under the native clock the body spins for it). The master checks every out[i] against a sequential computation and that the
-// statistics add up, then prints the statistics. --style figure runs the loop exactly as the
-// paper's Figure 1.4; --style parallel_for through dlb::parallel_for.
+// the same mean; under the native clock the body spins for it). The master checks every out[i]
+// against a sequential computation and that the statistics add up, then prints the statistics.
+// --style figure runs the loop exactly as the paper's Figure 1.4; --style parallel_for through
+// dlb::parallel_for.
 #include <signal.h>
 
 #include <chrono>
@@ -34,11 +35,13 @@ std::vector<dlb::option_spec> app_options() {
 void validate(const dlb::options& o) {
   o.integer("iterations", 0, 100'000'000);
   if (o.str("shape") != "uniform" && o.str("shape") != "triangular") {
-    throw dlb::usage_error("option --shape must be uniform or triangular, got '" + o.str("shape") + "'");
+    throw dlb::usage_error("option --shape must be uniform or triangular, got '" + o.str("shape") +
+                           "'");
   }
   o.real("work-ms", 0, 1e9);
   if (o.str("style") != "figure" && o.str("style") != "parallel_for") {
-    throw dlb::usage_error("option --style must be figure or parallel_for, got '" + o.str("style") + "'");
+    throw dlb::usage_error("option --style must be figure or parallel_for, got '" + o.str("style") +
+                           "'");
   }
   o.real("body-sleep-ms", 0, 1e6);
   o.integer("kill-self", 0, 64);
@@ -46,7 +49,8 @@ void validate(const dlb::options& o) {
 }
 
 double expected(const std::vector<double>& in, const std::vector<double>& w, std::int64_t i) {
-  return 2 * in[static_cast<std::size_t>(i)] + w[static_cast<std::size_t>(i % 16)] + static_cast<double>(i);
+  return 2 * in[static_cast<std::size_t>(i)] + w[static_cast<std::size_t>(i % 16)] +
+         static_cast<double>(i);
 }
 
 int body(dlb::runtime& rt) {
@@ -60,7 +64,8 @@ int body(dlb::runtime& rt) {
 
   std::vector<double> in(static_cast<std::size_t>(I)), out(static_cast<std::size_t>(I), 0.0), w(16);
   if (rt.master()) {
-    for (std::int64_t i = 0; i < I; ++i) in[static_cast<std::size_t>(i)] = 0.5 * static_cast<double>(i) - 3.0;
+    for (std::int64_t i = 0; i < I; ++i)
+      in[static_cast<std::size_t>(i)] = 0.5 * static_cast<double>(i) - 3.0;
     for (int j = 0; j < 16; ++j) w[static_cast<std::size_t>(j)] = 100.0 * j;
   }
   auto a_in = dlb::DLB_array::of("in", in.data(), I, 1, dlb::data_distribution::block);
@@ -79,11 +84,13 @@ int body(dlb::runtime& rt) {
     out[static_cast<std::size_t>(i)] = expected(in, w, i);
     if (native) {
       // Under the native clock the work is real: spin for the iteration's base time.
-      const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(loop.work(i));
+      const auto until =
+          std::chrono::steady_clock::now() + std::chrono::duration<double>(loop.work(i));
       while (std::chrono::steady_clock::now() < until) {
       }
     }
-    if (sleep_ms > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(sleep_ms));
+    if (sleep_ms > 0)
+      std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(sleep_ms));
     if (kill_self == rt.rank() && ++executed > kill_after) raise(SIGKILL);
   };
 
@@ -126,31 +133,39 @@ int body(dlb::runtime& rt) {
     done += s.iterations_done;
     sent += s.iterations_sent;
     received += s.iterations_received;
-    if (s.busy + s.sync > s.finish - s.start + 1e-9 || s.busy < 0 || s.sync < 0 || s.idle < 0) spans_ok = false;
+    if (s.busy + s.sync > s.finish - s.start + 1e-9 || s.busy < 0 || s.sync < 0 || s.idle < 0)
+      spans_ok = false;
   }
   const bool stats_ok = done == I && sent == received && sent == st.iterations_moved && spans_ok;
   for (std::size_t s = 0; s < st.slaves.size(); ++s) {
     const auto& x = st.slaves[s];
-    std::printf("SLAVE s=%zu group=%d done=%lld sent=%lld received=%lld syncs=%lld busy=%.6f sync=%.6f idle=%.6f start=%.6f finish=%.6f lag=%.6f\n",
-                s + 1, x.group, static_cast<long long>(x.iterations_done), static_cast<long long>(x.iterations_sent),
-                static_cast<long long>(x.iterations_received), static_cast<long long>(x.syncs), x.busy, x.sync, x.idle, x.start,
-                x.finish, x.lag);
+    std::printf(
+        "SLAVE s=%zu group=%d done=%lld sent=%lld received=%lld syncs=%lld busy=%.6f sync=%.6f "
+        "idle=%.6f start=%.6f finish=%.6f lag=%.6f\n",
+        s + 1, x.group, static_cast<long long>(x.iterations_done),
+        static_cast<long long>(x.iterations_sent), static_cast<long long>(x.iterations_received),
+        static_cast<long long>(x.syncs), x.busy, x.sync, x.idle, x.start, x.finish, x.lag);
   }
   std::printf("Verification = %s\n", wrong == 0 && stats_ok ? "SUCCESSFUL" : "FAILED");
-  std::printf("RESULT app=synthetic strategy=%s P=%d K=%d iterations=%lld wrong=%lld stats_ok=%d total_s=%.6f syncs=%lld "
-              "redistributions=%lld iterations_moved=%lld bytes_moved=%llu lag_s=%.6f wall_s=%.3f chosen=%s predicted_best=%s\n",
-              std::string(dlb::core::to_string(st.strategy)).c_str(), st.procs, st.group_size, static_cast<long long>(I),
-              static_cast<long long>(wrong), stats_ok ? 1 : 0, st.total_time(), static_cast<long long>(st.syncs),
-              static_cast<long long>(st.redistributions), static_cast<long long>(st.iterations_moved),
-              static_cast<unsigned long long>(st.bytes_moved), st.lag, wall,
-              std::string(dlb::core::to_string(st.chosen)).c_str(),
-              st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)).c_str() : "-");
+  std::printf(
+      "RESULT app=synthetic strategy=%s P=%d K=%d iterations=%lld wrong=%lld stats_ok=%d "
+      "total_s=%.6f syncs=%lld "
+      "redistributions=%lld iterations_moved=%lld bytes_moved=%llu lag_s=%.6f wall_s=%.3f "
+      "chosen=%s predicted_best=%s\n",
+      std::string(dlb::core::to_string(st.strategy)).c_str(), st.procs, st.group_size,
+      static_cast<long long>(I), static_cast<long long>(wrong), stats_ok ? 1 : 0, st.total_time(),
+      static_cast<long long>(st.syncs), static_cast<long long>(st.redistributions),
+      static_cast<long long>(st.iterations_moved), static_cast<unsigned long long>(st.bytes_moved),
+      st.lag, wall, std::string(dlb::core::to_string(st.chosen)).c_str(),
+      st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)).c_str() : "-");
   return wrong == 0 && stats_ok ? 0 : 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  dlb::app_spec spec{"dlb_synthetic_app", "A synthetic DLB loop for the runtime's integration tests.", app_options(), validate};
+  dlb::app_spec spec{"dlb_synthetic_app",
+                     "A synthetic DLB loop for the runtime's integration tests.", app_options(),
+                     validate};
   return dlb::run_app(argc, argv, spec, body);
 }

@@ -17,7 +17,8 @@ TEST(NetworkCharacterization, MeasuresBackThePapersNetwork) {
   char dir_template[] = "/tmp/dlb_netchar_test_XXXXXX";
   ASSERT_NE(mkdtemp(dir_template), nullptr);
   const std::string dir = dir_template;
-  auto r = testing_support::run_process({DLB_NETCHAR, "--procs", "8", "--reps", "2", "--out", dir, "--quiet"}, 120);
+  auto r = testing_support::run_process(
+      {DLB_NETCHAR, "--procs", "8", "--reps", "2", "--out", dir, "--quiet"}, 120);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto measured = dlb::read_network_profile(dir + "/ethernet1996.profile");
   EXPECT_NEAR(measured.latency, 2414.5e-6, 0.02 * 2414.5e-6);
@@ -26,11 +27,14 @@ TEST(NetworkCharacterization, MeasuresBackThePapersNetwork) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/ethernet1996_fit.csv"));
   // The collective costs agree with the reference profile (measured with P = 16) where both
   // were measured.
-  const auto reference = dlb::read_network_profile(std::string(DLB_SOURCE_DIR) + "/experiments/network/ethernet1996.profile");
+  const auto reference = dlb::read_network_profile(std::string(DLB_SOURCE_DIR) +
+                                                   "/experiments/network/ethernet1996.profile");
   for (double p : {2.0, 4.0, 8.0}) {
-    for (auto poly : {&dlb::core::network_profile::one_to_all, &dlb::core::network_profile::all_to_one,
-                      &dlb::core::network_profile::all_to_all}) {
-      const double a = dlb::core::evaluate(measured.*poly, p), b = dlb::core::evaluate(reference.*poly, p);
+    for (auto poly :
+         {&dlb::core::network_profile::one_to_all, &dlb::core::network_profile::all_to_one,
+          &dlb::core::network_profile::all_to_all}) {
+      const double a = dlb::core::evaluate(measured.*poly, p),
+                   b = dlb::core::evaluate(reference.*poly, p);
       EXPECT_NEAR(a, b, 0.05 * b + 2e-4) << "p = " << p;
     }
   }
@@ -51,11 +55,15 @@ TEST(NetworkCharacterization, BadInputExitsTwo) {
 
 TEST(NetworkProfile, MalformedFilesAreRefusedWithTheirName) {
   EXPECT_THROW(dlb::parse_network_profile("latency_s = 1\n", "x.profile"), std::runtime_error);
-  EXPECT_THROW(dlb::parse_network_profile("latency_s = a\nbandwidth_Bps = 1\none_to_all = 1\nall_to_one = 1\nall_to_all = 1\n",
-                                          "x.profile"),
-               std::runtime_error);
-  auto p = dlb::parse_network_profile("# c\nlatency_s = 0.5\nbandwidth_Bps = 10\none_to_all = 1 2\nall_to_one = 3\nall_to_all = 0 0 1\n",
-                                      "ok.profile");
+  EXPECT_THROW(
+      dlb::parse_network_profile(
+          "latency_s = a\nbandwidth_Bps = 1\none_to_all = 1\nall_to_one = 1\nall_to_all = 1\n",
+          "x.profile"),
+      std::runtime_error);
+  auto p = dlb::parse_network_profile(
+      "# c\nlatency_s = 0.5\nbandwidth_Bps = 10\none_to_all = 1 2\nall_to_one = 3\nall_to_all = 0 "
+      "0 1\n",
+      "ok.profile");
   EXPECT_EQ(p.latency, 0.5);
   EXPECT_EQ(dlb::core::evaluate(p.all_to_all, 3), 9.0);
   try {

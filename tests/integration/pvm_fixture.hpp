@@ -23,7 +23,8 @@ class private_vm_environment : public ::testing::Environment {
     const std::string address = vm_->address_file();
     vm_->halt();
     // The suite asserts that it leaves nothing behind: no pvmd, no task, no pvmd file.
-    EXPECT_TRUE(pvm::processes_of_vm(vmid_).empty()) << "processes of PVM_VMID=" << vmid_ << " still running";
+    EXPECT_TRUE(pvm::processes_of_vm(vmid_).empty())
+        << "processes of PVM_VMID=" << vmid_ << " still running";
     EXPECT_NE(::access(address.c_str(), F_OK), 0) << address << " left behind";
     vm_.reset();
   }

@@ -85,7 +85,8 @@ TEST_P(RoundTrip, EveryPackableTypeThroughAnEchoTask) {
   const double fixed[3] = {1.0, 2.0, 3.0};
 
   auto b = s.buffer(GetParam());
-  b.pack(i8, u8, i16, u16, i32, u32, i64min, i64max, u64, notes_value, ll, f, d, flag, c, text, empty);
+  b.pack(i8, u8, i16, u16, i32, u32, i64min, i64max, u64, notes_value, ll, f, d, flag, c, text,
+         empty);
   b.pack(wide, shorts, points, strings, big);
   b << std::span<const double>(fixed, 3);
   s.send(echo, kData, b);

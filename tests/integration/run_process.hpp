@@ -3,6 +3,9 @@
 // included, inherits a unique marker in its environment).
 #pragma once
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,14 +21,10 @@
 #include <thread>
 #include <vector>
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <poll.h>
-
 namespace testing_support {
 
 struct process_result {
-  int exit_code = -1;   // 128+N when killed by signal N, -1 on timeout
+  int exit_code = -1;  // 128+N when killed by signal N, -1 on timeout
   bool timed_out = false;
   std::string out, err;
   double wall_s = 0.0;
@@ -89,7 +88,8 @@ inline process_result run_process(const std::vector<std::string>& argv, double t
   int open_fds = 2;
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   while (open_fds > 0) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!called && during && elapsed >= during_after_s) {
       called = true;
       during(res.marker);
@@ -130,7 +130,8 @@ inline process_result run_process(const std::vector<std::string>& argv, double t
 }
 
 // key=value pairs of the line starting with `prefix` (e.g. "RESULT ").
-inline std::map<std::string, std::string> fields_of(const std::string& text, const std::string& prefix, int nth = 0) {
+inline std::map<std::string, std::string> fields_of(const std::string& text,
+                                                    const std::string& prefix, int nth = 0) {
   std::map<std::string, std::string> m;
   std::istringstream in(text);
   std::string line;

@@ -23,7 +23,8 @@ TEST(Fit, ExactPolynomialsAreRecovered) {
   for (const auto& r : table) {
     const polynomial p = fit_polynomial(r.x, r.y, r.degree);
     ASSERT_EQ(p.coefficients.size(), r.want.size());
-    for (std::size_t k = 0; k < r.want.size(); ++k) EXPECT_NEAR(p.coefficients[k], r.want[k], 1e-9) << "k=" << k;
+    for (std::size_t k = 0; k < r.want.size(); ++k)
+      EXPECT_NEAR(p.coefficients[k], r.want[k], 1e-9) << "k=" << k;
   }
 }
 

@@ -19,7 +19,11 @@ namespace {
 TEST(Wire, RoundTripAndShortMessages) {
   dlb::writer w;
   const dlb::core::range_list ranges{{0, 5}, {9, 12}};
-  w.put(std::int64_t{5781045144000}).put(-2.5).put_string("slave").put_ranges(ranges).put_vector(std::vector<int>{1, 2, 3});
+  w.put(std::int64_t{5781045144000})
+      .put(-2.5)
+      .put_string("slave")
+      .put_ranges(ranges)
+      .put_vector(std::vector<int>{1, 2, 3});
   const dlb::bytes b = w.take();
   dlb::reader r(b);
   EXPECT_EQ(r.get<std::int64_t>(), 5781045144000);
@@ -47,9 +51,13 @@ TEST(Options, ParsesValidatesAndNamesTheOption) {
   EXPECT_TRUE(p.quiet);
   EXPECT_EQ(p.speeds.size(), 16u);
   EXPECT_DOUBLE_EQ(p.network.send_overhead, p.network.latency);
-  EXPECT_EQ(dlb::read_params(dlb::options::parse(specs, {"--strategy", "GDDLB", "--procs", "16"})).group, 16);
+  EXPECT_EQ(
+      dlb::read_params(dlb::options::parse(specs, {"--strategy", "GDDLB", "--procs", "16"})).group,
+      16);
   // Customized mode keeps K = P/2 for the case that the model picks a local strategy.
-  EXPECT_EQ(dlb::read_params(dlb::options::parse(specs, {"--strategy", "AUTO", "--procs", "16"})).group, 8);
+  EXPECT_EQ(
+      dlb::read_params(dlb::options::parse(specs, {"--strategy", "AUTO", "--procs", "16"})).group,
+      8);
 
   struct bad {
     std::vector<std::string> args;
@@ -93,8 +101,10 @@ TEST(Network, ArrivalTimesPerProfile) {
   EXPECT_DOUBLE_EQ(a.arrival(1.0, 9600), 1.01);
   EXPECT_DOUBLE_EQ(b.arrival(1.005, 9600), 1.02);  // queued behind a's transmission
   EXPECT_DOUBLE_EQ(b.arrival(2.0, 9600), 2.01);    // medium idle again
-  EXPECT_THROW(dlb::network_model({dlb::network_kind::ethernet1996, L, B, L}, nullptr), std::invalid_argument);
-  EXPECT_THROW(dlb::shared_medium(name, true), std::runtime_error) << "a second owner of one medium";
+  EXPECT_THROW(dlb::network_model({dlb::network_kind::ethernet1996, L, B, L}, nullptr),
+               std::invalid_argument);
+  EXPECT_THROW(dlb::shared_medium(name, true), std::runtime_error)
+      << "a second owner of one medium";
 }
 
 TEST(EmulatedClock, IterationTimeFollowsSpeedAndLoad) {

@@ -44,13 +44,21 @@ std::size_t element_size(element_type t);
 template <class T>
 constexpr element_type element_type_of();
 template <>
-constexpr element_type element_type_of<double>() { return element_type::f64; }
+constexpr element_type element_type_of<double>() {
+  return element_type::f64;
+}
 template <>
-constexpr element_type element_type_of<float>() { return element_type::f32; }
+constexpr element_type element_type_of<float>() {
+  return element_type::f32;
+}
 template <>
-constexpr element_type element_type_of<std::int32_t>() { return element_type::i32; }
+constexpr element_type element_type_of<std::int32_t>() {
+  return element_type::i32;
+}
 template <>
-constexpr element_type element_type_of<std::int64_t>() { return element_type::i64; }
+constexpr element_type element_type_of<std::int64_t>() {
+  return element_type::i64;
+}
 
 // BLOCK and CYCLIC arrays are split by iterations along one dimension; WHOLE arrays are
 // replicated on every slave.
@@ -81,8 +89,8 @@ struct DLB_array {
   bool output = false;
 
   template <class T>
-  static DLB_array of(std::string name, T* data, std::int64_t rows, std::int64_t cols, data_distribution dist,
-                      along axis = along::rows) {
+  static DLB_array of(std::string name, T* data, std::int64_t rows, std::int64_t cols,
+                      data_distribution dist, along axis = along::rows) {
     DLB_array a;
     a.name = std::move(name);
     a.data = data;
@@ -115,15 +123,15 @@ struct slave_stats {
   std::int64_t iterations_done = 0;
   std::int64_t iterations_sent = 0;
   std::int64_t iterations_received = 0;
-  std::uint64_t bytes_sent = 0;  // array data shipped with moved iterations
+  std::uint64_t bytes_sent = 0;      // array data shipped with moved iterations
   std::int64_t syncs = 0;            // synchronizations taken part in
   std::int64_t redistributions = 0;  // of those, the ones that moved work
-  double busy = 0.0;   // computing iterations
-  double sync = 0.0;   // inside synchronizations (profiles, decisions, moves)
-  double idle = 0.0;   // the rest of its span: waiting for data, and after its work ran out
-  double start = 0.0;  // when its loop started (scatter received)
-  double finish = 0.0; // when it handed in its results
-  double lag = 0.0;    // emulation lag, seconds
+  double busy = 0.0;                 // computing iterations
+  double sync = 0.0;                 // inside synchronizations (profiles, decisions, moves)
+  double idle = 0.0;    // the rest of its span: waiting for data, and after its work ran out
+  double start = 0.0;   // when its loop started (scatter received)
+  double finish = 0.0;  // when it handed in its results
+  double lag = 0.0;     // emulation lag, seconds
   int group = 0;
   // Iterations per second measured at its first synchronization (-1: it had none); the cost
   // model's view of this workstation's effective speed.
@@ -160,8 +168,10 @@ struct run_stats {
 };
 
 class context;
-void DLB_init(context& DLB, int P, int K, const loop_spec& loop, std::initializer_list<DLB_array*> arrays);
-void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loop, std::vector<DLB_array*> arrays);
+void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
+              std::initializer_list<DLB_array*> arrays);
+void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loop,
+              std::vector<DLB_array*> arrays);
 void DLB_scatter_data(context& DLB);
 void DLB_master_sync(context& DLB);
 bool DLB_slave_sync(context& DLB);
@@ -185,7 +195,8 @@ class context {
 
  private:
   friend void DLB_init(context&, int, int, const loop_spec&, std::initializer_list<DLB_array*>);
-  friend void DLB_init(context&, core::strategy, int, int, const loop_spec&, std::vector<DLB_array*>);
+  friend void DLB_init(context&, core::strategy, int, int, const loop_spec&,
+                       std::vector<DLB_array*>);
   friend void DLB_scatter_data(context&);
   friend void DLB_master_sync(context&);
   friend bool DLB_slave_sync(context&);
@@ -247,9 +258,9 @@ class context {
   std::size_t me_ = 0;  // 0-based slave index
   int group_ = 0;
   std::vector<std::size_t> members_;
-  std::vector<bool> active_;  // per member position
-  bool closed_ = false;       // balancing in this group has ended (a decision not to move)
-  int epoch_ = 0;             // synchronizations completed in this group
+  std::vector<bool> active_;    // per member position
+  bool closed_ = false;         // balancing in this group has ended (a decision not to move)
+  int epoch_ = 0;               // synchronizations completed in this group
   core::range_list remaining_;  // element 0 is the range being worked through
   core::range_list done_;
   std::int64_t done_since_sync_ = 0;

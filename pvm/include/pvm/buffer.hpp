@@ -28,11 +28,11 @@ namespace detail {
 template <class T>
 struct scalar_traits {};
 
-#define PVM_DECLARE_SCALAR(T)                              \
-  template <>                                              \
-  struct scalar_traits<T> {                                \
+#define PVM_DECLARE_SCALAR(T)                                    \
+  template <>                                                    \
+  struct scalar_traits<T> {                                      \
     static void pack(send_buffer& b, const T* p, std::size_t n); \
-    static void unpack(message& m, T* p, std::size_t n);   \
+    static void unpack(message& m, T* p, std::size_t n);         \
   };
 PVM_DECLARE_SCALAR(char)
 PVM_DECLARE_SCALAR(signed char)
@@ -51,7 +51,9 @@ PVM_DECLARE_SCALAR(bool)
 #undef PVM_DECLARE_SCALAR
 
 template <class T>
-concept scalar = requires(send_buffer& b, const T* p) { scalar_traits<T>::pack(b, p, 1); };
+concept scalar = requires(send_buffer& b, const T* p) {
+  scalar_traits<T>::pack(b, p, 1);
+};
 
 template <class T>
 struct is_vector : std::false_type {};
@@ -64,9 +66,13 @@ template <class T, std::size_t E>
 struct is_span<std::span<T, E>> : std::true_type {};
 
 template <class T>
-concept adl_packable = requires(send_buffer& b, const T& v) { pack(b, v); };
+concept adl_packable = requires(send_buffer& b, const T& v) {
+  pack(b, v);
+};
 template <class T>
-concept adl_unpackable = requires(message& m, T& v) { unpack(m, v); };
+concept adl_unpackable = requires(message& m, T& v) {
+  unpack(m, v);
+};
 
 template <class>
 inline constexpr bool always_false = false;
@@ -203,7 +209,8 @@ class message {
       v.resize(unpack_count());
       unpack_elements(std::span<typename T::value_type>(v.data(), v.size()));
     } else if constexpr (detail::is_span<T>::value) {
-      static_assert(!std::is_const_v<typename T::element_type>, "pvm: cannot unpack into a span of const");
+      static_assert(!std::is_const_v<typename T::element_type>,
+                    "pvm: cannot unpack into a span of const");
       unpack_elements(std::span<typename T::element_type>(v));
     } else if constexpr (detail::adl_unpackable<T>) {
       detail::adl_unpack(*this, v);

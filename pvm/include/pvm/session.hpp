@@ -85,11 +85,14 @@ class session {
 
   // nullopt matches any sender / any tag.
   message recv(std::optional<tid> from = std::nullopt, std::optional<tag> t = std::nullopt);
-  std::optional<message> recv_for(std::chrono::microseconds bound, std::optional<tid> from = std::nullopt,
+  std::optional<message> recv_for(std::chrono::microseconds bound,
+                                  std::optional<tid> from = std::nullopt,
                                   std::optional<tag> t = std::nullopt);
-  std::optional<message> try_recv(std::optional<tid> from = std::nullopt, std::optional<tag> t = std::nullopt);
+  std::optional<message> try_recv(std::optional<tid> from = std::nullopt,
+                                  std::optional<tag> t = std::nullopt);
   // Looks at a pending message without consuming it.
-  std::optional<message_info> probe(std::optional<tid> from = std::nullopt, std::optional<tag> t = std::nullopt);
+  std::optional<message_info> probe(std::optional<tid> from = std::nullopt,
+                                    std::optional<tag> t = std::nullopt);
 
   // Starts `count` copies of the executable at `path` (made absolute against the current
   // directory) with `args`. Tasks that PVM could not start are reported in `failed`.

@@ -34,7 +34,9 @@ enum class encoding { xdr, raw };
 // Task-to-task routing: through the pvmds (default) or direct TCP links between tasks.
 enum class route { via_pvmd, direct };
 
-inline std::ostream& operator<<(std::ostream& os, tid t) { return os << "t" << std::hex << t.value << std::dec; }
+inline std::ostream& operator<<(std::ostream& os, tid t) {
+  return os << "t" << std::hex << t.value << std::dec;
+}
 inline std::ostream& operator<<(std::ostream& os, tag t) { return os << "tag " << t.value; }
 
 }  // namespace pvm

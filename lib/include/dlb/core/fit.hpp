@@ -19,6 +19,7 @@ struct latency_bandwidth {
   double bandwidth = 0.0;  // bytes per second: 1 / slope
 };
 // Fits one-way time = L + bytes / B. Throws std::invalid_argument if the slope is not positive.
-latency_bandwidth fit_latency_bandwidth(const std::vector<double>& bytes, const std::vector<double>& seconds);
+latency_bandwidth fit_latency_bandwidth(const std::vector<double>& bytes,
+                                        const std::vector<double>& seconds);
 
 }  // namespace dlb::core

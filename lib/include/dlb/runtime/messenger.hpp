@@ -21,15 +21,16 @@ namespace dlb {
 
 // The protocol's tags, with each message's fields in order.
 enum class tag : int {
-  config = 1,   // master -> slave: run configuration (see runtime.cpp)
-  scatter,      // master -> slave: loop id, ranges, then per array the slices of those ranges
-  interrupt,    // slave -> group: loop id, group epoch
-  profile,      // slave -> balancer or group: loop id, group epoch, slave, done, elapsed, remaining ranges
-  decision,     // master -> group: loop id, group epoch, the decision (see dlb.cpp)
-  work,         // slave -> slave: loop id, group epoch, ranges, array slices
-  gather,       // slave -> master: loop id, done ranges, array slices, statistics
-  release,      // master -> slaves: the run is over, exit
-  abort,        // master -> slaves: the run failed (reason), exit non-zero
+  config = 1,  // master -> slave: run configuration (see runtime.cpp)
+  scatter,     // master -> slave: loop id, ranges, then per array the slices of those ranges
+  interrupt,   // slave -> group: loop id, group epoch
+  profile,     // slave -> balancer or group: loop id, group epoch, slave, done, elapsed, remaining
+               // ranges
+  decision,    // master -> group: loop id, group epoch, the decision (see dlb.cpp)
+  work,        // slave -> slave: loop id, group epoch, ranges, array slices
+  gather,      // slave -> master: loop id, done ranges, array slices, statistics
+  release,     // master -> slaves: the run is over, exit
+  abort,       // master -> slaves: the run failed (reason), exit non-zero
   task_exit = kTaskExitTag,
 };
 

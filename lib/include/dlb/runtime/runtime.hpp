@@ -27,8 +27,8 @@
 namespace dlb {
 
 struct app_spec {
-  std::string name;     // "mxm"
-  std::string summary;  // one line for --help
+  std::string name;                  // "mxm"
+  std::string summary;               // one line for --help
   std::vector<option_spec> options;  // the application's own (sizes, t_op)
   // Checks the application's options on the master before any task is started; throws
   // usage_error naming the bad option.
@@ -48,11 +48,11 @@ struct run_params {
   bool emulated = true;
   double scale = 10.0;
   network_params network;
-  double send_overhead = 0.0;  // seconds of the sender's time per message
-  double delta = 0.0;          // seconds the balancer spends on one decision
-  std::int64_t threshold = -1; // move threshold in iterations; -1: 1% of the loop
+  double send_overhead = 0.0;   // seconds of the sender's time per message
+  double delta = 0.0;           // seconds the balancer spends on one decision
+  std::int64_t threshold = -1;  // move threshold in iterations; -1: 1% of the loop
   double min_improvement = 0.10;
-  double timeout_s = 120.0;    // wall-clock bound on every wait
+  double timeout_s = 120.0;  // wall-clock bound on every wait
   bool quiet = false;
   std::string network_profile;  // file for the cost model; empty: the reference profile
 };

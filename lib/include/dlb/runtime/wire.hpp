@@ -27,8 +27,7 @@ class wire_error : public std::runtime_error {
 class writer {
  public:
   template <class T>
-    requires std::is_trivially_copyable_v<T>
-  writer& put(const T& v) {
+  requires std::is_trivially_copyable_v<T> writer& put(const T& v) {
     put_raw(&v, sizeof(T));
     return *this;
   }
@@ -63,19 +62,21 @@ class reader {
  public:
   explicit reader(std::span<const std::byte> data) : data_(data) {}
   template <class T>
-    requires std::is_trivially_copyable_v<T>
-  T get() {
+  requires std::is_trivially_copyable_v<T> T get() {
     T v;
     get_raw(&v, sizeof(T));
     return v;
   }
   void get_raw(void* p, std::size_t n) {
-    if (n > data_.size() - pos_) throw wire_error("message too short: wanted " + std::to_string(n) + " bytes at offset " + std::to_string(pos_) + " of " + std::to_string(data_.size()));
+    if (n > data_.size() - pos_)
+      throw wire_error("message too short: wanted " + std::to_string(n) + " bytes at offset " +
+                       std::to_string(pos_) + " of " + std::to_string(data_.size()));
     std::memcpy(p, data_.data() + pos_, n);
     pos_ += n;
   }
   std::span<const std::byte> view(std::size_t n) {
-    if (n > data_.size() - pos_) throw wire_error("message too short for a block of " + std::to_string(n) + " bytes");
+    if (n > data_.size() - pos_)
+      throw wire_error("message too short for a block of " + std::to_string(n) + " bytes");
     auto s = data_.subspan(pos_, n);
     pos_ += n;
     return s;
@@ -109,7 +110,8 @@ class reader {
   // A count larger than what is left cannot be right: refuse it before allocating.
   std::size_t count(std::size_t element_size) {
     auto n = get<std::uint64_t>();
-    if (n > left() / element_size) throw wire_error("element count " + std::to_string(n) + " exceeds the message");
+    if (n > left() / element_size)
+      throw wire_error("element count " + std::to_string(n) + " exceeds the message");
     return static_cast<std::size_t>(n);
   }
   std::span<const std::byte> data_;

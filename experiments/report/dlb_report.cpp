@@ -1,0 +1,77 @@
+// dlb_report: Markdown report setting our summary beside the paper's tables and claims.
+#include <algorithm>
+#include <iostream>
+
+#include "report/paper.hpp"
+#include "report/report.hpp"
+#include "report/summary.hpp"
+#include "sweep/cli.hpp"
+#include "sweep/csv_table.hpp"
+
+namespace fs = std::filesystem;
+using namespace dlb;
+
+namespace {
+
+const char* kUsage =
+    "usage: dlb_report --summary SUMMARY.csv --results RESULTS.csv [--results MORE.csv ...]\n"
+    "                  --out REPORT.md [--paper-dir DIR] [--figures DIR] [--command CMD ...]\n"
+    "                  [--lag-flag-pct PCT]\n"
+    "Writes Markdown: our no-DLB times beside Tables 1.1-1.3, normalized times (Figures 1.7,\n"
+    "1.9, 1.10), best strategies beside Table 1.4, each claim of claims.md marked holds / does\n"
+    "not hold / not measured, the emulation lag, the figures, provenance and commands.\n"
+    "  --paper-dir DIR    the paper's CSVs (default ../shared/paper, i.e. run from the repo root)\n"
+    "  --figures DIR      link every .png and .svg in DIR\n"
+    "  --command CMD      a further command that produced the inputs (e.g. a plot), listed as is\n"
+    "  --lag-flag-pct P   flag runs whose lag_pct exceeds P (default 1)\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const sweep::cli_args args(
+      argc, argv, "dlb_report", kUsage,
+      {"summary", "results", "out", "paper-dir", "figures", "command", "lag-flag-pct"}, {});
+  report::report_inputs in;
+  in.summary_path = args.required("summary");
+  const auto results = args.values("results");
+  if (results.empty())
+    args.usage_error("--results is required (the raw results the summary came from)");
+  const fs::path out = args.required("out");
+  in.paper_dir = args.value("paper-dir").value_or("../shared/paper");
+  in.commands = args.values("command");
+  in.report_command = args.command_line();
+  in.lag_flag_pct = args.positive_double("lag-flag-pct", 1.0);
+  try {
+    if (!fs::is_directory(in.paper_dir)) {
+      std::cerr << "dlb_report: paper directory " << in.paper_dir
+                << " not found (pass --paper-dir DIR holding table1_1_mxm_nodlb.csv ...)\n";
+      return 2;
+    }
+    in.summary_table = sweep::read_csv_table(in.summary_path);
+    for (const auto& r : results) in.results.emplace_back(r, sweep::read_csv_table(r));
+    in.paper_nodlb = report::read_paper_nodlb(in.paper_dir);
+    in.paper_best = report::read_paper_best(in.paper_dir);
+    if (const auto dir = args.value("figures")) {
+      if (!fs::is_directory(*dir)) {
+        std::cerr << "dlb_report: figures directory " << *dir << " not found\n";
+        return 2;
+      }
+      const fs::path base = fs::absolute(out).parent_path();
+      for (const auto& e : fs::directory_iterator(*dir)) {
+        const auto ext = e.path().extension();
+        if (ext == ".png" || ext == ".svg") {
+          in.figures.push_back(fs::relative(fs::absolute(e.path()), base).string());
+        }
+      }
+      std::sort(in.figures.begin(), in.figures.end());
+    }
+    const std::string md = report::render_report(in);
+    if (out.has_parent_path()) fs::create_directories(out.parent_path());
+    sweep::write_atomically(out, md);
+    std::cerr << "dlb_report: wrote " << out.string() << "\n";
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "dlb_report: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,78 @@
+// Rendering gnuplot scripts to PNG and SVG.
+#include "figure.hpp"
+
+#include <gnuplot-iostream.h>
+
+#include <stdexcept>
+
+#include "sweep/text.hpp"
+
+namespace dlb::plots {
+
+std::string gp_quote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string gp_plain(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '_' || c == '^' || c == '{' || c == '}' || c == '@' || c == '&') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::vector<std::string> parse_formats(std::string_view list) {
+  std::vector<std::string> out;
+  for (const auto& f : sweep::split_on(list, ',')) {
+    if (f != "png" && f != "svg") {
+      throw std::invalid_argument("unknown format '" + f + "' (known: png, svg)");
+    }
+    out.push_back(f);
+  }
+  return out;
+}
+
+std::vector<std::filesystem::path> render(const figure& fig, const std::filesystem::path& out_dir,
+                                          const std::vector<std::string>& formats) {
+  std::filesystem::create_directories(out_dir);
+  std::vector<std::filesystem::path> files;
+  {
+    // One gnuplot for all formats; its destructor closes the pipe and waits for gnuplot.
+    Gnuplot gp("gnuplot");
+    const std::string size = std::to_string(fig.width) + "," + std::to_string(fig.height);
+    for (const auto& f : formats) {
+      const auto path = out_dir / (fig.name + "." + f);
+      std::filesystem::remove(path);  // so a stale file cannot pass for a new one
+      files.push_back(path);
+      gp << "reset session\n";
+      if (f == "png") {
+        gp << "set terminal pngcairo size " << size << " enhanced font 'Sans,11'\n";
+      } else {
+        gp << "set terminal svg size " << size
+           << " dynamic enhanced font 'Sans,11' background rgb 'white'\n";
+      }
+      gp << "set output " << gp_quote(path.string()) << "\n" << fig.script << "\nunset output\n";
+    }
+    gp << "exit\n";
+  }
+  for (const auto& p : files) {
+    std::error_code ec;
+    if (!std::filesystem::exists(p, ec) || std::filesystem::file_size(p, ec) == 0) {
+      throw std::runtime_error("gnuplot did not write " + p.string() +
+                               " (see gnuplot's messages above; is gnuplot installed?)");
+    }
+  }
+  return files;
+}
+
+}  // namespace dlb::plots

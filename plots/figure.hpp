@@ -1,0 +1,32 @@
+// Rendering one gnuplot script to PNG (pngcairo) and SVG through gnuplot-iostream.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dlb::plots {
+
+// A gnuplot string literal: double-quoted with backslashes and quotes escaped.
+std::string gp_quote(std::string_view s);
+// Escapes enhanced-text specials (_ ^ { } @ &) so labels print as written.
+std::string gp_plain(std::string_view s);
+
+struct figure {
+  std::string name;  // file name without extension
+  int width = 800;   // pixels (SVG: same size in its units)
+  int height = 480;
+  std::string script;  // everything after `set terminal` / `set output`
+};
+
+// Parses "png,svg" (or "png", "svg"); throws std::invalid_argument on anything else.
+std::vector<std::string> parse_formats(std::string_view list);
+
+// Writes out_dir/NAME.png and/or NAME.svg with one gnuplot process, and returns their paths.
+// Throws std::runtime_error if gnuplot did not produce a non-empty file (gnuplot's own error
+// messages appear on stderr).
+std::vector<std::filesystem::path> render(const figure& fig, const std::filesystem::path& out_dir,
+                                          const std::vector<std::string>& formats);
+
+}  // namespace dlb::plots

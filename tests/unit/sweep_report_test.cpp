@@ -1,0 +1,188 @@
+// Unit tests of the claims and the report on a hand-made summary: one claim holding, one not,
+// claims without data "not measured", O1 and O2, and the report's sections.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "report/claims.hpp"
+#include "report/paper.hpp"
+#include "report/report.hpp"
+#include "report/summary.hpp"
+
+using namespace dlb::report;
+namespace fs = std::filesystem;
+
+namespace {
+
+summary_row row(const std::string& app, int P, const std::string& size, const std::string& strategy,
+                double norm, int ml = 5, const std::string& predicted = "GDDLB", double syncs = 3) {
+  summary_row r;
+  r.fields = {{"app", app},
+              {"P", std::to_string(P)},
+              {"K", std::to_string(P / 2)},
+              {"size", size},
+              {"ml", std::to_string(ml)},
+              {"tl", "1"},
+              {"clock", "emulated"},
+              {"scale", "20"},
+              {"network", "ethernet1996"},
+              {"strategy", strategy},
+              {"runs", "3"},
+              {"norm_median", std::to_string(norm)},
+              {"total_median", std::to_string(100 * norm)},
+              {"syncs_max", std::to_string(strategy == "NONE" ? 0 : syncs)},
+              {"predicted_best", predicted}};
+  return r;
+}
+
+// MXM on P=4 where GDDLB is best and GCDLB second (M1 holds) but LCDLB beats LDDLB (M2 fails).
+std::vector<summary_row> mxm_rows() {
+  std::vector<summary_row> rows;
+  for (const std::string size : {"n=400 r=400 m=400", "n=800 r=400 m=400"}) {
+    rows.push_back(row("mxm", 4, size, "NONE", 1));
+    rows.push_back(row("mxm", 4, size, "GCDLB", 0.62));
+    rows.push_back(row("mxm", 4, size, "GDDLB", 0.58));
+    rows.push_back(row("mxm", 4, size, "LCDLB", 0.70, 5, "GCDLB"));
+    rows.push_back(row("mxm", 4, size, "LDDLB", 0.75, 5, "GCDLB"));
+  }
+  return rows;
+}
+
+const claim_result& claim(const std::vector<claim_result>& cs, const std::string& id) {
+  for (const auto& c : cs) {
+    if (c.id == id) return c;
+  }
+  throw std::runtime_error("no claim " + id);
+}
+
+}  // namespace
+
+TEST(SweepClaims, OneHoldsOneDoesNotTheRestNotMeasured) {
+  const auto rows = mxm_rows();
+  const auto cs = evaluate_claims(rows);
+  ASSERT_EQ(cs.size(), 16u);  // M1-M5, T1-T6, A1-A3, O1, O2
+
+  const auto& m1 = claim(cs, "M1");
+  EXPECT_EQ(m1.outcome, verdict::holds);
+  EXPECT_EQ(m1.tally, "2 of 2 configurations");
+  ASSERT_EQ(m1.evidence.size(), 2u);
+  EXPECT_NE(m1.evidence[0].find("GDDLB 0.58 < GCDLB 0.62 < LCDLB 0.7 < LDDLB 0.75"),
+            std::string::npos)
+      << m1.evidence[0];
+
+  const auto& m2 = claim(cs, "M2");
+  EXPECT_EQ(m2.outcome, verdict::does_not_hold);
+  EXPECT_EQ(m2.tally, "0 of 2 configurations");
+
+  EXPECT_EQ(claim(cs, "M3").outcome, verdict::holds);          // 0.60 vs 0.725
+  EXPECT_EQ(claim(cs, "M4").outcome, verdict::not_measured);   // only P=4
+  EXPECT_EQ(claim(cs, "M5").outcome, verdict::does_not_hold);  // LDDLB > LCDLB
+  for (const std::string id : {"T1", "T2", "T3", "T4", "T5", "T6", "A1", "A2", "A3", "O1"}) {
+    EXPECT_EQ(claim(cs, id).outcome, verdict::not_measured) << id;
+  }
+  // Predictions: the mode per configuration is GDDLB (3 of 5 rows), which is the actual best.
+  const auto& o2 = claim(cs, "O2");
+  EXPECT_EQ(o2.outcome, verdict::holds);
+  EXPECT_EQ(o2.tally, "2 of 2 match");
+}
+
+TEST(SweepClaims, SizeTrendsAndOverheadWithoutLoad) {
+  std::vector<summary_row> rows;
+  // AC on P=4: locals best at n=100, globals best at n=250 (A1 holds).
+  const std::map<std::string, std::vector<double>> ac{{"n=100", {0.8, 0.78, 0.7, 0.65}},
+                                                      {"n=250", {0.6, 0.58, 0.7, 0.66}}};
+  for (const auto& [size, v] : ac) {
+    rows.push_back(row("ac", 4, size, "NONE", 1));
+    rows.push_back(row("ac", 4, size, "GCDLB", v[0]));
+    rows.push_back(row("ac", 4, size, "GDDLB", v[1]));
+    rows.push_back(row("ac", 4, size, "LCDLB", v[2]));
+    rows.push_back(row("ac", 4, size, "LDDLB", v[3]));
+  }
+  // Without external load: one synchronization each, except one strategy.
+  rows.push_back(row("ac", 4, "n=100", "NONE", 1, 0));
+  rows.push_back(row("ac", 4, "n=100", "GDDLB", 1.01, 0, "-", 1));
+  rows.push_back(row("ac", 4, "n=100", "GCDLB", 1.02, 0, "-", 2));
+  const auto cs = evaluate_claims(rows);
+  EXPECT_EQ(claim(cs, "A1").outcome, verdict::holds);
+  EXPECT_EQ(claim(cs, "A2").outcome, verdict::not_measured);
+  EXPECT_EQ(claim(cs, "A3").outcome, verdict::holds);  // distributed a little faster on average
+  const auto& o1 = claim(cs, "O1");
+  EXPECT_EQ(o1.outcome, verdict::does_not_hold);
+  EXPECT_EQ(o1.tally, "1 of 2 strategy groups");
+}
+
+TEST(SweepClaims, RankingFallsBackToTimesWithoutNormalization) {
+  std::vector<summary_row> rows = mxm_rows();
+  rows.erase(rows.begin() + 5, rows.end());
+  for (auto& r : rows) r.fields.erase("norm_median");
+  const auto configs = group_configs(rows);
+  ASSERT_EQ(configs.size(), 1u);
+  const auto rk = rank_strategies(configs[0]);
+  ASSERT_TRUE(rk.has_value());
+  EXPECT_FALSE(rk->normalized);
+  EXPECT_EQ(rk->order[0].first, "GDDLB");
+  EXPECT_EQ(*predicted_best(configs[0]), "GDDLB");
+}
+
+TEST(SweepReport, RendersTheSectionsBesideThePaper) {
+  std::string tmpl = (fs::temp_directory_path() / "sweep_report_XXXXXX").string();
+  const fs::path dir = ::mkdtemp(tmpl.data());
+  std::ofstream(dir / "table1_1_mxm_nodlb.csv")
+      << "# t\nP,n,r,m,time_s\n4,400,400,400,143.7\n16,1600,400,400,266.1\n";
+  std::ofstream(dir / "table1_2_trfd_nodlb.csv") << "P,n,array,time_s\n4,30,465,31.4\n";
+  std::ofstream(dir / "table1_3_ac_nodlb.csv") << "P,n,time_s\n4,100,58.1\n";
+  std::ofstream(dir / "table1_4_best.csv")
+      << "app,P,size,loop,actual_best,predicted_best,diff_s,diff_pct\n"
+         "MXM,4,n=400 r=400,,GDDLB,GDDLB,,\nTRFD,4,n=30,L1,LDDLB,GDDLB,0.9,8.2\n";
+
+  report_inputs in;
+  in.paper_dir = dir.string();
+  in.paper_nodlb = read_paper_nodlb(dir);
+  in.paper_best = read_paper_best(dir);
+  ASSERT_EQ(in.paper_best[0].size.at("m"), 400);  // implicit m=400 for MXM
+  in.summary_path = "summary.csv";
+  in.summary_table.columns = summary_columns();
+  for (const auto& r : mxm_rows()) {
+    std::vector<std::string> cells;
+    for (const auto& c : summary_columns())
+      cells.push_back(r.fields.count(c) ? r.fields.at(c) : "");
+    in.summary_table.rows.push_back(cells);
+  }
+  dlb::sweep::csv_table raw;
+  raw.comments = {"revision: abc123", "clock: emulated", "scale: 20", "network: ethernet1996",
+                  "command: dlb_sweep --config q.conf"};
+  raw.columns = {"app", "P",     "K",     "size",    "strategy",   "rep",    "seed",    "ml",
+                 "tl",  "clock", "scale", "network", "extra_args", "status", "total_s", "lag_pct"};
+  raw.rows = {{"mxm", "4", "2", "n=400 r=400 m=400", "GDDLB", "0", "1", "5", "1", "emulated", "20",
+               "ethernet1996", "", "ok", "80", "0.2"},
+              {"mxm", "4", "2", "n=400 r=400 m=400", "LDDLB", "0", "1", "5", "1", "emulated", "20",
+               "ethernet1996", "", "ok", "90", "2.5"},
+              {"mxm", "4", "2", "n=400 r=400 m=400", "LCDLB", "0", "1", "5", "1", "emulated", "20",
+               "ethernet1996", "", "failed", "", ""}};
+  in.results = {{"results.csv", raw}};
+  in.figures = {"figures/fig1_7_mxm.png"};
+  in.report_command = "dlb_report --summary summary.csv";
+  const std::string md = render_report(in);
+  fs::remove_all(dir);
+
+  EXPECT_NE(md.find("| 4 | n=400 r=400 m=400 | 143.7 | 100.0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 16 | n=1600 r=400 m=400 | 266.1 | not measured |"), std::string::npos);
+  EXPECT_NE(md.find("| MXM | 4 | n=400 r=400 m=400 |  | GDDLB | GDDLB | GDDLB 0.58 | GCDLB 0.62 | "
+                    "GDDLB | yes |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| TRFD | 4 | n=30 | L1 | LDDLB | GDDLB | not measured |"), std::string::npos);
+  EXPECT_NE(md.find("| M1 | **holds** |"), std::string::npos);
+  EXPECT_NE(md.find("| M2 | **does not hold** |"), std::string::npos);
+  EXPECT_NE(md.find("| O1 | **not measured** |"), std::string::npos);
+  EXPECT_NE(md.find("**FLAG: 1 run(s) lagged more than 1%**"), std::string::npos);
+  EXPECT_NE(md.find("max lag_pct: 2.5%"), std::string::npos);
+  EXPECT_NE(md.find("Excluded: 1 failed"), std::string::npos);
+  EXPECT_NE(md.find("Revision abc123; clock emulated, time scale 20, network ethernet1996"),
+            std::string::npos);
+  EXPECT_NE(md.find("dlb_sweep --config q.conf\n"), std::string::npos);
+  EXPECT_NE(md.find("![fig1_7_mxm](figures/fig1_7_mxm.png)"), std::string::npos) << md;
+}

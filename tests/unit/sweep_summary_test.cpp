@@ -1,0 +1,140 @@
+// Unit tests of dlb_summary's computation on a hand-made results table: medians, paired
+// normalization by seed, exclusion of failed / unverified / timed-out runs.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "report/stats.hpp"
+#include "report/summary.hpp"
+#include "sweep/results_store.hpp"
+
+using namespace dlb;
+
+namespace {
+
+struct results_builder {
+  sweep::csv_table t;
+  results_builder() { t.columns = sweep::standard_results_columns(); }
+  void add(const std::string& strategy, int seed, const std::string& status,
+           const std::string& total, const std::string& loop2 = "0") {
+    std::map<std::string, std::string> f{{"app", "mxm"},
+                                         {"P", "4"},
+                                         {"K", "2"},
+                                         {"size", "n=400 r=400 m=400"},
+                                         {"strategy", strategy},
+                                         {"rep", std::to_string(seed - 1)},
+                                         {"seed", std::to_string(seed)},
+                                         {"ml", "5"},
+                                         {"tl", "1"},
+                                         {"clock", "emulated"},
+                                         {"scale", "20"},
+                                         {"network", "ethernet1996"},
+                                         {"status", status},
+                                         {"total_s", total},
+                                         {"loop1_s", total},
+                                         {"loop2_s", loop2},
+                                         {"syncs", "3"},
+                                         {"lag_pct", "0.1"},
+                                         {"predicted_best", "GDDLB"}};
+    std::vector<std::string> row;
+    for (const auto& c : t.columns) row.push_back(f.count(c) ? f[c] : "");
+    t.rows.push_back(row);
+  }
+};
+
+const report::summary_row* find(const std::vector<report::summary_row>& rows,
+                                const std::string& s) {
+  for (const auto& r : rows) {
+    if (r.strategy() == s) return &r;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(SweepStats, MedianOfOddAndEvenSamples) {
+  EXPECT_DOUBLE_EQ(*report::median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(*report::median({4, 1, 3, 2}), 2.5);
+  EXPECT_FALSE(report::median({}).has_value());
+  const auto s = *report::describe({5, 1, 9});
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 9);
+  EXPECT_EQ(s.count, 3u);
+}
+
+TEST(SweepSummary, MediansAndPairedNormalizationExcludingBadRuns) {
+  results_builder b;
+  // Out of order on purpose: pairing goes by seed, not by position.
+  b.add("GDDLB", 2, "ok", "100");
+  b.add("NONE", 1, "ok", "100");
+  b.add("GDDLB", 1, "failed", "");
+  b.add("NONE", 3, "ok", "120");
+  b.add("GDDLB", 3, "ok", "84");
+  b.add("NONE", 2, "ok", "200");
+  b.add("GDDLB", 1, "ok", "60");  // the same run recorded again (e.g. --retry-failed): last wins
+  b.add("GCDLB", 1, "ok", "70");
+  b.add("GCDLB", 2, "timeout", "");
+  b.add("GCDLB", 3, "failed", "");
+  b.add("LDDLB", 1, "unverified", "55");
+  b.add("LDDLB", 2, "ok", "150");
+  b.add("LDDLB", 4, "ok", "90");  // no no-DLB run with seed 4: not paired
+
+  const auto s = report::summarize({b.t});
+  EXPECT_EQ(s.counts.used, 9u);
+  EXPECT_EQ(s.counts.superseded, 1u);
+  EXPECT_EQ(s.counts.excluded.at("failed"), 1u);
+  EXPECT_EQ(s.counts.excluded.at("timeout"), 1u);
+  EXPECT_EQ(s.counts.excluded.at("unverified"), 1u);
+
+  const auto rows = report::load_summary(s.table);
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].strategy(), "NONE");  // strategy order: NONE GCDLB GDDLB LCDLB LDDLB
+  EXPECT_EQ(rows[1].strategy(), "GCDLB");
+
+  const auto* none = find(rows, "NONE");
+  EXPECT_EQ(none->text("runs"), "3");
+  EXPECT_DOUBLE_EQ(*none->number("total_median"), 120);
+  EXPECT_DOUBLE_EQ(*none->number("norm_median"), 1);
+
+  const auto* gd = find(rows, "GDDLB");
+  EXPECT_EQ(gd->text("runs"), "3");
+  EXPECT_EQ(gd->text("paired"), "3");
+  EXPECT_DOUBLE_EQ(*gd->number("total_median"), 84);
+  EXPECT_DOUBLE_EQ(*gd->number("total_min"), 60);
+  EXPECT_DOUBLE_EQ(*gd->number("total_max"), 100);
+  EXPECT_DOUBLE_EQ(*gd->number("norm_median"), 0.6);  // 60/100, 100/200, 84/120
+  EXPECT_DOUBLE_EQ(*gd->number("norm_min"), 0.5);
+  EXPECT_DOUBLE_EQ(*gd->number("norm_max"), 0.7);
+  EXPECT_DOUBLE_EQ(*gd->number("norm_loop1_median"), 0.6);
+  EXPECT_FALSE(gd->number("norm_loop2_median").has_value());  // no-DLB loop2 is 0: undefined
+  EXPECT_EQ(gd->text("predicted_best"), "GDDLB");
+  EXPECT_EQ(gd->text("predicted_best_votes"), "3/3");
+
+  const auto* gc = find(rows, "GCDLB");
+  EXPECT_EQ(gc->text("runs"), "1");
+  EXPECT_DOUBLE_EQ(*gc->number("norm_median"), 0.7);
+
+  const auto* ld = find(rows, "LDDLB");
+  EXPECT_EQ(ld->text("runs"), "2");
+  EXPECT_EQ(ld->text("paired"), "1");
+  EXPECT_DOUBLE_EQ(*ld->number("total_median"), 120);  // even count: mean of 90 and 150
+  EXPECT_DOUBLE_EQ(*ld->number("norm_median"), 0.75);
+}
+
+TEST(SweepSummary, SeparatesConfigurationsAndOrdersSizesNaturally) {
+  results_builder b;
+  b.add("NONE", 1, "ok", "10");
+  b.t.rows.push_back(b.t.rows.back());
+  b.t.rows.back()[*b.t.column("size")] = "n=1600 r=400 m=400";
+  b.t.rows.push_back(b.t.rows.front());
+  b.t.rows.back()[*b.t.column("size")] = "n=800 r=400 m=400";
+  b.t.rows.push_back(b.t.rows.front());
+  b.t.rows.back()[*b.t.column("ml")] = "0";
+  const auto rows = report::load_summary(report::summarize({b.t}).table);
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].text("size"), "n=400 r=400 m=400");
+  EXPECT_EQ(rows[0].ml(), 5);  // loaded before unloaded
+  EXPECT_EQ(rows[1].ml(), 0);
+  EXPECT_EQ(rows[2].text("size"), "n=800 r=400 m=400");
+  EXPECT_EQ(rows[3].text("size"), "n=1600 r=400 m=400");
+}
