@@ -36,8 +36,10 @@ integration-test: build
 bench: build
 	$(BUILD)/experiments/pvm_pingpong_bench --benchmark_repetitions=7 --benchmark_enable_random_interleaving=true
 
+# The paper's tables and figures: results/quick (default, ~15 min) or results/full (FULL=1).
+FULL ?= 0
 reproduce: build
-	bash scripts/reproduce
+	FULL=$(FULL) BUILD=$(BUILD) bash scripts/reproduce
 
 format:
 	find pvm lib apps experiments plots tests -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i
