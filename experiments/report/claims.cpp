@@ -221,10 +221,14 @@ std::optional<ranking> rank_strategies(const config_view& c, measure m) {
   return std::nullopt;
 }
 
-std::optional<std::string> predicted_best(const config_view& c) {
+std::optional<std::string> predicted_best(const config_view& c, measure m) {
   std::map<std::string, int> votes;
+  const std::string column = m == measure::loop1   ? "predicted_best_loop1"
+                             : m == measure::loop2 ? "predicted_best_loop2"
+                                                   : "predicted_best";
   for (const auto& [s, r] : c.strategies) {
-    const std::string p(r->text("predicted_best"));
+    std::string p(r->text(column));
+    if (p.empty() || p == "-") p = std::string(r->text("predicted_best"));
     if (!p.empty() && p != "-") ++votes[p];
   }
   if (votes.empty()) return std::nullopt;

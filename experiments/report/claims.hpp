@@ -55,8 +55,9 @@ struct ranking {
 };
 std::optional<ranking> rank_strategies(const config_view& c, measure m = measure::total);
 
-// The predicted best of a configuration: the most frequent predicted_best over its rows.
-std::optional<std::string> predicted_best(const config_view& c);
+// The predicted best of a configuration: the most frequent predicted_best over its rows (for a
+// loop of TRFD: predicted_best_loop1 / _loop2, falling back to the whole run's).
+std::optional<std::string> predicted_best(const config_view& c, measure m = measure::total);
 
 std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows);
 

@@ -68,7 +68,8 @@ const std::vector<std::string>& summary_columns() {
     }
     c.insert(c.end(), {"syncs_median", "syncs_max", "redistributions_median",
                        "iterations_moved_median", "bytes_moved_median", "lag_pct_median",
-                       "lag_pct_max", "predicted_best", "predicted_best_votes", "wall_median"});
+                       "lag_pct_max", "predicted_best", "predicted_best_votes", "wall_median",
+                       "predicted_best_loop1", "predicted_best_loop2"});
     return c;
   }();
   return cols;
@@ -156,6 +157,7 @@ summary_result summarize(const std::vector<csv_table>& results) {
 
     std::map<std::string, std::vector<double>> samples;
     std::map<std::string, std::size_t> votes;
+    std::map<std::string, std::map<std::string, std::size_t>> loop_votes;
     std::size_t paired = 0;
     for (const auto& u : runs) {
       const auto& t = *u.table;
@@ -166,6 +168,11 @@ summary_result summarize(const std::vector<csv_table>& results) {
       }
       const std::string pb(t.field(row, "predicted_best"));
       if (!pb.empty() && pb != "-") ++votes[pb];
+      // TRFD balances its two loops independently: each has its own prediction.
+      for (const std::string loop : {"loop1", "loop2"}) {
+        const std::string pl(t.field(row, "predicted_best_" + loop));
+        if (!pl.empty() && pl != "-") ++loop_votes[loop][pl];
+      }
       const auto partner = none_by_seed.find(config + std::string(t.field(row, "seed")));
       if (partner == none_by_seed.end()) continue;
       ++paired;
@@ -197,15 +204,19 @@ summary_result summarize(const std::vector<csv_table>& results) {
     put("bytes_moved", "bytes_moved");
     put("lag_pct", "lag_pct");
     put("wall", "wall_s");
-    if (!votes.empty()) {
-      // The most frequent prediction; ties go to the strategy listed first.
-      const auto best = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
+    // The most frequent prediction; ties go to the strategy listed first.
+    auto most_voted = [](const std::map<std::string, std::size_t>& v) {
+      return std::max_element(v.begin(), v.end(), [](auto& a, auto& b) {
         if (a.second != b.second) return a.second < b.second;
         return strategy_rank(a.first) > strategy_rank(b.first);
       });
+    };
+    if (!votes.empty()) {
+      const auto best = most_voted(votes);
       f["predicted_best"] = best->first;
       f["predicted_best_votes"] = std::to_string(best->second) + "/" + std::to_string(runs.size());
     }
+    for (const auto& [loop, v] : loop_votes) f["predicted_best_" + loop] = most_voted(v)->first;
     std::vector<std::string> row;
     for (const auto& c : summary_columns()) row.push_back(f.count(c) ? f[c] : std::string());
     out.table.rows.push_back(row);
