@@ -7,7 +7,7 @@ JOBS ?= 2
 BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test unit-test integration-test bench reproduce format clean
+.PHONY: all deps configure build test unit-test integration-test bench figure-1-6 reproduce format clean
 
 all: build
 
@@ -35,6 +35,14 @@ integration-test: build
 # PVM wrapper vs raw libpvm3 ping-pong (Google Benchmark); table in pvm/README.md.
 bench: build
 	$(BUILD)/experiments/pvm_pingpong_bench --benchmark_repetitions=7 --benchmark_enable_random_interleaving=true
+
+# Figure 1.6 alone: characterize the emulated 1996 network and the real loopback, and plot them.
+figure-1-6: build
+	mkdir -p results/network
+	$(BUILD)/experiments/dlb_netchar --procs 16 --reps 5 --out results/network
+	$(BUILD)/experiments/dlb_netchar --procs 16 --reps 5 --clock native --out results/network
+	$(BUILD)/plots/dlb_plot_network --fit results/network/ethernet1996_fit.csv --out-dir results/network
+	$(BUILD)/plots/dlb_plot_network --fit results/network/native-loopback_fit.csv --out-dir results/network --name fig1_6_network_native_loopback
 
 # The paper's tables and figures: results/quick (default, ~15 min) or results/full (FULL=1).
 FULL ?= 0
