@@ -1,0 +1,119 @@
+// app_common.cpp: the RESULT line and option helpers of the application programs.
+#include "app_common.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace apps::common {
+
+dlb::option_spec t_op_option(const std::string& calibrated) {
+  return {"t-op", calibrated,
+          "emulated seconds per basic operation on the base 1996 workstation (calibrated, "
+          "apps/README.md)"};
+}
+
+double t_op(const dlb::options& o) { return o.real("t-op", 0.0, 1.0); }
+
+void validate_t_op(const dlb::options& o) {
+  if (!(t_op(o) > 0.0)) {
+    throw dlb::usage_error("option --t-op must be positive, got " + o.str("t-op"));
+  }
+}
+
+int requested_group(const dlb::runtime& rt) {
+  const auto k = static_cast<int>(rt.opts().integer("group", 0, 64));
+  return k > 0 ? k : std::max(1, rt.slaves() / 2);
+}
+
+bool report_verification(const dlb::runtime& rt, const std::string& what, const verification& v) {
+  if (!rt.params().quiet) {
+    std::printf(
+        "verify %s: %zu elements, %zu beyond tolerance, max relative error %.3g (tolerance %.3g)\n",
+        what.c_str(), v.compared, v.failures, v.max_rel_error, v.tolerance);
+  }
+  std::printf("Verification = %s\n", v.passed ? "SUCCESSFUL" : "FAILED");
+  return v.passed;
+}
+
+std::string predicted_best(const dlb::run_stats& st) {
+  return st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)) : "-";
+}
+
+std::string chosen_strategy(const dlb::run_stats& st) {
+  return st.strategy == dlb::core::strategy::automatic
+             ? std::string(dlb::core::to_string(st.chosen))
+             : "-";
+}
+
+loop_totals totals(const std::vector<const dlb::run_stats*>& loops) {
+  loop_totals t;
+  for (const dlb::run_stats* s : loops) {
+    t.syncs += s->syncs;
+    t.redistributions += s->redistributions;
+    t.iterations_moved += s->iterations_moved;
+    t.bytes_moved += s->bytes_moved;
+    t.lag = std::max(t.lag, s->lag);
+  }
+  return t;
+}
+
+result_line& result_line::add(const std::string& key, const std::string& value) {
+  fields_.emplace_back(key, value.empty() ? "-" : value);
+  return *this;
+}
+
+result_line& result_line::add(const std::string& key, std::int64_t value) {
+  return add(key, std::to_string(value));
+}
+
+result_line& result_line::add(const std::string& key, double value, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return add(key, std::string(buf));
+}
+
+std::string result_line::text() const {
+  std::string s = "RESULT";
+  for (const auto& [k, v] : fields_) s += " " + k + "=" + v;
+  return s;
+}
+
+result_line parameters(const dlb::runtime& rt, const std::string& app, const std::string& size) {
+  const auto& o = rt.opts();
+  const auto& p = rt.params();
+  result_line line;
+  // tl and scale are echoed as given, so the driver's numeric comparison sees its own value.
+  line.add("app", app)
+      .add("strategy", std::string(dlb::core::to_string(p.strategy)))
+      .add("P", std::int64_t{p.procs})
+      .add("K", std::int64_t{requested_group(rt)})
+      .add("size", size)
+      .add("seed", static_cast<std::int64_t>(p.load.seed))
+      .add("ml", std::int64_t{p.load.max_load})
+      .add("tl", o.str("tl"))
+      .add("clock", o.str("clock"))
+      .add("scale", o.str("scale"))
+      .add("network", o.str("network"));
+  return line;
+}
+
+void add_outcome(result_line& line, const outcome& o) {
+  line.add("verified", std::string(o.verified ? "1" : "0"))
+      .add("total_s", o.total_s)
+      .add("loop1_s", o.loop1_s)
+      .add("loop2_s", o.loop2_s)
+      .add("syncs", o.stats.syncs)
+      .add("redistributions", o.stats.redistributions)
+      .add("iterations_moved", o.stats.iterations_moved)
+      .add("bytes_moved", static_cast<std::int64_t>(o.stats.bytes_moved))
+      .add("lag_s", o.stats.lag)
+      .add("lag_pct", o.total_s > 0 ? 100.0 * o.stats.lag / o.total_s : 0.0, 4)
+      .add("predicted_best", o.predicted_best)
+      .add("wall_s", o.wall_s, 3);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace apps::common

@@ -1,0 +1,82 @@
+// app_common.hpp: what the three application programs (mxm, trfd, ac) share around their
+// kernels: the --t-op option, the verification lines and the one RESULT line that the
+// experiment driver parses (experiments/README.md, "The apps' side of the contract").
+// The balanced loops themselves are written out in each program, as Figure 1.4's compiler would.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "apps/verify.hpp"
+#include "dlb/dlb.hpp"
+
+namespace apps::common {
+
+// --t-op: emulated seconds per basic operation on the base (1996) workstation. The default is
+// the program's calibrated value (apps/README.md, "Calibration").
+dlb::option_spec t_op_option(const std::string& calibrated);
+double t_op(const dlb::options& o);
+// Throws usage_error naming the option unless t_op is a positive number.
+void validate_t_op(const dlb::options& o);
+
+// The K that the run was asked for, as the driver passed it: --group, or P/2 when 0 (the
+// paper's two groups). Global strategies ignore it, but the RESULT line echoes it.
+int requested_group(const dlb::runtime& rt);
+
+// "Verification = SUCCESSFUL" or "Verification = FAILED" (NPB style), after a line with the
+// comparison's numbers unless --quiet. Returns whether it passed.
+bool report_verification(const dlb::runtime& rt, const std::string& what, const verification& v);
+
+// The cost model's predicted best strategy of a loop ("-" when the run made no prediction,
+// e.g. under NONE).
+std::string predicted_best(const dlb::run_stats& st);
+// The strategy a customized (AUTO) loop committed to, or "-" for the other strategies.
+std::string chosen_strategy(const dlb::run_stats& st);
+
+// Statistics of one program's balanced loops: counts summed over the loops, the worst lag.
+struct loop_totals {
+  std::int64_t syncs = 0;
+  std::int64_t redistributions = 0;
+  std::int64_t iterations_moved = 0;
+  std::uint64_t bytes_moved = 0;
+  double lag = 0.0;
+};
+loop_totals totals(const std::vector<const dlb::run_stats*>& loops);
+
+// The RESULT line: ordered key=value pairs, values without blanks.
+class result_line {
+ public:
+  result_line& add(const std::string& key, const std::string& value);
+  result_line& add(const std::string& key, std::int64_t value);
+  result_line& add(const std::string& key, double value, int decimals = 6);
+  std::string text() const;  // "RESULT k=v k=v ..."
+
+ private:
+  std::vector<std::pair<std::string, std::string>> fields_;
+};
+
+// The echoed run parameters, in the contract's order: app strategy P K size seed ml tl clock
+// scale network.
+result_line parameters(const dlb::runtime& rt, const std::string& app, const std::string& size);
+
+// The outcome, in the contract's order: verified total_s loop1_s loop2_s syncs redistributions
+// iterations_moved bytes_moved lag_s lag_pct predicted_best wall_s.
+struct outcome {
+  bool verified = false;
+  double total_s = 0.0;
+  double loop1_s = 0.0;
+  double loop2_s = 0.0;
+  loop_totals stats;
+  std::string predicted_best = "-";
+  double wall_s = 0.0;
+};
+void add_outcome(result_line& line, const outcome& o);
+
+// Wall seconds since `start`.
+double seconds_since(std::chrono::steady_clock::time_point start);
+
+}  // namespace apps::common

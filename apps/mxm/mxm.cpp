@@ -1,0 +1,142 @@
+// mxm: the paper's matrix multiplication Z = X Y (section 1.5.2) as a DLB program, written the
+// way the paper's compiler generated it (Figure 1.4, "TRANSFORMED CODE").
+//
+// The master generates X (n x r) and Y (r x m), scatters the rows of X by blocks and Y whole,
+// serves the synchronizations of the centralized strategies, gathers the rows of Z and checks
+// Z against the sequential reference. Iteration i computes row i of Z; moving it moves row i of
+// X (D = r doubles). Its work, r*m multiply-adds, is given to the runtime in base seconds
+// (ops * t_op), which the emulated clock stretches by the external load.
+#include "apps/mxm.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app_common.hpp"
+#include "dlb/dlb.hpp"
+
+namespace {
+
+// Calibrated against Table 1.1, NONE, P=4, n=r=m=400 (143.7 s); apps/README.md.
+constexpr const char* kCalibratedTOp = "2.88e-6";
+
+// Any one array may hold at most this many doubles (256 MB): every task keeps full-size arrays.
+constexpr std::int64_t kMaxArrayDoubles = std::int64_t{1} << 25;
+
+std::vector<dlb::option_spec> app_options() {
+  return {
+      {"n", "400", "rows of X and Z: the iterations of the parallel loop"},
+      {"r", "400", "columns of X, rows of Y (data moved per iteration: r doubles)"},
+      {"m", "400", "columns of Y and Z"},
+      apps::common::t_op_option(kCalibratedTOp),
+  };
+}
+
+apps::mxm::problem problem_of(const dlb::options& o) {
+  apps::mxm::problem p;
+  p.n = static_cast<std::size_t>(o.integer("n", 1, 1'000'000));
+  p.r = static_cast<std::size_t>(o.integer("r", 1, 1'000'000));
+  p.m = static_cast<std::size_t>(o.integer("m", 1, 1'000'000));
+  // The input data follow the load seed, so repetitions also vary the data.
+  p.seed = static_cast<std::uint64_t>(o.integer("seed", 0, INT64_MAX));
+  return p;
+}
+
+void validate(const dlb::options& o) {
+  const auto p = problem_of(o);
+  apps::common::validate_t_op(o);
+  const std::pair<const char*, std::size_t> arrays[] = {
+      {"X = n x r", p.n * p.r}, {"Y = r x m", p.r * p.m}, {"Z = n x m", p.n * p.m}};
+  for (const auto& [what, doubles] : arrays) {
+    if (static_cast<std::int64_t>(doubles) > kMaxArrayDoubles) {
+      throw dlb::usage_error("options --n/--r/--m: array " + std::string(what) + " would hold " +
+                             std::to_string(doubles) + " doubles, more than " +
+                             std::to_string(kMaxArrayDoubles));
+    }
+  }
+}
+
+int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
+  const auto p = problem_of(rt.opts());
+  const double t_op = apps::common::t_op(rt.opts());
+  const std::size_t n = p.n, r = p.r, m = p.m;
+
+  // Full-size arrays on every task, indexed globally as in the generated code; a slave fills
+  // only the rows it is given or computes.
+  std::vector<double> Z(n * m, 0.0), X, Y;
+  if (rt.master()) {
+    X = apps::mxm::make_x(p);
+    Y = apps::mxm::make_y(p);
+  } else {
+    X.assign(n * r, 0.0);
+    Y.assign(r * m, 0.0);
+  }
+
+  // The compiler's DLB_array descriptions: Z and X by row blocks, Y replicated. Z is only
+  // produced (gathered, never scattered); X is the data D that moves with an iteration.
+  auto DLB_arrayZ = dlb::DLB_array::of("Z", Z.data(), static_cast<std::int64_t>(n),
+                                       static_cast<std::int64_t>(m), dlb::data_distribution::block);
+  DLB_arrayZ.input = false;
+  DLB_arrayZ.output = true;
+  auto DLB_arrayX = dlb::DLB_array::of("X", X.data(), static_cast<std::int64_t>(n),
+                                       static_cast<std::int64_t>(r), dlb::data_distribution::block);
+  auto DLB_arrayY = dlb::DLB_array::of("Y", Y.data(), static_cast<std::int64_t>(r),
+                                       static_cast<std::int64_t>(m), dlb::data_distribution::whole);
+  dlb::loop_spec loop;
+  loop.iterations = static_cast<std::int64_t>(apps::mxm::iterations(p));
+  loop.work = [p, t_op](std::int64_t i) {
+    return static_cast<double>(apps::mxm::ops(p, static_cast<std::size_t>(i))) * t_op;
+  };
+
+  // Figure 1.4, as printed (modulo C++ syntax).
+  dlb::context DLB(rt);
+  const int P = rt.slaves(), K = rt.params().group;
+  DLB_init(DLB, P, K, loop, {&DLB_arrayZ, &DLB_arrayX, &DLB_arrayY});
+  DLB_scatter_data(DLB);
+  if (DLB.master())
+    DLB_master_sync(DLB);
+  else
+    while (DLB.more_work()) {
+      for (std::int64_t i = DLB.start(); i < DLB.end() && DLB.more_work(); i++) {
+        const auto row = static_cast<std::size_t>(i);
+        apps::mxm::compute_row(&X[row * r], Y.data(), &Z[row * m], r, m);
+        if (DLB_slave_sync(DLB) && DLB.interrupt()) DLB_profile_send_move_work(DLB);
+      }
+      if (DLB.more_work()) DLB_send_interrupt(DLB);
+      DLB_profile_send_move_work(DLB);
+    }
+  DLB_gather_data(DLB);
+  if (!rt.master()) return 0;
+
+  const dlb::run_stats& st = DLB.stats();
+  const bool verified = apps::common::report_verification(
+      rt, "Z against the sequential i-j-k loop", apps::mxm::verify(p, Z, apps::mxm::reference(p)));
+
+  apps::common::outcome out;
+  out.verified = verified;
+  out.total_s = st.total_time();
+  out.loop1_s = st.total_time();  // one loop: the whole program
+  out.stats = apps::common::totals({&st});
+  out.predicted_best = apps::common::predicted_best(st);
+  out.wall_s = apps::common::seconds_since(started);
+  auto line = apps::common::parameters(
+      rt, "mxm", "n=" + std::to_string(n) + ",r=" + std::to_string(r) + ",m=" + std::to_string(m));
+  apps::common::add_outcome(line, out);
+  if (st.strategy == dlb::core::strategy::automatic) {
+    line.add("chosen", apps::common::chosen_strategy(st));
+  }
+  std::printf("%s\n", line.text().c_str());
+  return verified ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto started = std::chrono::steady_clock::now();
+  dlb::app_spec spec{"mxm",
+                     "MXM, the paper's matrix multiplication Z = X Y, load balanced over P "
+                     "slaves (Figure 1.4).",
+                     app_options(), validate};
+  return dlb::run_app(argc, argv, spec, [started](dlb::runtime& rt) { return body(rt, started); });
+}

@@ -1,0 +1,93 @@
+// Integration tests of the mxm program: Z = X Y computed by P PVM slaves under every strategy
+// and external load must equal the sequential reference (the program checks it and says so),
+// with the RESULT line the experiment driver parses, bad input refused, nothing left running.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "app_test_support.hpp"
+
+namespace {
+
+const std::string kMxm = MXM_BIN;
+
+// Small: 32 rows of 16 x 16; t_op makes a row about 50 ms of the 1996 workstation, so the runs
+// last a few emulated seconds (a few hundredths of a second of wall time at --scale 200).
+std::vector<std::string> small_run(const std::string& strategy, int procs) {
+  return {"--strategy", strategy, "--procs", std::to_string(procs),
+          "--n",        "32",     "--r",     "16",
+          "--m",        "16",     "--t-op",  "2e-4",
+          "--seed",     "3",      "--tl",    "0.5",
+          "--scale",    "200"};
+}
+
+using mxm_case = std::tuple<std::string, int>;
+class MxmStrategies : public ::testing::TestWithParam<mxm_case> {};
+
+TEST_P(MxmStrategies, MatchesTheSequentialProductUnderLoad) {
+  const auto& [strategy, procs] = GetParam();
+  auto r = app_testing::run(kMxm, small_run(strategy, procs));
+  auto res = app_testing::expect_verified_run(r, {{"app", "mxm"},
+                                                  {"P", std::to_string(procs)},
+                                                  {"size", "n=32,r=16,m=16"},
+                                                  {"seed", "3"},
+                                                  {"ml", "5"},
+                                                  {"tl", "0.5"},
+                                                  {"clock", "emulated"},
+                                                  {"scale", "200"},
+                                                  {"network", "ethernet1996"}});
+  if (strategy != "AUTO") {
+    EXPECT_EQ(res["strategy"], strategy);
+  }
+  EXPECT_EQ(res["K"], std::to_string(procs / 2));
+  EXPECT_EQ(res["loop1_s"], res["total_s"]);
+  if (strategy == "NONE") {
+    EXPECT_EQ(res["syncs"], "0");
+    EXPECT_EQ(res["iterations_moved"], "0");
+    EXPECT_EQ(res["predicted_best"], "-");
+  }
+  // Under load the first slave out of work always finds another still busy.
+  if (strategy == "GCDLB" || strategy == "GDDLB") {
+    EXPECT_GT(std::stoi(res["syncs"]), 0) << r.out;
+  }
+  // Moving a row of Z's computation moves one row of X: r = 16 doubles.
+  EXPECT_EQ(std::stoll(res["bytes_moved"]), 16 * 8 * std::stoll(res["iterations_moved"])) << r.out;
+}
+
+std::string case_name(const ::testing::TestParamInfo<mxm_case>& info) {
+  return std::get<0>(info.param) + "_P" + std::to_string(std::get<1>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(P4, MxmStrategies,
+                         ::testing::Combine(::testing::ValuesIn(app_testing::all_strategies()),
+                                            ::testing::Values(4)),
+                         case_name);
+INSTANTIATE_TEST_SUITE_P(OtherP, MxmStrategies,
+                         ::testing::Combine(::testing::Values("GDDLB"),
+                                            ::testing::Values(2, 8, 16)),
+                         case_name);
+
+// Under the native clock the work is the real computation and the load is real busy work.
+TEST(MxmNative, MatchesTheSequentialProduct) {
+  auto r = app_testing::run(kMxm, {"--strategy", "GDDLB", "--procs", "4", "--n", "64", "--r", "32",
+                                   "--m", "32", "--clock", "native", "--tl", "0.01"});
+  app_testing::expect_verified_run(r, {{"clock", "native"}, {"size", "n=64,r=32,m=32"}});
+}
+
+TEST(MxmUsage, BadInputGetsAClearErrorAndExitTwo) {
+  app_testing::expect_usage_error(kMxm, {"--n", "0"}, "--n");
+  app_testing::expect_usage_error(kMxm, {"--r", "ten"}, "--r");
+  app_testing::expect_usage_error(kMxm, {"--m", "-4"}, "--m");
+  app_testing::expect_usage_error(kMxm, {"--t-op", "0"}, "--t-op");
+  app_testing::expect_usage_error(kMxm, {"--t-op", "fast"}, "--t-op");
+  app_testing::expect_usage_error(kMxm, {"--n", "100000", "--r", "100000"}, "--n");
+  app_testing::expect_usage_error(kMxm, {"--rows", "4"}, "--rows");
+}
+
+TEST(MxmUsage, HelpListsTheProgramsOptions) {
+  app_testing::expect_help(kMxm, {"n", "r", "m", "t-op"});
+}
+
+}  // namespace

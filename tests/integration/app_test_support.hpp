@@ -1,0 +1,112 @@
+// app_test_support.hpp: what the integration tests of the application programs (mxm, trfd, ac)
+// share: running a program as a child process (run_process.hpp: its own private PVM virtual
+// machine, a timeout, a marker to find anything left running) and checking its output against
+// the contract the experiment driver relies on (experiments/README.md).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_process.hpp"
+
+namespace app_testing {
+
+// The RESULT keys every program prints, in order (experiments/README.md).
+inline const std::vector<std::string>& result_keys() {
+  static const std::vector<std::string> keys{"app",
+                                             "strategy",
+                                             "P",
+                                             "K",
+                                             "size",
+                                             "seed",
+                                             "ml",
+                                             "tl",
+                                             "clock",
+                                             "scale",
+                                             "network",
+                                             "verified",
+                                             "total_s",
+                                             "loop1_s",
+                                             "loop2_s",
+                                             "syncs",
+                                             "redistributions",
+                                             "iterations_moved",
+                                             "bytes_moved",
+                                             "lag_s",
+                                             "lag_pct",
+                                             "predicted_best",
+                                             "wall_s"};
+  return keys;
+}
+
+inline testing_support::process_result run(const std::string& bin, std::vector<std::string> args,
+                                           double timeout_s = 120) {
+  args.insert(args.begin(), bin);
+  args.push_back("--quiet");
+  return testing_support::run_process(args, timeout_s);
+}
+
+// Keys of the RESULT line in the order printed.
+inline std::vector<std::string> result_key_order(const std::string& out) {
+  std::vector<std::string> keys;
+  const auto at = out.find("RESULT ");
+  if (at == std::string::npos) return keys;
+  std::istringstream line(out.substr(at + 7, out.find('\n', at) - at - 7));
+  std::string kv;
+  while (line >> kv) keys.push_back(kv.substr(0, kv.find('=')));
+  return keys;
+}
+
+// A run that must have succeeded: exit 0, verified, one complete RESULT line echoing the run's
+// parameters, and nothing of it left running. Returns the RESULT fields.
+inline std::map<std::string, std::string> expect_verified_run(
+    const testing_support::process_result& r, const std::map<std::string, std::string>& echoed) {
+  EXPECT_FALSE(r.timed_out) << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Verification = SUCCESSFUL"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(r.out.find("Verification = FAILED"), std::string::npos) << r.out;
+  EXPECT_EQ(testing_support::count_lines(r.out, "RESULT "), 1) << r.out;
+  auto res = testing_support::fields_of(r.out, "RESULT ");
+  const auto order = result_key_order(r.out);
+  const auto& keys = result_keys();
+  EXPECT_GE(order.size(), keys.size()) << r.out;
+  for (std::size_t k = 0; k < keys.size() && k < order.size(); ++k) {
+    EXPECT_EQ(order[k], keys[k]) << "RESULT key " << k << " in: " << r.out;
+  }
+  for (const auto& [k, v] : echoed) EXPECT_EQ(res[k], v) << "RESULT " << k << " in: " << r.out;
+  EXPECT_EQ(res["verified"], "1");
+  EXPECT_GT(std::stod(res["total_s"]), 0.0) << r.out;
+  EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty())
+      << "a process of the run is still alive";
+  return res;
+}
+
+// Bad input: exit 2, a message naming the option, no virtual machine started or left.
+inline void expect_usage_error(const std::string& bin, const std::vector<std::string>& args,
+                               const std::string& names) {
+  auto r = run(bin, args, 30);
+  EXPECT_EQ(r.exit_code, 2) << names << ": " << r.out << r.err;
+  EXPECT_NE(r.err.find(names), std::string::npos) << "error should name " << names << ": " << r.err;
+  EXPECT_EQ(r.out.find("RESULT "), std::string::npos) << r.out;
+  EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty());
+}
+
+// --help: exit 0 and the application's own options listed with the common ones.
+inline void expect_help(const std::string& bin, const std::vector<std::string>& own) {
+  auto r = testing_support::run_process({bin, "--help"}, 30);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& o : own)
+    EXPECT_NE(r.out.find("--" + o + " "), std::string::npos) << o << "\n" << r.out;
+  EXPECT_NE(r.out.find("--strategy"), std::string::npos) << r.out;
+}
+
+inline const std::vector<std::string>& all_strategies() {
+  static const std::vector<std::string> s{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"};
+  return s;
+}
+
+}  // namespace app_testing
