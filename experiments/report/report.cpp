@@ -201,10 +201,18 @@ void section_best(std::ostringstream& md, const report_inputs& in,
           ++predicted_right;
         } else {
           second += rk->order[1].first == *pred;
-          const double tb = median_of(c->row(best), col), tp = median_of(c->row(*pred), col);
-          if (tb > 0 && tp >= 0) {
-            miss_pct.push_back(100.0 * (tp - tb) / tb);
-            diff = sec(tp - tb) + " (" + format_sig(miss_pct.back(), 2) + "%)";
+          // In the ranking's own terms (paired normalized medians when there are NONE runs),
+          // turned into seconds with the no-DLB median, so the difference is never negative.
+          double vb = -1, vp = -1;
+          for (const auto& [s, v] : rk->order) {
+            if (s == best) vb = v;
+            if (s == *pred) vp = v;
+          }
+          const double none = median_of(c->row("NONE"), col);
+          const double scale = rk->normalized ? none : 1.0;
+          if (vb > 0 && vp >= 0 && scale > 0) {
+            miss_pct.push_back(100.0 * (vp - vb) / vb);
+            diff = sec((vp - vb) * scale) + " s (" + format_sig(miss_pct.back(), 2) + "%)";
           }
         }
       }

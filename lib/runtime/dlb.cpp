@@ -356,7 +356,10 @@ bool context::poll_interrupt() {
       return h.loop == loop_id_ && h.group == group_ && h.epoch <= epoch_;
     });
     if (!d) return false;
-    if (peek(*d, true).epoch == epoch_) return true;
+    if (peek(*d, true).epoch == epoch_) {
+      net_.note_late(d->late);
+      return true;
+    }
   }
 }
 

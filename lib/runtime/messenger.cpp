@@ -103,7 +103,7 @@ std::optional<delivered> messenger::poll(const match& m) {
   last_poll_ = clock_.now();
   auto d = take(m, true);
   if (d) {
-    if (d->arrival <= previous) late_ = std::max(late_, last_poll_ - previous);
+    if (d->arrival <= previous) d->late = last_poll_ - previous;
     clock_.wait_until(d->arrival);
   }
   return d;

@@ -5,6 +5,7 @@
 // wall-clock timeout and ends at once with run_error on an abort or a task-exit notification.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -46,6 +47,9 @@ struct delivered {
   tag kind = tag::config;
   double sent = 0.0;
   double arrival = 0.0;
+  // Set by poll(): how much later than it should have been this message was delivered, because
+  // it was due at an earlier poll but had not physically arrived (0 if on time).
+  double late = 0.0;
   bytes payload;  // the body (after the timing header)
   reader body() const { return reader(payload); }
 };
@@ -72,9 +76,10 @@ class messenger {
 
   // Task-exit notifications for these ranks are failures; for others they are ignored.
   void set_watched(std::vector<bool> watched) { watched_ = std::move(watched); }
-  // Emulation error of non-blocking polls: a message that was due at an earlier poll but had
-  // not physically arrived yet is delivered late; the worst such delay, in clock seconds.
+  // Emulation error of non-blocking polls: the worst `late` of the messages the caller acted
+  // on (it reports them with note_late; a stale message delivered late changes nothing).
   double late_delivery() const { return late_; }
+  void note_late(double late) { late_ = std::max(late_, late); }
   std::chrono::milliseconds wait_timeout() const { return timeout_; }
 
  private:
