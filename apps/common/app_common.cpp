@@ -116,4 +116,21 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+int report_single_loop(const dlb::runtime& rt, const std::string& app, const std::string& size,
+                       const dlb::run_stats& st, const std::string& what, const verification& v,
+                       std::chrono::steady_clock::time_point started) {
+  outcome out;
+  out.verified = report_verification(rt, what, v);
+  out.total_s = st.total_time();
+  out.loop1_s = st.total_time();  // one loop: the whole program
+  out.stats = totals({&st});
+  out.predicted_best = predicted_best(st);
+  out.wall_s = seconds_since(started);
+  auto line = parameters(rt, app, size);
+  add_outcome(line, out);
+  if (st.strategy == dlb::core::strategy::automatic) line.add("chosen", chosen_strategy(st));
+  std::printf("%s\n", line.text().c_str());
+  return out.verified ? 0 : 1;
+}
+
 }  // namespace apps::common

@@ -79,4 +79,10 @@ void add_outcome(result_line& line, const outcome& o);
 // Wall seconds since `start`.
 double seconds_since(std::chrono::steady_clock::time_point start);
 
+// The whole report of a program with one balanced loop (MXM, AC) on the master: the
+// verification line, then the RESULT line. Returns the exit code (0 verified, 1 not).
+int report_single_loop(const dlb::runtime& rt, const std::string& app, const std::string& size,
+                       const dlb::run_stats& st, const std::string& what, const verification& v,
+                       std::chrono::steady_clock::time_point started);
+
 }  // namespace apps::common

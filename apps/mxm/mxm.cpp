@@ -109,25 +109,10 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
   DLB_gather_data(DLB);
   if (!rt.master()) return 0;
 
-  const dlb::run_stats& st = DLB.stats();
-  const bool verified = apps::common::report_verification(
-      rt, "Z against the sequential i-j-k loop", apps::mxm::verify(p, Z, apps::mxm::reference(p)));
-
-  apps::common::outcome out;
-  out.verified = verified;
-  out.total_s = st.total_time();
-  out.loop1_s = st.total_time();  // one loop: the whole program
-  out.stats = apps::common::totals({&st});
-  out.predicted_best = apps::common::predicted_best(st);
-  out.wall_s = apps::common::seconds_since(started);
-  auto line = apps::common::parameters(
-      rt, "mxm", "n=" + std::to_string(n) + ",r=" + std::to_string(r) + ",m=" + std::to_string(m));
-  apps::common::add_outcome(line, out);
-  if (st.strategy == dlb::core::strategy::automatic) {
-    line.add("chosen", apps::common::chosen_strategy(st));
-  }
-  std::printf("%s\n", line.text().c_str());
-  return verified ? 0 : 1;
+  return apps::common::report_single_loop(
+      rt, "mxm", "n=" + std::to_string(n) + ",r=" + std::to_string(r) + ",m=" + std::to_string(m),
+      DLB.stats(), "Z against the sequential i-j-k loop",
+      apps::mxm::verify(p, Z, apps::mxm::reference(p)), started);
 }
 
 }  // namespace
