@@ -236,6 +236,16 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
                         " slices for a loop of " + std::to_string(loop.iterations) + " iterations");
     }
   }
+  // The arrays' distribution is the iterations' (the paper: arrays are "initially partitioned
+  // equally based on the data distribution specification"): a CYCLIC array makes the loop cyclic.
+  loop_spec resolved = loop;
+  bool block = false, cyclic = false;
+  for (const DLB_array* a : arrays) {
+    block = block || a->distribution == data_distribution::block;
+    cyclic = cyclic || a->distribution == data_distribution::cyclic;
+  }
+  if (block && cyclic) throw usage_error("DLB_init: BLOCK and CYCLIC arrays in one loop");
+  if (cyclic) resolved.initial = data_distribution::cyclic;
   DLB.loop_id_ = DLB.rt_.next_loop_id();
   DLB.strategy_ = s;
   // Customized mode runs the first synchronization as a global centralized one: the master
@@ -244,7 +254,7 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   DLB.local_group_size_ = K;
   DLB.procs_ = P;
   DLB.group_size_ = core::is_local(DLB.protocol_) ? K : P;
-  DLB.loop_ = loop;
+  DLB.loop_ = resolved;
   DLB.arrays_ = std::move(arrays);
   const auto& prm = DLB.rt_.params();
   DLB.balance_.threshold_iterations =

@@ -106,6 +106,16 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values("uniform", "triangular"), ::testing::Values("native")),
     case_name);
 
+// CYCLIC arrays: iteration i starts on slave i mod P (single-iteration ranges), and the data
+// still moves and comes back right.
+TEST(Distributions, CyclicArraysAreScatteredMovedAndGatheredByIteration) {
+  for (const char* s : {"NONE", "GDDLB", "LCDLB"}) {
+    auto r = run_app({"--strategy", s, "--procs", "4", "--distribution", "cyclic", "--iterations",
+                      "120", "--work-ms", "40", "--scale", "40", "--seed", "2"});
+    expect_successful_run(r, 4, 120);
+  }
+}
+
 // K = 1: every slave its own group; nothing may move, and the run still completes.
 TEST(LocalStrategies, GroupsOfOneNeverMoveWork) {
   for (const char* s : {"LCDLB", "LDDLB"}) {

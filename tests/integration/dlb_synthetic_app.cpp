@@ -27,6 +27,7 @@ std::vector<dlb::option_spec> app_options() {
       {"work-ms", "50", "mean base milliseconds of work per iteration"},
       {"style", "figure", "figure (Figure 1.4 written out) or parallel_for"},
       {"body-sleep-ms", "0", "real milliseconds each iteration's body sleeps (long iterations)"},
+      {"distribution", "block", "distribution of the arrays in and out: block or cyclic"},
       {"kill-self", "0", "this slave SIGKILLs itself (failure tests); 0: none"},
       {"kill-after", "5", "... after this many iterations"},
   };
@@ -44,6 +45,10 @@ void validate(const dlb::options& o) {
                            "'");
   }
   o.real("body-sleep-ms", 0, 1e6);
+  if (o.str("distribution") != "block" && o.str("distribution") != "cyclic") {
+    throw dlb::usage_error("option --distribution must be block or cyclic, got '" +
+                           o.str("distribution") + "'");
+  }
   o.integer("kill-self", 0, 64);
   o.integer("kill-after", 0, 100'000'000);
 }
@@ -68,8 +73,10 @@ int body(dlb::runtime& rt) {
       in[static_cast<std::size_t>(i)] = 0.5 * static_cast<double>(i) - 3.0;
     for (int j = 0; j < 16; ++j) w[static_cast<std::size_t>(j)] = 100.0 * j;
   }
-  auto a_in = dlb::DLB_array::of("in", in.data(), I, 1, dlb::data_distribution::block);
-  auto a_out = dlb::DLB_array::of("out", out.data(), I, 1, dlb::data_distribution::block);
+  const auto dist = o.str("distribution") == "cyclic" ? dlb::data_distribution::cyclic
+                                                      : dlb::data_distribution::block;
+  auto a_in = dlb::DLB_array::of("in", in.data(), I, 1, dist);
+  auto a_out = dlb::DLB_array::of("out", out.data(), I, 1, dist);
   a_out.input = false;
   a_out.output = true;
   auto a_w = dlb::DLB_array::of("w", w.data(), 16, 1, dlb::data_distribution::whole);
