@@ -41,25 +41,16 @@ TEST_P(AcStrategies, MatchesTheSequentialConvolutionUnderLoad) {
     EXPECT_EQ(res["strategy"], strategy);
   }
   EXPECT_EQ(res["bytes_moved"], "0");  // D = 0: everything is replicated
-  if (strategy == "NONE") {
-    EXPECT_EQ(res["syncs"], "0");
-  }
-  if (strategy == "GCDLB" || strategy == "GDDLB") {
-    EXPECT_GT(std::stoi(res["syncs"]), 0) << r.out;
-  }
-}
-
-std::string case_name(const ::testing::TestParamInfo<ac_case>& info) {
-  return std::get<0>(info.param) + "_P" + std::to_string(std::get<1>(info.param));
+  app_testing::expect_sync_counts(res, strategy, r.out);
 }
 
 INSTANTIATE_TEST_SUITE_P(P4, AcStrategies,
                          ::testing::Combine(::testing::ValuesIn(app_testing::all_strategies()),
                                             ::testing::Values(4)),
-                         case_name);
+                         app_testing::strategy_p_name<ac_case>);
 INSTANTIATE_TEST_SUITE_P(OtherP, AcStrategies,
                          ::testing::Combine(::testing::Values("GCDLB"), ::testing::Values(2, 8)),
-                         case_name);
+                         app_testing::strategy_p_name<ac_case>);
 
 // An odd n gives an odd L (49): the middle element is a bitonic iteration of its own.
 TEST(AcSizes, OddLengthHasALoneMiddle) {

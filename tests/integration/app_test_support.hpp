@@ -109,4 +109,21 @@ inline const std::vector<std::string>& all_strategies() {
   return s;
 }
 
+// NONE never synchronizes; the global strategies do under load at the tests' sizes.
+inline void expect_sync_counts(std::map<std::string, std::string>& res, const std::string& strategy,
+                               const std::string& out) {
+  if (strategy == "NONE") {
+    EXPECT_EQ(res["syncs"], "0");
+  }
+  if (strategy == "GCDLB" || strategy == "GDDLB") {
+    EXPECT_GT(std::stoi(res["syncs"]), 0) << out;
+  }
+}
+
+// "GDDLB_P4" for a (strategy, P) test parameter.
+template <class Param>
+std::string strategy_p_name(const ::testing::TestParamInfo<Param>& info) {
+  return std::get<0>(info.param) + "_P" + std::to_string(std::get<1>(info.param));
+}
+
 }  // namespace app_testing

@@ -48,25 +48,16 @@ TEST_P(TrfdStrategies, BothLoopsMatchTheSequentialProgramUnderLoad) {
   EXPECT_GE(total + 1e-5, loop1 + loop2 + std::stod(res["transpose_s"])) << r.out;
   EXPECT_EQ(std::stoll(res["loop1_syncs"]) + std::stoll(res["loop2_syncs"]),
             std::stoll(res["syncs"]));
-  if (strategy == "NONE") {
-    EXPECT_EQ(res["syncs"], "0");
-  }
-  if (strategy == "GCDLB" || strategy == "GDDLB") {
-    EXPECT_GT(std::stoi(res["syncs"]), 0) << r.out;
-  }
-}
-
-std::string case_name(const ::testing::TestParamInfo<trfd_case>& info) {
-  return std::get<0>(info.param) + "_P" + std::to_string(std::get<1>(info.param));
+  app_testing::expect_sync_counts(res, strategy, r.out);
 }
 
 INSTANTIATE_TEST_SUITE_P(P4, TrfdStrategies,
                          ::testing::Combine(::testing::ValuesIn(app_testing::all_strategies()),
                                             ::testing::Values(4)),
-                         case_name);
+                         app_testing::strategy_p_name<trfd_case>);
 INSTANTIATE_TEST_SUITE_P(OtherP, TrfdStrategies,
                          ::testing::Combine(::testing::Values("LDDLB"), ::testing::Values(2, 8)),
-                         case_name);
+                         app_testing::strategy_p_name<trfd_case>);
 
 // An even N (n = 7: N = 28) has no middle column.
 TEST(TrfdSizes, EvenColumnCount) {
