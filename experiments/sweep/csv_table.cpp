@@ -198,8 +198,10 @@ std::string format_csv_table(const csv_table& table) {
   return out;
 }
 
-void append_durably(const std::filesystem::path& path, std::string_view text) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+namespace {
+// Opens `path` with `flags`, writes all of `text` and syncs it to disk before returning.
+void write_synced(const std::filesystem::path& path, std::string_view text, int flags) {
+  const int fd = ::open(path.c_str(), flags | O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
     throw std::runtime_error("cannot open " + path.string() + ": " + std::strerror(errno));
   try {
@@ -213,21 +215,15 @@ void append_durably(const std::filesystem::path& path, std::string_view text) {
   if (!synced)
     throw std::runtime_error("cannot sync " + path.string() + ": " + std::strerror(errno));
 }
+}  // namespace
+
+void append_durably(const std::filesystem::path& path, std::string_view text) {
+  write_synced(path, text, O_APPEND);
+}
 
 void write_atomically(const std::filesystem::path& path, std::string_view text) {
   const std::filesystem::path tmp = path.string() + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot open " + tmp.string() + ": " + std::strerror(errno));
-  try {
-    write_all(fd, text, tmp);
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  const bool synced = ::fsync(fd) == 0;
-  ::close(fd);
-  if (!synced)
-    throw std::runtime_error("cannot sync " + tmp.string() + ": " + std::strerror(errno));
+  write_synced(tmp, text, O_TRUNC);
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) throw std::runtime_error("cannot rename " + tmp.string() + ": " + ec.message());
