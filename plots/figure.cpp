@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "sweep/cli.hpp"
 #include "sweep/text.hpp"
 
 namespace dlb::plots {
@@ -73,6 +74,14 @@ std::vector<std::filesystem::path> render(const figure& fig, const std::filesyst
     }
   }
   return files;
+}
+
+std::vector<std::string> formats_option(const sweep::cli_args& args) {
+  try {
+    return parse_formats(args.value("formats").value_or("png,svg"));
+  } catch (const std::invalid_argument& e) {
+    args.usage_error(e.what());
+  }
 }
 
 }  // namespace dlb::plots

@@ -6,6 +6,10 @@
 #include <string_view>
 #include <vector>
 
+namespace dlb::sweep {
+class cli_args;
+}
+
 namespace dlb::plots {
 
 // A gnuplot string literal: double-quoted with backslashes and quotes escaped.
@@ -22,6 +26,8 @@ struct figure {
 
 // Parses "png,svg" (or "png", "svg"); throws std::invalid_argument on anything else.
 std::vector<std::string> parse_formats(std::string_view list);
+// The --formats option of a plot program (default png,svg); a bad value is a usage error.
+std::vector<std::string> formats_option(const sweep::cli_args& args);
 
 // Writes out_dir/NAME.png and/or NAME.svg with one gnuplot process, and returns their paths.
 // Throws std::runtime_error if gnuplot did not produce a non-empty file (gnuplot's own error

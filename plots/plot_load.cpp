@@ -78,12 +78,7 @@ int main(int argc, char** argv) {
       {});
   const fs::path out_dir = args.required("out-dir");
   const std::string name = args.value("name").value_or("fig1_3_load");
-  std::vector<std::string> formats;
-  try {
-    formats = plots::parse_formats(args.value("formats").value_or("png,svg"));
-  } catch (const std::exception& e) {
-    args.usage_error(e.what());
-  }
+  const std::vector<std::string> formats = plots::formats_option(args);
   try {
     std::vector<segment> segs;
     std::string title;

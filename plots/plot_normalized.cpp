@@ -91,12 +91,7 @@ int main(int argc, char** argv) {
                              {"summary", "out-dir", "apps", "formats", "measure"}, {});
   const std::string summary_path = args.required("summary");
   const fs::path out_dir = args.required("out-dir");
-  std::vector<std::string> formats;
-  try {
-    formats = plots::parse_formats(args.value("formats").value_or("png,svg"));
-  } catch (const std::exception& e) {
-    args.usage_error(e.what());
-  }
+  const std::vector<std::string> formats = plots::formats_option(args);
   const std::string measure = args.value("measure").value_or("total");
   if (measure != "total" && measure != "loop1" && measure != "loop2") {
     args.usage_error("--measure must be total, loop1 or loop2, got '" + measure + "'");
