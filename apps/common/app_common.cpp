@@ -93,7 +93,8 @@ result_line parameters(const dlb::runtime& rt, const std::string& app, const std
       .add("tl", o.str("tl"))
       .add("clock", o.str("clock"))
       .add("scale", o.str("scale"))
-      .add("network", o.str("network"));
+      .add("network", o.str("network"))
+      .add("backend", o.str("backend"));
   return line;
 }
 

@@ -60,7 +60,8 @@ class result_line {
 };
 
 // The echoed run parameters, in the contract's order: app strategy P K size seed ml tl clock
-// scale network.
+// scale network backend (under --backend sim, clock and scale are echoed but unused: time is
+// virtual).
 result_line parameters(const dlb::runtime& rt, const std::string& app, const std::string& size);
 
 // The outcome, in the contract's order: verified total_s loop1_s loop2_s syncs redistributions

@@ -16,24 +16,27 @@ messenger::messenger(transport& t, dlb::clock& c, network_model net,
                      std::chrono::milliseconds wait_timeout)
     : transport_(t), clock_(c), net_(std::move(net)), timeout_(wait_timeout) {}
 
+bool messenger::modelled() const { return clock_.emulated() && net_.params().modelled(); }
+
 std::size_t messenger::send(int to, tag kind, const bytes& body) {
   const double sent = clock_.now();
   double arrival = sent;
-  if (clock_.emulated() && net_.params().kind != network_kind::ideal) {
-    // The sender spends its overhead first; then the message takes its turn on the network.
+  if (modelled()) {
+    // The sender spends its overhead first; then the message takes its turn on the network:
+    // the emulated one stamps its arrival, the simulated one carries it (network.hpp).
     const double leaves = sent + net_.params().send_overhead;
-    arrival = net_.arrival(leaves, body.size());
+    arrival = net_.params().carried_by_transport ? leaves : net_.arrival(leaves, body.size());
     clock_.wait_until(leaves);
   }
   writer w;
   w.put(sent).put(arrival).put_raw(body.data(), body.size());
-  transport_.send(to, static_cast<int>(kind), w.data());
+  transport_.send(to, static_cast<int>(kind), w.data(), body.size());
   return body.size();
 }
 
 std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const bytes& body) {
   if (to.empty()) return 0;
-  if (!clock_.emulated() || net_.params().kind == network_kind::ideal) {
+  if (!modelled()) {
     const double sent = clock_.now();
     writer w;
     w.put(sent).put(sent).put_raw(body.data(), body.size());
@@ -115,6 +118,13 @@ delivered messenger::wait(const match& m, const std::string& what) {
     if (auto d = take(m, false)) {
       clock_.wait_until(d->arrival);
       return std::move(*d);
+    }
+    if (transport_.detects_deadlock()) {
+      // Virtual time: no wall-clock bound; a wait that can never end is the simulator's
+      // deadlock, which ends the run with every task's state.
+      transport_.waiting_for(what);
+      drain(std::chrono::microseconds::max());
+      continue;
     }
     auto left = std::chrono::duration_cast<std::chrono::microseconds>(
         deadline - std::chrono::steady_clock::now());

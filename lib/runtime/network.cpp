@@ -72,7 +72,7 @@ network_model::network_model(network_params params, std::shared_ptr<shared_mediu
   if (params_.send_overhead < 0 || params_.send_overhead > params_.latency) {
     throw std::invalid_argument("send overhead must be between 0 and the latency");
   }
-  if (params_.kind == network_kind::ethernet1996 && !medium_) {
+  if (params_.kind == network_kind::ethernet1996 && !medium_ && !params_.carried_by_transport) {
     throw std::invalid_argument("the ethernet1996 network needs a shared medium");
   }
 }

@@ -14,7 +14,7 @@ std::span<const unsigned char> as_uchar(const bytes& b) {
 }
 }  // namespace
 
-void pvm_transport::send(int to, int tag, const bytes& payload) {
+void pvm_transport::send(int to, int tag, const bytes& payload, std::size_t) {
   auto b = s_.buffer(pvm::encoding::raw);
   b.pack(static_cast<std::uint64_t>(payload.size()), as_uchar(payload));
   s_.send(tids_.at(static_cast<std::size_t>(to)), pvm::tag{tag}, b);
@@ -68,10 +68,27 @@ std::string pvm_transport::describe(int rank) const {
   return os.str();
 }
 
-void pvm_transport::watch(const std::vector<int>& ranks) {
+void pvm_transport::watch(std::span<const int> ranks) {
   std::vector<pvm::tid> t;
   for (int r : ranks) t.push_back(tids_.at(static_cast<std::size_t>(r)));
   s_.notify_exit(t, pvm::tag{kTaskExitTag});
+}
+
+void pvm_transport::kill(int rank) noexcept {
+  try {
+    s_.kill(tids_.at(static_cast<std::size_t>(rank)));
+  } catch (const std::exception&) {
+  }
+}
+
+void pvm_transport::await_exit(std::span<const int> ranks) {
+  // Bounded: a task that does not exit within 5 s is killed with the virtual machine anyway.
+  std::size_t gone = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (gone < ranks.size() && std::chrono::steady_clock::now() < deadline) {
+    auto e = receive(std::chrono::milliseconds(50));
+    if (e && e->tag == kTaskExitTag) ++gone;
+  }
 }
 
 }  // namespace dlb

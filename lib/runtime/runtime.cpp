@@ -1,23 +1,20 @@
-// runtime.cpp: starting, configuring and stopping the tasks of a DLB program.
+// runtime.cpp: the options and parameters of a run, and one task's runtime over the transport
+// and clock its launcher gives it (launchers: pvm_launcher.cpp, sim.cpp; run_app: launch.cpp).
 #include "dlb/runtime/runtime.hpp"
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 
 #include "dlb/runtime/network_profile.hpp"
-#include "dlb/runtime/pvm_transport.hpp"
-#include "pvm/pvm.hpp"
 
 namespace dlb {
 
 namespace {
-constexpr const char* kSlaveFlag = "--dlb-slave";
-constexpr int kConfigTag = static_cast<int>(tag::config);
+// Slaves a PVM run may have on this kind of machine; the simulator goes further.
+constexpr int kMaxPvmSlaves = 64;
+constexpr int kMaxSimSlaves = 4096;
 
 std::vector<double> parse_speeds(const std::string& text, int procs) {
   std::vector<double> v;
@@ -47,13 +44,16 @@ std::vector<option_spec> common_options() {
   return {
       {"strategy", "GDDLB",
        "NONE, GCDLB, GDDLB, LCDLB, LDDLB or AUTO (customized: the model chooses)"},
-      {"procs", "4", "P, the number of slaves (1..64)"},
+      {"backend", "pvm",
+       "pvm (real PVM tasks) or sim (simulated workstations in virtual time, one process)"},
+      {"procs", "4", "P, the number of slaves (1..64 under pvm, 1..4096 under sim)"},
       {"group", "0", "K, group size of the local strategies; 0: P/2 as in the paper"},
       {"seed", "1", "seed of the external load function"},
       {"ml", "5", "maximum external load (load uniform in 0..ml); 0: no load"},
       {"tl", "5", "duration of persistence of the load, seconds"},
       {"speeds", "1", "normalized processor speeds S_i: one value or P, comma-separated"},
-      {"clock", "emulated", "emulated (1996 workstations, dilated time) or native (real time)"},
+      {"clock", "emulated",
+       "emulated (1996 workstations, dilated time) or native (real time); pvm backend only"},
       {"scale", "10", "emulated seconds per wall second (emulated clock)"},
       {"network", "ethernet1996",
        "emulated network: ethernet1996 (shared medium), switched or ideal"},
@@ -80,8 +80,17 @@ run_params read_params(const options& o) {
                       o.str("strategy") + "'");
   }
   p.strategy = *s;
-  p.procs = static_cast<int>(o.integer("procs", 1, 64));
-  const auto k = static_cast<int>(o.integer("group", 0, 64));
+  const std::string& b = o.str("backend");
+  if (b != "pvm" && b != "sim")
+    throw usage_error("option --backend must be pvm or sim, got '" + b + "'");
+  p.backend = b == "sim" ? backend_kind::sim : backend_kind::pvm;
+  const bool sim = p.backend == backend_kind::sim;
+  p.procs = static_cast<int>(o.integer("procs", 1, kMaxSimSlaves));
+  if (!sim && p.procs > kMaxPvmSlaves)
+    throw usage_error("option --procs: at most " + std::to_string(kMaxPvmSlaves) +
+                      " slaves under --backend pvm (use --backend sim for more), got " +
+                      std::to_string(p.procs));
+  const auto k = static_cast<int>(o.integer("group", 0, kMaxSimSlaves));
   if (k > p.procs)
     throw usage_error("option --group must not exceed --procs (" + std::to_string(p.procs) +
                       "), got " + std::to_string(k));
@@ -96,6 +105,9 @@ run_params read_params(const options& o) {
   if (c != "emulated" && c != "native")
     throw usage_error("option --clock must be emulated or native, got '" + c + "'");
   p.emulated = c == "emulated";
+  if (sim && !p.emulated)
+    throw usage_error(
+        "option --clock native needs --backend pvm (the simulator's time is virtual)");
   p.scale = o.real("scale", 1e-3, 1e6);
   auto net = parse_network(o.str("network"));
   if (!net)
@@ -108,141 +120,46 @@ run_params read_params(const options& o) {
   // Under the native clock the network is the real one: nothing is modelled.
   if (!p.emulated) p.network.kind = network_kind::ideal;
   if (p.network.kind == network_kind::ideal) p.network.send_overhead = 0;
+  p.network.carried_by_transport = sim;
   p.delta = o.real("delta-ms", 0, 1e9) * 1e-3;
   p.threshold = o.integer("threshold", -1, INT64_MAX);
   p.min_improvement = o.real("improvement", 0, 1);
-  p.timeout_s = o.real("timeout", 0.1, 1e7);
+  p.timeout_s = o.real("timeout", 0.1, 1e7);  // wall time; the simulator detects deadlock
   p.quiet = o.flag("quiet");
   p.network_profile = o.str("network-profile");
   return p;
 }
 
-struct runtime::pvm_parts {
-  std::unique_ptr<pvm::private_vm> vm;
-  std::unique_ptr<pvm::session> session;
-  std::unique_ptr<pvm_transport> transport;
-};
+std::string to_string(backend_kind b) { return b == backend_kind::sim ? "sim" : "pvm"; }
 
-runtime::runtime(int argc, char** argv, const app_spec& spec)
-    : app_(spec.name), pvm_(std::make_unique<pvm_parts>()) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  const bool slave = std::find(args.begin(), args.end(), kSlaveFlag) != args.end();
-  auto specs = common_options();
-  specs.insert(specs.end(), spec.options.begin(), spec.options.end());
-
-  std::int64_t epoch_ns = 0;
-  std::string medium_name;
-  std::vector<pvm::tid> tids;
-  if (!slave) {
-    opts_ = options::parse(specs, args);
-    params_ = read_params(opts_);
-    if (spec.validate) spec.validate(opts_);
-    if (!opts_.flag("join-vm")) {
-      pvm::private_vm_options vo;
-      vo.root_notice = !params_.quiet;
-      pvm_->vm = std::make_unique<pvm::private_vm>(vo);
-    }
-    pvm_->session = std::make_unique<pvm::session>();
-    auto& s = *pvm_->session;
-    const std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
-    auto sp = s.spawn(exe, {kSlaveFlag}, params_.procs);
-    if (!sp.complete()) {
-      for (auto t : sp.started) {
-        try {
-          s.kill(t);
-        } catch (const pvm::error&) {
-        }
-      }
-      throw run_error("could not start the slaves: " + sp.summary());
-    }
-    tids.push_back(s.self());
-    tids.insert(tids.end(), sp.started.begin(), sp.started.end());
-    if (params_.emulated && params_.network.kind == network_kind::ethernet1996) {
-      medium_name = "dlb-medium-" + std::to_string(getpid()) + "-" + std::to_string(s.self().value);
-      medium_ = std::make_shared<shared_medium>(medium_name, true);
-    }
-    // Time 0 of the run: far enough ahead for every slave to have its configuration.
-    epoch_ns = monotonic_ns() + 50'000'000 + 5'000'000LL * params_.procs;
-    for (int r = 1; r <= params_.procs; ++r) {
-      writer w;
-      w.put(epoch_ns).put(r).put_string(medium_name);
-      w.put<std::uint64_t>(tids.size());
-      for (auto t : tids) w.put(t.value);
-      w.put<std::uint64_t>(opts_.values().size());
-      for (const auto& [k, v] : opts_.values()) w.put_string(k).put_string(v);
-      const bytes& b = w.data();
-      auto buf = s.buffer(pvm::encoding::raw);
-      buf.pack(static_cast<std::uint64_t>(b.size()),
-               std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(b.data()),
-                                              b.size()));
-      s.send(tids[static_cast<std::size_t>(r)], pvm::tag{kConfigTag}, buf);
-    }
-    rank_ = 0;
-  } else {
-    pvm_->session = std::make_unique<pvm::session>();
-    auto& s = *pvm_->session;
-    if (!s.parent())
-      throw usage_error(std::string(kSlaveFlag) + " is for tasks spawned by a DLB master");
-    auto m = s.recv_for(std::chrono::seconds(30), *s.parent(), pvm::tag{kConfigTag});
-    if (!m) throw run_error("no configuration from the master within 30 s");
-    bytes b(static_cast<std::size_t>(m->get<std::uint64_t>()));
-    std::span<unsigned char> into(reinterpret_cast<unsigned char*>(b.data()), b.size());
-    m->unpack(into);
-    reader r(b);
-    epoch_ns = r.get<std::int64_t>();
-    rank_ = r.get<int>();
-    medium_name = r.get_string();
-    auto n = r.get<std::uint64_t>();
-    for (std::uint64_t i = 0; i < n; ++i) tids.push_back(pvm::tid{r.get<int>()});
-    std::map<std::string, std::string> values;
-    auto nv = r.get<std::uint64_t>();
-    for (std::uint64_t i = 0; i < nv; ++i) {
-      std::string k = r.get_string();
-      values[k] = r.get_string();
-    }
-    opts_ = options(specs, values);
-    params_ = read_params(opts_);
-    if (!medium_name.empty()) medium_ = std::make_shared<shared_medium>(medium_name, false);
-  }
-
-  pvm_->transport = std::make_unique<pvm_transport>(*pvm_->session, tids, rank_);
-  workstation ws;
-  if (rank_ > 0) {
-    ws.slave = static_cast<std::size_t>(rank_ - 1);
-    ws.speed = params_.speeds[ws.slave];
-    ws.load = params_.load;
-    ws.loaded = params_.load.max_load > 0;
-  }
-  if (params_.emulated) {
-    clock_ = std::make_unique<emulated_clock>(epoch_ns, params_.scale, ws);
-  } else {
-    clock_ = std::make_unique<native_clock>(epoch_ns, ws);
-  }
+runtime::runtime(runtime_setup setup)
+    : app_(std::move(setup.app)),
+      opts_(std::move(setup.opts)),
+      params_(std::move(setup.params)),
+      rank_(setup.rank),
+      vmid_(std::move(setup.vmid)),
+      transport_(*setup.link),
+      clock_(*setup.time),
+      medium_(std::move(setup.medium)) {
   messenger_ = std::make_unique<messenger>(
-      *pvm_->transport, *clock_, network_model(params_.network, medium_),
+      transport_, clock_, network_model(params_.network, medium_),
       std::chrono::milliseconds(static_cast<std::int64_t>(params_.timeout_s * 1000)));
-  std::vector<bool> watched(tids.size(), false);
+  // The master watches every slave; a slave, the master.
   std::vector<int> watch;
   if (rank_ == 0) {
     for (int r = 1; r <= params_.procs; ++r) watch.push_back(r);
   } else {
     watch.push_back(0);
   }
+  std::vector<bool> watched(static_cast<std::size_t>(params_.procs + 1), false);
   for (int r : watch) watched[static_cast<std::size_t>(r)] = true;
   messenger_->set_watched(watched);
-  pvm_->transport->watch(watch);
+  transport_.watch(watch);
   // Everyone starts at time 0 of the run.
-  clock_->wait_until(0.0);
+  clock_.wait_until(0.0);
 }
 
-runtime::~runtime() {
-  messenger_.reset();
-  clock_.reset();
-  pvm_->transport.reset();
-  pvm_->session.reset();
-  medium_.reset();
-  pvm_->vm.reset();
-}
+runtime::~runtime() = default;
 
 const core::network_profile& runtime::model_network() {
   if (!model_network_) {
@@ -275,22 +192,13 @@ const core::network_profile& runtime::model_network() {
   return *model_network_;
 }
 
-std::string runtime::vmid() const { return pvm_->vm ? pvm_->vm->vmid() : std::string(); }
-
 void runtime::finish() {
   if (master()) {
     messenger_->set_watched(std::vector<bool>(static_cast<std::size_t>(params_.procs + 1), false));
     std::vector<int> all;
     for (int r = 1; r <= params_.procs; ++r) all.push_back(r);
     messenger_->multicast(all, tag::release, {});
-    // Wait (bounded) until every slave has exited, so that halting the virtual machine stops
-    // nothing that was still finishing.
-    int gone = 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (gone < params_.procs && std::chrono::steady_clock::now() < deadline) {
-      auto e = pvm_->transport->receive(std::chrono::milliseconds(50));
-      if (e && e->tag == kTaskExitTag) ++gone;
-    }
+    transport_.await_exit(all);
   } else {
     messenger_->wait(with_tag(tag::release), "the master's release at the end of the run");
   }
@@ -299,49 +207,36 @@ void runtime::finish() {
 void runtime::abort(const std::string& why) noexcept {
   try {
     writer w;
-    w.put(clock_ ? clock_->now() : 0.0).put(0.0).put_string(why);
+    w.put(clock_.now()).put(0.0).put_string(why);
     if (master()) {
       std::vector<int> all;
       for (int r = 1; r <= params_.procs; ++r) all.push_back(r);
-      pvm_->transport->multicast(all, static_cast<int>(tag::abort), w.data());
-      for (int r = 1; r <= params_.procs; ++r) {
-        try {
-          pvm_->session->kill(pvm_->transport->tids()[static_cast<std::size_t>(r)]);
-        } catch (const std::exception&) {
-        }
-      }
-    } else if (pvm_ && pvm_->transport) {
-      pvm_->transport->send(0, static_cast<int>(tag::abort), w.data());
+      transport_.multicast(all, static_cast<int>(tag::abort), w.data());
+      for (int r : all) transport_.kill(r);
+    } else {
+      transport_.send(0, static_cast<int>(tag::abort), w.data(), w.size());
     }
-  } catch (...) {
+  } catch (const std::exception&) {
+    // Aborting is best effort: the run has failed already. (Not catch (...): the simulator
+    // unwinds a killed actor with an exception that must pass.)
   }
 }
 
-int run_app(int argc, char** argv, const app_spec& spec, const std::function<int(runtime&)>& body) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  const bool slave = std::find(args.begin(), args.end(), kSlaveFlag) != args.end();
-  if (!slave && (std::find(args.begin(), args.end(), "--help") != args.end() ||
-                 std::find(args.begin(), args.end(), "-h") != args.end())) {
-    auto specs = common_options();
-    specs.insert(specs.end(), spec.options.begin(), spec.options.end());
-    std::cout << "usage: " << spec.name << " [options]\n"
-              << spec.summary << "\n\nOptions:\n"
-              << options(specs, {}).help_text();
-    return 0;
-  }
-  std::unique_ptr<runtime> rt;
+int run_task(runtime& rt, const app_spec& spec, const app_body& body) {
+  const bool slave = !rt.master();
   try {
-    rt = std::make_unique<runtime>(argc, argv, spec);
-    int rc = body(*rt);
-    rt->finish();
+    int rc = body(rt);
+    rt.finish();
     return rc;
   } catch (const usage_error& e) {
     std::cerr << spec.name << ": " << e.what() << "\n";
     if (!slave) std::cerr << "see '" << spec.name << " --help'\n";
+    rt.abort(e.what());
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << spec.name << (slave ? " (slave)" : "") << ": error: " << e.what() << "\n";
-    if (rt) rt->abort(e.what());
+    std::cerr << spec.name << (slave ? " (slave " + std::to_string(rt.rank()) + ")" : "")
+              << ": error: " << e.what() << "\n";
+    rt.abort(e.what());
     return 1;
   }
 }

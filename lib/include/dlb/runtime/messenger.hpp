@@ -83,6 +83,8 @@ class messenger {
   std::chrono::milliseconds wait_timeout() const { return timeout_; }
 
  private:
+  // Does a 1996 network cost this task time (emulated or simulated)?
+  bool modelled() const;
   void drain(std::chrono::microseconds bound);
   void accept(envelope e);
   std::optional<delivered> take(const match& m, bool due_only);

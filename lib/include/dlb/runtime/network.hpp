@@ -36,6 +36,12 @@ struct network_params {
   // message leaves). The paper's cost model charges a sender L per message (psi = beta L,
   // kappa = beta L + alpha D / B), so the default is L; one-way time stays L + b/B.
   double send_overhead = 2414.5e-6;
+  // The simulated backend: the transport itself carries the wire's cost (SimGrid
+  // communications on a platform of this kind, latency and bandwidth), so the messenger charges
+  // the sender its overhead and stamps no arrival time (sim.hpp).
+  bool carried_by_transport = false;
+  // Is there a 1996 network to honour (not ideal)?
+  bool modelled() const { return kind != network_kind::ideal; }
 };
 
 // The shared-memory segment of a run: the medium's next free time, as the bits of a double.

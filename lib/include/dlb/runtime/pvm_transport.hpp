@@ -15,13 +15,15 @@ class pvm_transport final : public transport {
   pvm_transport(pvm::session& s, std::vector<pvm::tid> tids, int my_rank);
   int rank() const override { return rank_; }
   int size() const override { return static_cast<int>(tids_.size()); }
-  void send(int to, int tag, const bytes& payload) override;
+  void send(int to, int tag, const bytes& payload, std::size_t charged_bytes) override;
   void multicast(std::span<const int> to, int tag, const bytes& payload) override;
   std::optional<envelope> receive(std::chrono::microseconds bound) override;
   bool probe() override;
   std::string describe(int rank) const override;
   // Asks PVM to report the exit of these ranks.
-  void watch(const std::vector<int>& ranks);
+  void watch(std::span<const int> ranks) override;
+  void kill(int rank) noexcept override;
+  void await_exit(std::span<const int> ranks) override;
   const std::vector<pvm::tid>& tids() const { return tids_; }
 
  private:

@@ -1,12 +1,17 @@
-// runtime.hpp: one DLB program's processes. The program the user starts is the master (rank 0);
-// it starts a private PVM virtual machine (unless --join-vm), spawns P copies of its own
-// executable as slaves (ranks 1..P), and sends each the run's configuration. Master and slaves
-// then build the same transport, clock and network model, and run the application's loops
-// through the DLB calls (dlb.hpp).
+// runtime.hpp: one task of a DLB program (the master, rank 0, or a slave, ranks 1..P), given
+// its transport, clock and parameters by a launcher, one per backend:
 //
-// run_app() wraps main(): usage errors exit 2, a failed run exits 1 with one line naming what
-// failed (the master aborts and kills the slaves; the private virtual machine is halted), and
-// nothing is left running.
+//  - PVM (pvm_launcher.cpp): the program the user starts is the master; it starts a private
+//    PVM virtual machine (unless --join-vm), spawns P copies of its own executable as slaves and
+//    sends each the run's configuration; each task builds a PVM transport and a native or
+//    emulated clock.
+//  - simulated (sim.hpp, --backend sim): one process; SimGrid actors, one per workstation, each
+//    with a simulated transport and clock, in virtual time.
+//
+// The runtime itself builds neither; it runs the application's loops through the DLB calls
+// (dlb.hpp) over what it is given. run_app() wraps main(): usage errors exit 2, a failed run
+// exits 1 with one line naming what failed (the master aborts and kills the slaves; the
+// private virtual machine is halted), and nothing is left running.
 #pragma once
 
 #include <cstdint>
@@ -38,8 +43,13 @@ struct app_spec {
 // The options every DLB program has, and what they mean.
 std::vector<option_spec> common_options();
 
+// Which backend runs the tasks (--backend).
+enum class backend_kind { pvm, sim };
+std::string to_string(backend_kind b);
+
 // The run's parameters, read from the options (identically on master and slaves).
 struct run_params {
+  backend_kind backend = backend_kind::pvm;
   core::strategy strategy = core::strategy::gddlb;
   int procs = 4;  // P
   int group = 4;  // K (resolved: P for global strategies)
@@ -58,9 +68,23 @@ struct run_params {
 };
 run_params read_params(const options& o);
 
+// What a launcher hands a runtime. The transport and clock outlive the runtime.
+struct runtime_setup {
+  std::string app;
+  options opts;
+  run_params params;
+  int rank = 0;
+  dlb::transport* link = nullptr;
+  dlb::clock* time = nullptr;
+  // The emulated ethernet1996 medium of a PVM run (null otherwise).
+  std::shared_ptr<shared_medium> medium;
+  // The private PVM virtual machine's id, if the launcher started one.
+  std::string vmid;
+};
+
 class runtime {
  public:
-  runtime(int argc, char** argv, const app_spec& spec);
+  explicit runtime(runtime_setup setup);
   ~runtime();
   runtime(const runtime&) = delete;
   runtime& operator=(const runtime&) = delete;
@@ -71,9 +95,10 @@ class runtime {
   const options& opts() const { return opts_; }
   const run_params& params() const { return params_; }
   messenger& net() { return *messenger_; }
-  dlb::clock& clock() { return *clock_; }
+  dlb::clock& clock() { return clock_; }
   const std::string& app_name() const { return app_; }
-  std::string vmid() const;
+  std::string vmid() const { return vmid_; }
+  dlb::transport& transport() { return transport_; }
   // The network as the cost model sees it: --network-profile, or the reference profile measured
   // for the network in use (experiments/network/<network>.profile; native-loopback.profile
   // under the native clock). Read once, on first use.
@@ -83,25 +108,32 @@ class runtime {
 
   // Master: the run is over; release the slaves (they exit 0). Slave: wait for the release.
   void finish();
-  // Master: tell the slaves why the run failed and kill them. Never throws.
+  // Master: tell the slaves why the run failed and kill them. Slave: tell the master. Never
+  // throws.
   void abort(const std::string& why) noexcept;
 
  private:
-  struct pvm_parts;
   std::string app_;
   options opts_;
   run_params params_;
   int rank_ = 0;
   int loops_ = 0;
-  std::unique_ptr<pvm_parts> pvm_;
+  std::string vmid_;
+  dlb::transport& transport_;
+  dlb::clock& clock_;
   std::shared_ptr<shared_medium> medium_;
-  std::unique_ptr<dlb::clock> clock_;
   std::unique_ptr<messenger> messenger_;
   std::unique_ptr<core::network_profile> model_network_;
 };
 
-// Runs `body` on every task; returns the process exit code (0, 1 on a failed run, 2 on a
-// usage error). The body's return value is the master's exit code.
-int run_app(int argc, char** argv, const app_spec& spec, const std::function<int(runtime&)>& body);
+using app_body = std::function<int(runtime&)>;
+
+// Runs `body` on every task under the backend of --backend; returns the process exit code (0,
+// 1 on a failed run, 2 on a usage error). The body's return value is the master's exit code.
+int run_app(int argc, char** argv, const app_spec& spec, const app_body& body);
+
+// One task's life on a runtime: body, then finish; a usage error returns 2, a failure 1 after
+// aborting the run (the error is printed, naming the task). Every launcher ends in it.
+int run_task(runtime& rt, const app_spec& spec, const app_body& body);
 
 }  // namespace dlb

@@ -1,10 +1,14 @@
 // seam.hpp: the only two ways the DLB runtime reaches the world.
 //
-//  - a transport: send, multicast, bounded receive, non-blocking probe, identity. The PVM
-//    transport (pvm_transport.hpp) implements it over real PVM tasks; a SimGrid backend can
-//    implement it with actors in one process.
+//  - a transport: send, multicast, bounded receive, non-blocking probe, identity, task-exit
+//    notices and killing a task. The PVM transport (pvm_transport.hpp) implements it over real
+//    PVM tasks; the simulated transport (sim.hpp) with SimGrid actors in one process.
 //  - a clock: "now", "this much work was done", "wait until". The native clock is real time;
-//    the emulated clock (clocks.hpp) runs 1996 workstations in dilated wall time.
+//    the emulated clock (clocks.hpp) runs 1996 workstations in dilated wall time; the simulated
+//    clock (sim.hpp) is SimGrid's virtual time.
+//
+// A launcher per backend (pvm_launcher.cpp, sim.cpp) creates them and hands them to the
+// runtime (runtime.hpp), which never builds either itself.
 //
 // Ranks: 0 is the master, 1..P the slaves. Nothing behind the seam is global or static, so
 // several runtimes can share one address space.
@@ -33,13 +37,28 @@ class transport {
   virtual ~transport() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;  // P + 1
-  virtual void send(int to, int tag, const bytes& payload) = 0;
+  // `charged_bytes`: the bytes a simulated network charges for (the message's body; the
+  // timing header the messenger adds is not part of the paper's message).
+  virtual void send(int to, int tag, const bytes& payload, std::size_t charged_bytes) = 0;
   virtual void multicast(std::span<const int> to, int tag, const bytes& payload) = 0;
-  // Any message; empty when none arrives within `bound` (0 polls).
+  // Any message; empty when none arrives within `bound` (0 polls). A backend that detects
+  // deadlock itself (below) may block past `bound` until a message comes.
   virtual std::optional<envelope> receive(std::chrono::microseconds bound) = 0;
   virtual bool probe() = 0;
   // "slave 3 (PVM task t40005)": how errors name a task.
   virtual std::string describe(int rank) const = 0;
+  // Deliver a kTaskExitTag envelope when one of these tasks exits.
+  virtual void watch(std::span<const int> ranks) = 0;
+  // End a task of a failed run at once. Never throws.
+  virtual void kill(int rank) noexcept = 0;
+  // Master at the end of a run: wait (bounded) until these tasks have exited, so that nothing
+  // is still finishing when the backend is torn down.
+  virtual void await_exit(std::span<const int> ranks) = 0;
+  // True when the backend itself ends a wait that can never complete (the simulator's deadlock
+  // detection): waits then need no wall-clock bound.
+  virtual bool detects_deadlock() const { return false; }
+  // What this task is about to wait for, for the report of a deadlock.
+  virtual void waiting_for(const std::string& /*what*/) {}
 };
 
 class clock {
@@ -53,7 +72,7 @@ class clock {
   virtual void wait_until(double t) = 0;
   // How far behind its deadlines this task ran, at worst (seconds of this clock).
   virtual double lag() const = 0;
-  // Is time emulated (messages carry arrival times to honour)?
+  // Is time the run's own (emulated or simulated: waiting advances it), not real time?
   virtual bool emulated() const = 0;
 };
 

@@ -1,0 +1,49 @@
+// launch.cpp: run_app, the programs' main: --help, option parsing and validation on the
+// master, then the launcher of the chosen backend (launchers.hpp). Errors before any task runs
+// (a bad option, a slave that cannot be spawned) end here with exit 2 or 1.
+#include <algorithm>
+#include <iostream>
+
+#include "launchers.hpp"
+
+namespace dlb {
+
+namespace detail {
+std::vector<option_spec> all_options(const app_spec& spec) {
+  auto specs = common_options();
+  specs.insert(specs.end(), spec.options.begin(), spec.options.end());
+  return specs;
+}
+}  // namespace detail
+
+int run_app(int argc, char** argv, const app_spec& spec, const app_body& body) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  const auto has = [&args](const char* a) {
+    return std::find(args.begin(), args.end(), a) != args.end();
+  };
+  const bool slave = has(detail::kSlaveFlag);
+  if (!slave && (has("--help") || has("-h"))) {
+    std::cout << "usage: " << spec.name << " [options]\n"
+              << spec.summary << "\n\nOptions:\n"
+              << options(detail::all_options(spec), {}).help_text();
+    return 0;
+  }
+  try {
+    if (slave) return detail::launch_pvm_slave(spec, body);
+    options opts = options::parse(detail::all_options(spec), args);
+    run_params params = read_params(opts);
+    if (spec.validate) spec.validate(opts);
+    if (params.backend == backend_kind::sim)
+      return detail::launch_sim(spec, std::move(opts), std::move(params), body);
+    return detail::launch_pvm_master(spec, std::move(opts), std::move(params), body);
+  } catch (const usage_error& e) {
+    std::cerr << spec.name << ": " << e.what() << "\n";
+    if (!slave) std::cerr << "see '" << spec.name << " --help'\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << spec.name << (slave ? " (slave)" : "") << ": error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace dlb

@@ -1,0 +1,23 @@
+// launchers.hpp (internal): one launcher per backend, called by run_app (launch.cpp). Each
+// creates the transport and clock of every task it runs, hands them to a runtime and ends in
+// run_task; it returns the master's exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dlb/runtime/runtime.hpp"
+
+namespace dlb::detail {
+
+// The flag that marks a PVM task spawned by a master.
+inline constexpr const char* kSlaveFlag = "--dlb-slave";
+
+// The common options and the application's own.
+std::vector<option_spec> all_options(const app_spec& spec);
+
+int launch_pvm_master(const app_spec& spec, options opts, run_params params, const app_body& body);
+int launch_pvm_slave(const app_spec& spec, const app_body& body);
+int launch_sim(const app_spec& spec, options opts, run_params params, const app_body& body);
+
+}  // namespace dlb::detail

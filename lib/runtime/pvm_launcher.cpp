@@ -1,0 +1,148 @@
+// pvm_launcher.cpp: starting a DLB run on real PVM tasks.
+//
+// The program the user starts is the master: it starts a private virtual machine (unless
+// --join-vm), spawns P copies of its own executable with --dlb-slave, and sends each the run's
+// configuration (epoch, rank, the emulated medium's name, every task id, the options). Each
+// task then builds its PVM transport and its clock (emulated or native), hands them to a
+// runtime, and runs the application's body through run_task. A failure to start the slaves
+// kills the ones that started; the private virtual machine is halted when the master returns.
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+
+#include "dlb/runtime/pvm_transport.hpp"
+#include "launchers.hpp"
+#include "pvm/pvm.hpp"
+
+namespace dlb::detail {
+
+namespace {
+
+constexpr int kConfigTag = static_cast<int>(tag::config);
+
+// The configuration message a slave receives from the master.
+struct slave_config {
+  std::int64_t epoch_ns = 0;
+  int rank = 0;
+  std::string medium;
+  std::vector<pvm::tid> tids;
+  std::map<std::string, std::string> values;
+};
+
+bytes encode(const slave_config& c) {
+  writer w;
+  w.put(c.epoch_ns).put(c.rank).put_string(c.medium);
+  w.put<std::uint64_t>(c.tids.size());
+  for (auto t : c.tids) w.put(t.value);
+  w.put<std::uint64_t>(c.values.size());
+  for (const auto& [k, v] : c.values) w.put_string(k).put_string(v);
+  return w.take();
+}
+
+slave_config decode_config(const bytes& b) {
+  reader r(b);
+  slave_config c;
+  c.epoch_ns = r.get<std::int64_t>();
+  c.rank = r.get<int>();
+  c.medium = r.get_string();
+  const auto n = r.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < n; ++i) c.tids.push_back(pvm::tid{r.get<int>()});
+  const auto nv = r.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < nv; ++i) {
+    std::string k = r.get_string();
+    c.values[k] = r.get_string();
+  }
+  return c;
+}
+
+std::span<const unsigned char> as_uchar(const bytes& b) {
+  return {reinterpret_cast<const unsigned char*>(b.data()), b.size()};
+}
+
+// The clock of task `rank` (0: the master, unloaded).
+std::unique_ptr<dlb::clock> make_clock(const run_params& p, int rank, std::int64_t epoch_ns) {
+  workstation ws;
+  if (rank > 0) {
+    ws.slave = static_cast<std::size_t>(rank - 1);
+    ws.speed = p.speeds[ws.slave];
+    ws.load = p.load;
+    ws.loaded = p.load.max_load > 0;
+  }
+  if (p.emulated) return std::make_unique<emulated_clock>(epoch_ns, p.scale, ws);
+  return std::make_unique<native_clock>(epoch_ns, ws);
+}
+
+// Everything but the spawning, shared by master and slaves: transport, clock, runtime, body.
+int run_pvm_task(pvm::session& s, const app_spec& spec, options opts, run_params params, int rank,
+                 const std::vector<pvm::tid>& tids, std::int64_t epoch_ns,
+                 std::shared_ptr<shared_medium> medium, std::string vmid, const app_body& body) {
+  pvm_transport t(s, tids, rank);
+  auto clk = make_clock(params, rank, epoch_ns);
+  runtime_setup setup{spec.name, std::move(opts), std::move(params), rank,
+                      &t,        clk.get(),       std::move(medium), std::move(vmid)};
+  runtime rt(std::move(setup));
+  return run_task(rt, spec, body);
+}
+
+}  // namespace
+
+int launch_pvm_master(const app_spec& spec, options opts, run_params params, const app_body& body) {
+  std::unique_ptr<pvm::private_vm> vm;
+  if (!opts.flag("join-vm")) {
+    pvm::private_vm_options vo;
+    vo.root_notice = !params.quiet;
+    vm = std::make_unique<pvm::private_vm>(vo);
+  }
+  pvm::session s;
+  const std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
+  auto sp = s.spawn(exe, {kSlaveFlag}, params.procs);
+  if (!sp.complete()) {
+    for (auto t : sp.started) {
+      try {
+        s.kill(t);
+      } catch (const pvm::error&) {
+      }
+    }
+    throw run_error("could not start the slaves: " + sp.summary());
+  }
+  std::vector<pvm::tid> tids{s.self()};
+  tids.insert(tids.end(), sp.started.begin(), sp.started.end());
+  std::shared_ptr<shared_medium> medium;
+  std::string medium_name;
+  if (params.emulated && params.network.kind == network_kind::ethernet1996) {
+    medium_name = "dlb-medium-" + std::to_string(getpid()) + "-" + std::to_string(s.self().value);
+    medium = std::make_shared<shared_medium>(medium_name, true);
+  }
+  // Time 0 of the run: far enough ahead for every slave to have its configuration.
+  const std::int64_t epoch_ns = monotonic_ns() + 50'000'000 + 5'000'000LL * params.procs;
+  for (int r = 1; r <= params.procs; ++r) {
+    const bytes b = encode(slave_config{epoch_ns, r, medium_name, tids, opts.values()});
+    auto buf = s.buffer(pvm::encoding::raw);
+    buf.pack(static_cast<std::uint64_t>(b.size()), as_uchar(b));
+    s.send(tids[static_cast<std::size_t>(r)], pvm::tag{kConfigTag}, buf);
+  }
+  const std::string vmid = vm ? vm->vmid() : std::string();
+  return run_pvm_task(s, spec, std::move(opts), std::move(params), 0, tids, epoch_ns,
+                      std::move(medium), vmid, body);
+}
+
+int launch_pvm_slave(const app_spec& spec, const app_body& body) {
+  pvm::session s;
+  if (!s.parent())
+    throw usage_error(std::string(kSlaveFlag) + " is for tasks spawned by a DLB master");
+  auto m = s.recv_for(std::chrono::seconds(30), *s.parent(), pvm::tag{kConfigTag});
+  if (!m) throw run_error("no configuration from the master within 30 s");
+  bytes b(static_cast<std::size_t>(m->get<std::uint64_t>()));
+  std::span<unsigned char> into(reinterpret_cast<unsigned char*>(b.data()), b.size());
+  m->unpack(into);
+  slave_config c = decode_config(b);
+  options opts(all_options(spec), c.values);
+  run_params params = read_params(opts);
+  std::shared_ptr<shared_medium> medium;
+  if (!c.medium.empty()) medium = std::make_shared<shared_medium>(c.medium, false);
+  return run_pvm_task(s, spec, std::move(opts), std::move(params), c.rank, c.tids, c.epoch_ns,
+                      std::move(medium), std::string(), body);
+}
+
+}  // namespace dlb::detail

@@ -1,0 +1,359 @@
+// sim.cpp: the simulated backend (sim.hpp): engine, platform, transport, clock and launcher.
+#include "dlb/runtime/sim.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include <optional>
+#include <simgrid/kernel/ProfileBuilder.hpp>
+#include <simgrid/s4u.hpp>
+#include <sstream>
+
+#include "launchers.hpp"
+
+namespace sg = simgrid::s4u;
+
+namespace dlb::sim {
+
+namespace {
+
+// Blocks of the load function generated per call of a host's speed-profile callback.
+constexpr std::int64_t kLoadBlocksPerCall = 64;
+// The ideal network: fast enough that no message of the applications costs a measurable time.
+constexpr double kIdealBandwidth = 1e12;
+
+// A message in flight: what the transport was given, and who sent it.
+struct message {
+  int from = -1;
+  int tag = 0;
+  bytes payload;
+};
+
+}  // namespace
+
+struct engine::impl {
+  std::unique_ptr<sg::Engine> e;
+  sg::NetZone* root = nullptr;
+};
+
+engine::engine() : impl_(std::make_unique<impl>()) {
+  // SimGrid's own log lines (configuration changes, its deadlock listing) would only repeat
+  // what the runtime reports itself.
+  std::vector<std::string> args{"dlb-sim", "--log=root.thresh:critical",
+                                "--log=ker_engine.thresh:critical"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  int argc = static_cast<int>(argv.size());
+  impl_->e = std::make_unique<sg::Engine>(&argc, argv.data());
+  // The paper's latency and bandwidth come back exactly with CM02 and no cross-traffic; the
+  // default model multiplies latency by about 13 (../shared/SIMGRID-NOTES.md).
+  sg::Engine::set_config("network/model:CM02");
+  sg::Engine::set_config("network/crosstraffic:0");
+  impl_->root = sg::create_full_zone("dlb");
+}
+
+engine::~engine() = default;
+
+double engine::run() {
+  impl_->root->seal();
+  impl_->e->run();
+  return sg::Engine::get_clock();
+}
+
+struct world::state {
+  std::string name;
+  run_params params;
+  std::vector<sg::Host*> hosts;            // by rank
+  std::vector<sg::Mailbox*> mailboxes;     // by rank
+  std::vector<sg::ActorPtr> actors;        // by rank
+  std::vector<int> exit_codes;             // -1 until the task returns
+  std::vector<bool> done;                  // the task returned (or was killed by the run)
+  std::vector<std::vector<int>> watchers;  // watchers[r]: ranks told when r exits
+  std::vector<std::string> waiting;        // what each task waits for
+  bool started = false;
+
+  std::string describe(int rank) const {
+    std::string who = rank == 0 ? "the master" : "slave " + std::to_string(rank);
+    return who + " (simulated host " + hosts.at(static_cast<std::size_t>(rank))->get_name() + ")";
+  }
+  // A message that must never block its sender (abort, exit notices): detached.
+  void post(int from, int to, int tag) {
+    if (done[static_cast<std::size_t>(to)]) return;
+    auto* m = new message{from, tag, {}};
+    mailboxes[static_cast<std::size_t>(to)]->put_init(m, 0)->detach(
+        [](void* p) { delete static_cast<message*>(p); });
+  }
+};
+
+namespace {
+
+class sim_transport final : public transport {
+ public:
+  sim_transport(world::state& w, int rank) : w_(w), rank_(rank) {}
+  // A receive still posted when the task ends is cleaned up with its actor (no simcall here:
+  // this also runs while a killed actor unwinds).
+  ~sim_transport() override = default;
+  // The task is over: withdraw its posted receive (a Comm must not die unfinished).
+  void close() {
+    if (pending_) pending_->cancel();
+    pending_ = nullptr;
+  }
+  int rank() const override { return rank_; }
+  int size() const override { return static_cast<int>(w_.hosts.size()); }
+
+  void send(int to, int tag, const bytes& payload, std::size_t charged_bytes) override {
+    if (w_.done[static_cast<std::size_t>(to)]) return;  // as PVM drops messages to exited tasks
+    auto* m = new message{rank_, tag, payload};
+    // Blocking: the sender is busy until its message is on the wire and through it; the
+    // receiver's mailbox has a permanent receiver, so the transfer starts at once.
+    mailbox(to)->put(m, static_cast<std::uint64_t>(charged_bytes));
+  }
+
+  void multicast(std::span<const int> to, int tag, const bytes& payload) override {
+    // Only aborts and unmodelled networks come here: detached, never blocking the sender.
+    for (int r : to) {
+      if (w_.done[static_cast<std::size_t>(r)]) continue;
+      auto* m = new message{rank_, tag, payload};
+      mailbox(r)->put_init(m, payload.size())->detach([](void* p) {
+        delete static_cast<message*>(p);
+      });
+    }
+  }
+
+  std::optional<envelope> receive(std::chrono::microseconds bound) override {
+    if (ready_) return take_ready();
+    if (!pending_) pending_ = mailbox(rank_)->get_async<message>(&incoming_);
+    if (bound.count() == 0) {
+      if (!pending_->test()) return std::nullopt;
+    } else {
+      // No wall-clock bound in virtual time: a wait that can never end is the engine's
+      // deadlock, which ends the run (detects_deadlock()).
+      pending_->wait();
+    }
+    pending_ = nullptr;
+    std::unique_ptr<message> m(incoming_);
+    incoming_ = nullptr;
+    w_.waiting[static_cast<std::size_t>(rank_)].clear();
+    return envelope{m->from, m->tag, std::move(m->payload)};
+  }
+
+  bool probe() override {
+    if (!ready_) ready_ = receive(std::chrono::microseconds(0));
+    return ready_.has_value();
+  }
+
+  std::string describe(int rank) const override { return w_.describe(rank); }
+
+  void watch(std::span<const int> ranks) override {
+    for (int r : ranks) w_.watchers.at(static_cast<std::size_t>(r)).push_back(rank_);
+  }
+
+  void kill(int rank) noexcept override {
+    auto& a = w_.actors.at(static_cast<std::size_t>(rank));
+    if (!w_.done[static_cast<std::size_t>(rank)] && a) {
+      w_.done[static_cast<std::size_t>(rank)] = true;
+      a->kill();
+    }
+  }
+
+  void await_exit(std::span<const int> ranks) override {
+    std::size_t gone = 0;
+    for (int r : ranks)
+      if (w_.done[static_cast<std::size_t>(r)]) ++gone;
+    while (gone < ranks.size()) {
+      waiting_for("the slaves' exit at the end of the run");
+      auto e = receive(std::chrono::microseconds::max());
+      if (e && e->tag == kTaskExitTag) ++gone;
+    }
+  }
+
+  bool detects_deadlock() const override { return true; }
+  void waiting_for(const std::string& what) override {
+    w_.waiting[static_cast<std::size_t>(rank_)] = what;
+  }
+
+ private:
+  sg::Mailbox* mailbox(int r) const { return w_.mailboxes.at(static_cast<std::size_t>(r)); }
+  std::optional<envelope> take_ready() {
+    auto e = std::move(ready_);
+    ready_.reset();
+    return e;
+  }
+
+  world::state& w_;
+  int rank_;
+  sg::CommPtr pending_;
+  message* incoming_ = nullptr;
+  std::optional<envelope> ready_;
+};
+
+class sim_clock final : public dlb::clock {
+ public:
+  double now() override { return sg::Engine::get_clock(); }
+  void compute(double base_seconds) override {
+    if (base_seconds > 0) sg::this_actor::execute(base_seconds * kFlopsPerBaseSecond);
+  }
+  void wait_until(double t) override {
+    if (t > now()) sg::this_actor::sleep_until(t);
+  }
+  double lag() const override { return 0.0; }
+  bool emulated() const override { return true; }
+};
+
+// The speed profile of slave `slave`: S_i / (load + 1) in each persistence block, as the
+// scale factor 1 / (load + 1) of the host's speed, generated a few blocks at a time.
+simgrid::kernel::profile::Profile* load_profile(const std::string& name,
+                                                const core::load_function& load,
+                                                std::size_t slave) {
+  auto next_block = std::make_shared<std::int64_t>(0);
+  return simgrid::kernel::profile::ProfileBuilder::from_callback(
+      name,
+      [load, slave, next_block](std::vector<simgrid::kernel::profile::DatedValue>& values) {
+        for (std::int64_t k = 0; k < kLoadBlocksPerCall; ++k) {
+          const std::int64_t b = (*next_block)++;
+          // Each value holds from the previous event's date plus `date` (0 for the first).
+          const double delay = b == 0 ? 0.0 : load.persistence;
+          values.emplace_back(delay, 1.0 / (core::load_in_block(load, slave, b) + 1));
+        }
+      },
+      -1);
+}
+
+}  // namespace
+
+world::world(engine& e, std::string name, const run_params& params)
+    : state_(std::make_shared<state>()) {
+  (void)e;
+  auto& s = *state_;
+  s.name = std::move(name);
+  s.params = params;
+  const auto& net = params.network;
+  auto* zone = sg::create_star_zone(s.name);
+  zone->set_parent(sg::Engine::get_instance()->get_netzone_root());
+  const int n = params.procs + 1;
+  const double wire_latency = std::max(0.0, net.latency - net.send_overhead);
+  sg::Link* shared = nullptr;
+  if (net.kind == network_kind::ethernet1996) {
+    shared = zone->create_link(s.name + ":ethernet", net.bandwidth)
+                 ->set_latency(wire_latency)
+                 ->set_sharing_policy(sg::Link::SharingPolicy::SHARED)
+                 ->seal();
+  } else if (net.kind == network_kind::ideal) {
+    shared = zone->create_link(s.name + ":ideal", kIdealBandwidth)
+                 ->set_latency(0)
+                 ->set_sharing_policy(sg::Link::SharingPolicy::FATPIPE)
+                 ->seal();
+  }
+  const bool loaded = params.load.max_load > 0;
+  for (int r = 0; r < n; ++r) {
+    const std::string host = s.name + (r == 0 ? ":master" : ":ws" + std::to_string(r));
+    const double speed = r == 0 ? 1.0 : params.speeds[static_cast<std::size_t>(r - 1)];
+    const auto slave = static_cast<std::size_t>(std::max(0, r - 1));
+    // A load that never changes (tl infinite) is a slower host; otherwise a speed profile.
+    const bool constant = r > 0 && loaded && std::isinf(params.load.persistence);
+    const double divisor = constant ? core::load_in_block(params.load, slave, 0) + 1 : 1;
+    auto* h = zone->create_host(host, speed * kFlopsPerBaseSecond / divisor);
+    if (r > 0 && loaded && !constant)
+      h->set_speed_profile(load_profile(host + ":load", params.load, slave));
+    h->seal();
+    sg::Link* l = shared;
+    if (!l) {
+      l = zone->create_link(host + ":port", net.bandwidth)
+              ->set_latency(wire_latency)
+              ->set_sharing_policy(sg::Link::SharingPolicy::SHARED)
+              ->seal();
+    }
+    // Star zone: the links of a host's outgoing messages (duplicates along a route are
+    // removed, so two hosts on the one Ethernet share exactly one link).
+    zone->add_route(h->get_netpoint(), nullptr, nullptr, nullptr, {sg::LinkInRoute(l)},
+                    shared != nullptr);
+    s.hosts.push_back(h);
+    s.mailboxes.push_back(sg::Mailbox::by_name(s.name + ":" + std::to_string(r)));
+  }
+  zone->seal();
+  s.actors.resize(static_cast<std::size_t>(n));
+  s.exit_codes.assign(static_cast<std::size_t>(n), -1);
+  s.done.assign(static_cast<std::size_t>(n), false);
+  s.watchers.resize(static_cast<std::size_t>(n));
+  s.waiting.resize(static_cast<std::size_t>(n));
+}
+
+world::~world() = default;
+
+void world::start(task_fn task) {
+  auto st = state_;
+  st->started = true;
+  const int n = static_cast<int>(st->hosts.size());
+  for (int i = 1; i <= n; ++i) {
+    const int r = i % n;  // slaves 1..P first, the master last
+    st->actors[static_cast<std::size_t>(r)] =
+        sg::Actor::create(st->name + (r == 0 ? ":master" : ":slave" + std::to_string(r)),
+                          st->hosts[static_cast<std::size_t>(r)], [st, r, task] {
+                            auto* mb = st->mailboxes[static_cast<std::size_t>(r)];
+                            mb->set_receiver(sg::Actor::self());
+                            int rc = 1;
+                            {
+                              sim_transport t(*st, r);
+                              sim_clock c;
+                              rc = task(r, t, c);
+                              t.close();
+                            }
+                            st->exit_codes[static_cast<std::size_t>(r)] = rc;
+                            st->done[static_cast<std::size_t>(r)] = true;
+                            st->waiting[static_cast<std::size_t>(r)].clear();
+                            for (int w : st->watchers[static_cast<std::size_t>(r)])
+                              st->post(r, w, kTaskExitTag);
+                          });
+  }
+}
+
+const std::vector<int>& world::exit_codes() const { return state_->exit_codes; }
+
+bool world::deadlocked() const {
+  for (std::size_t r = 0; r < state_->done.size(); ++r)
+    if (!state_->done[r]) return true;
+  return false;
+}
+
+std::string world::deadlock_report() const {
+  const auto& s = *state_;
+  std::ostringstream os;
+  std::size_t shown = 0, stuck = 0;
+  for (std::size_t r = 0; r < s.done.size(); ++r) {
+    if (s.done[r]) continue;
+    ++stuck;
+    if (shown++ >= 16) continue;
+    os << "\n  " << s.describe(static_cast<int>(r)) << ": "
+       << (s.waiting[r].empty() ? std::string("blocked") : "waiting for " + s.waiting[r]);
+  }
+  if (shown > 16) os << "\n  ... and " << (stuck - 16) << " more";
+  return os.str();
+}
+
+}  // namespace dlb::sim
+
+namespace dlb::detail {
+
+int launch_sim(const app_spec& spec, options opts, run_params params, const app_body& body) {
+  sim::engine e;
+  sim::world w(e, spec.name, params);
+  w.start([&spec, &opts, &params, &body](int rank, transport& t, dlb::clock& c) {
+    runtime_setup setup{spec.name, opts, params, rank, &t, &c, nullptr, std::string()};
+    runtime rt(std::move(setup));
+    return run_task(rt, spec, body);
+  });
+  const double end = e.run();
+  if (w.deadlocked()) {
+    std::cerr << spec.name << ": error: the simulated run deadlocked at t = " << end
+              << " s (every remaining task waits for a message that will never come):"
+              << w.deadlock_report() << "\n";
+    return 1;
+  }
+  const int rc = w.exit_codes()[0];
+  if (rc != 0) return rc;
+  for (std::size_t r = 1; r < w.exit_codes().size(); ++r)
+    if (w.exit_codes()[r] != 0) return 1;
+  return 0;
+}
+
+}  // namespace dlb::detail
