@@ -39,7 +39,8 @@ struct engine::impl {
 engine::engine() : impl_(std::make_unique<impl>()) {
   // SimGrid's own log lines (configuration changes, its deadlock listing) would only repeat
   // what the runtime reports itself.
-  std::vector<std::string> args{"dlb-sim", "--log=root.thresh:critical",
+  // (its CRITICAL deadlock line cannot be thresholded away: the appender is dropped instead).
+  std::vector<std::string> args{"dlb-sim", "--log=root.thresh:critical", "--log=ker_engine.add:0",
                                 "--log=ker_engine.thresh:critical"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -70,6 +71,10 @@ struct world::state {
   std::vector<bool> done;                  // the task returned (or was killed by the run)
   std::vector<std::vector<int>> watchers;  // watchers[r]: ranks told when r exits
   std::vector<std::string> waiting;        // what each task waits for
+  // The shared Ethernet carries one message at a time, in the order senders reach it (FIFO):
+  // the medium of the emulated network, and what keeps P^2 messages cheap to simulate (one
+  // flow on the link instead of up to P sharing it).
+  sg::MutexPtr medium;
   bool started = false;
 
   std::string describe(int rank) const {
@@ -90,14 +95,7 @@ namespace {
 class sim_transport final : public transport {
  public:
   sim_transport(world::state& w, int rank) : w_(w), rank_(rank) {}
-  // A receive still posted when the task ends is cleaned up with its actor (no simcall here:
-  // this also runs while a killed actor unwinds).
   ~sim_transport() override = default;
-  // The task is over: withdraw its posted receive (a Comm must not die unfinished).
-  void close() {
-    if (pending_) pending_->cancel();
-    pending_ = nullptr;
-  }
   int rank() const override { return rank_; }
   int size() const override { return static_cast<int>(w_.hosts.size()); }
 
@@ -105,8 +103,11 @@ class sim_transport final : public transport {
     if (w_.done[static_cast<std::size_t>(to)]) return;  // as PVM drops messages to exited tasks
     auto* m = new message{rank_, tag, payload};
     // Blocking: the sender is busy until its message is on the wire and through it; the
-    // receiver's mailbox has a permanent receiver, so the transfer starts at once.
+    // receiver's mailbox has a permanent receiver, so the transfer starts at once (once the
+    // shared medium is free).
+    if (w_.medium) w_.medium->lock();
     mailbox(to)->put(m, static_cast<std::uint64_t>(charged_bytes));
+    if (w_.medium) w_.medium->unlock();
   }
 
   void multicast(std::span<const int> to, int tag, const bytes& payload) override {
@@ -122,17 +123,11 @@ class sim_transport final : public transport {
 
   std::optional<envelope> receive(std::chrono::microseconds bound) override {
     if (ready_) return take_ready();
-    if (!pending_) pending_ = mailbox(rank_)->get_async<message>(&incoming_);
-    if (bound.count() == 0) {
-      if (!pending_->test()) return std::nullopt;
-    } else {
-      // No wall-clock bound in virtual time: a wait that can never end is the engine's
-      // deadlock, which ends the run (detects_deadlock()).
-      pending_->wait();
-    }
-    pending_ = nullptr;
-    std::unique_ptr<message> m(incoming_);
-    incoming_ = nullptr;
+    // A poll takes only a message that has fully arrived; a wait blocks with no wall-clock
+    // bound (virtual time: a wait that can never end is the engine's deadlock, which ends the
+    // run; detects_deadlock()).
+    if (bound.count() == 0 && !mailbox(rank_)->ready()) return std::nullopt;
+    std::unique_ptr<message> m(mailbox(rank_)->get<message>());
     w_.waiting[static_cast<std::size_t>(rank_)].clear();
     return envelope{m->from, m->tag, std::move(m->payload)};
   }
@@ -182,8 +177,6 @@ class sim_transport final : public transport {
 
   world::state& w_;
   int rank_;
-  sg::CommPtr pending_;
-  message* incoming_ = nullptr;
   std::optional<envelope> ready_;
 };
 
@@ -267,10 +260,14 @@ world::world(engine& e, std::string name, const run_params& params)
     // removed, so two hosts on the one Ethernet share exactly one link).
     zone->add_route(h->get_netpoint(), nullptr, nullptr, nullptr, {sg::LinkInRoute(l)},
                     shared != nullptr);
+    // A private port carries its host's outgoing messages only: incoming ones cross nothing
+    // more.
+    if (!shared) zone->add_route(nullptr, h->get_netpoint(), nullptr, nullptr, {}, false);
     s.hosts.push_back(h);
     s.mailboxes.push_back(sg::Mailbox::by_name(s.name + ":" + std::to_string(r)));
   }
   zone->seal();
+  if (net.kind == network_kind::ethernet1996) s.medium = sg::Mutex::create();
   s.actors.resize(static_cast<std::size_t>(n));
   s.exit_codes.assign(static_cast<std::size_t>(n), -1);
   s.done.assign(static_cast<std::size_t>(n), false);
@@ -296,7 +293,6 @@ void world::start(task_fn task) {
                               sim_transport t(*st, r);
                               sim_clock c;
                               rc = task(r, t, c);
-                              t.close();
                             }
                             st->exit_codes[static_cast<std::size_t>(r)] = rc;
                             st->done[static_cast<std::size_t>(r)] = true;

@@ -16,19 +16,19 @@ const std::string kAc = AC_BIN;
 // n = 8: L = 64 elements, 32 bitonic iterations of 65 terms; t_op makes one about 65 ms of the
 // 1996 workstation.
 std::vector<std::string> small_run(const std::string& strategy, int procs,
-                                   const std::string& n = "8") {
+                                   const std::string& n = "8", const std::string& backend = "pvm") {
   return {"--strategy", strategy, "--procs", std::to_string(procs),
-          "--n",        n,        "--t-op",  "1e-3",
-          "--seed",     "4",      "--tl",    "0.5",
-          "--scale",    "200"};
+          "--backend",  backend,  "--n",     n,
+          "--t-op",     "1e-3",   "--seed",  "4",
+          "--tl",       "0.5",    "--scale", "200"};
 }
 
-using ac_case = std::tuple<std::string, int>;
+using ac_case = std::tuple<std::string, int, std::string>;  // strategy, P, backend
 class AcStrategies : public ::testing::TestWithParam<ac_case> {};
 
 TEST_P(AcStrategies, MatchesTheSequentialConvolutionUnderLoad) {
-  const auto& [strategy, procs] = GetParam();
-  auto r = app_testing::run(kAc, small_run(strategy, procs));
+  const auto& [strategy, procs, backend] = GetParam();
+  auto r = app_testing::run(kAc, small_run(strategy, procs, "8", backend));
   auto res = app_testing::expect_verified_run(r, {{"app", "ac"},
                                                   {"P", std::to_string(procs)},
                                                   {"size", "n=8"},
@@ -36,7 +36,8 @@ TEST_P(AcStrategies, MatchesTheSequentialConvolutionUnderLoad) {
                                                   {"ml", "5"},
                                                   {"tl", "0.5"},
                                                   {"clock", "emulated"},
-                                                  {"scale", "200"}});
+                                                  {"scale", "200"},
+                                                  {"backend", backend}});
   if (strategy != "AUTO") {
     EXPECT_EQ(res["strategy"], strategy);
   }
@@ -46,11 +47,22 @@ TEST_P(AcStrategies, MatchesTheSequentialConvolutionUnderLoad) {
 
 INSTANTIATE_TEST_SUITE_P(P4, AcStrategies,
                          ::testing::Combine(::testing::ValuesIn(app_testing::all_strategies()),
-                                            ::testing::Values(4)),
+                                            ::testing::Values(4), ::testing::Values("pvm", "sim")),
                          app_testing::strategy_p_name<ac_case>);
 INSTANTIATE_TEST_SUITE_P(OtherP, AcStrategies,
-                         ::testing::Combine(::testing::Values("GCDLB"), ::testing::Values(2, 8)),
+                         ::testing::Combine(::testing::Values("GCDLB"), ::testing::Values(2, 8),
+                                            ::testing::Values("pvm", "sim")),
                          app_testing::strategy_p_name<ac_case>);
+// Beyond PVM's 64 slaves, and more slaves than iterations: some start with no work.
+INSTANTIATE_TEST_SUITE_P(SimLargeP, AcStrategies,
+                         ::testing::Combine(::testing::ValuesIn(app_testing::all_strategies()),
+                                            ::testing::Values(16, 64), ::testing::Values("sim")),
+                         app_testing::strategy_p_name<ac_case>);
+
+TEST(AcSim, RunsOfOneConfigurationAreByteIdentical) {
+  app_testing::expect_deterministic_under_sim(
+      kAc, {"--procs", "8", "--n", "16", "--t-op", "1e-3", "--seed", "9", "--tl", "0.5"});
+}
 
 // An odd n gives an odd L (49): the middle element is a bitonic iteration of its own.
 TEST(AcSizes, OddLengthHasALoneMiddle) {
@@ -65,6 +77,8 @@ TEST(AcNative, MatchesTheSequentialConvolution) {
 }
 
 TEST(AcUsage, BadInputGetsAClearErrorAndExitTwo) {
+  app_testing::expect_usage_error(kAc, {"--backend", "sim", "--n", "0"}, "--n");
+  app_testing::expect_usage_error(kAc, {"--backend", "sim", "--clock", "native"}, "--clock");
   app_testing::expect_usage_error(kAc, {"--n", "0"}, "--n");
   app_testing::expect_usage_error(kAc, {"--n", "1000000"}, "--n");
   app_testing::expect_usage_error(kAc, {"--t-op", "nan"}, "--t-op");

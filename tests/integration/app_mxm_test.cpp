@@ -1,6 +1,7 @@
-// Integration tests of the mxm program: Z = X Y computed by P PVM slaves under every strategy
-// and external load must equal the sequential reference (the program checks it and says so),
-// with the RESULT line the experiment driver parses, bad input refused, nothing left running.
+// Integration tests of the mxm program: Z = X Y computed by P slaves (PVM tasks, or SimGrid
+// actors under --backend sim) under every strategy and external load must equal the sequential
+// reference (the program checks it and says so), with the RESULT line the experiment driver
+// parses, bad input refused, nothing left running; simulated runs are deterministic.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -15,20 +16,21 @@ const std::string kMxm = MXM_BIN;
 
 // Small: 32 rows of 16 x 16; t_op makes a row about 50 ms of the 1996 workstation, so the runs
 // last a few emulated seconds (a few hundredths of a second of wall time at --scale 200).
-std::vector<std::string> small_run(const std::string& strategy, int procs) {
+std::vector<std::string> small_run(const std::string& strategy, int procs,
+                                   const std::string& backend = "pvm") {
   return {"--strategy", strategy, "--procs", std::to_string(procs),
-          "--n",        "32",     "--r",     "16",
-          "--m",        "16",     "--t-op",  "2e-4",
-          "--seed",     "3",      "--tl",    "0.5",
-          "--scale",    "200"};
+          "--backend",  backend,  "--n",     "32",
+          "--r",        "16",     "--m",     "16",
+          "--t-op",     "2e-4",   "--seed",  "3",
+          "--tl",       "0.5",    "--scale", "200"};
 }
 
-using mxm_case = std::tuple<std::string, int>;
+using mxm_case = std::tuple<std::string, int, std::string>;  // strategy, P, backend
 class MxmStrategies : public ::testing::TestWithParam<mxm_case> {};
 
 TEST_P(MxmStrategies, MatchesTheSequentialProductUnderLoad) {
-  const auto& [strategy, procs] = GetParam();
-  auto r = app_testing::run(kMxm, small_run(strategy, procs));
+  const auto& [strategy, procs, backend] = GetParam();
+  auto r = app_testing::run(kMxm, small_run(strategy, procs, backend));
   auto res = app_testing::expect_verified_run(r, {{"app", "mxm"},
                                                   {"P", std::to_string(procs)},
                                                   {"size", "n=32,r=16,m=16"},
@@ -37,7 +39,8 @@ TEST_P(MxmStrategies, MatchesTheSequentialProductUnderLoad) {
                                                   {"tl", "0.5"},
                                                   {"clock", "emulated"},
                                                   {"scale", "200"},
-                                                  {"network", "ethernet1996"}});
+                                                  {"network", "ethernet1996"},
+                                                  {"backend", backend}});
   if (strategy != "AUTO") {
     EXPECT_EQ(res["strategy"], strategy);
   }
@@ -54,12 +57,23 @@ TEST_P(MxmStrategies, MatchesTheSequentialProductUnderLoad) {
 
 INSTANTIATE_TEST_SUITE_P(P4, MxmStrategies,
                          ::testing::Combine(::testing::ValuesIn(app_testing::all_strategies()),
-                                            ::testing::Values(4)),
+                                            ::testing::Values(4), ::testing::Values("pvm", "sim")),
                          app_testing::strategy_p_name<mxm_case>);
 INSTANTIATE_TEST_SUITE_P(OtherP, MxmStrategies,
-                         ::testing::Combine(::testing::Values("GDDLB"),
-                                            ::testing::Values(2, 8, 16)),
+                         ::testing::Combine(::testing::Values("GDDLB"), ::testing::Values(2, 8, 16),
+                                            ::testing::Values("pvm", "sim")),
                          app_testing::strategy_p_name<mxm_case>);
+// Beyond PVM's 64 slaves, and more slaves than rows: some start with no work.
+INSTANTIATE_TEST_SUITE_P(SimLargeP, MxmStrategies,
+                         ::testing::Combine(::testing::ValuesIn(app_testing::all_strategies()),
+                                            ::testing::Values(16, 64), ::testing::Values("sim")),
+                         app_testing::strategy_p_name<mxm_case>);
+
+TEST(MxmSim, RunsOfOneConfigurationAreByteIdentical) {
+  app_testing::expect_deterministic_under_sim(
+      kMxm, {"--procs", "8", "--n", "96", "--r", "16", "--m", "16", "--t-op", "2e-4", "--seed", "9",
+             "--tl", "0.5"});
+}
 
 // Under the native clock the work is the real computation and the load is real busy work.
 TEST(MxmNative, MatchesTheSequentialProduct) {
@@ -69,6 +83,11 @@ TEST(MxmNative, MatchesTheSequentialProduct) {
 }
 
 TEST(MxmUsage, BadInputGetsAClearErrorAndExitTwo) {
+  app_testing::expect_usage_error(kMxm, {"--backend", "foo"}, "--backend");
+  app_testing::expect_usage_error(kMxm, {"--backend", "sim", "--procs", "5000"}, "--procs");
+  app_testing::expect_usage_error(kMxm, {"--backend", "pvm", "--procs", "100"}, "--procs");
+  app_testing::expect_usage_error(kMxm, {"--backend", "sim", "--clock", "native"}, "--clock");
+  app_testing::expect_usage_error(kMxm, {"--backend", "sim", "--n", "0"}, "--n");
   app_testing::expect_usage_error(kMxm, {"--n", "0"}, "--n");
   app_testing::expect_usage_error(kMxm, {"--r", "ten"}, "--r");
   app_testing::expect_usage_error(kMxm, {"--m", "-4"}, "--m");

@@ -1,7 +1,8 @@
 // app_test_support.hpp: what the integration tests of the application programs (mxm, trfd, ac)
 // share: running a program as a child process (run_process.hpp: its own private PVM virtual
-// machine, a timeout, a marker to find anything left running) and checking its output against
-// the contract the experiment driver relies on (experiments/README.md).
+// machine, or under --backend sim one process in virtual time; a timeout, a marker to find
+// anything left running) and checking its output against the contract the experiment driver
+// relies on (experiments/README.md), and that simulated runs are deterministic.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -28,6 +29,7 @@ inline const std::vector<std::string>& result_keys() {
                                              "clock",
                                              "scale",
                                              "network",
+                                             "backend",
                                              "verified",
                                              "total_s",
                                              "loop1_s",
@@ -120,10 +122,42 @@ inline void expect_sync_counts(std::map<std::string, std::string>& res, const st
   }
 }
 
-// "GDDLB_P4" for a (strategy, P) test parameter.
+// "GDDLB_P4_sim" for a (strategy, P, backend) test parameter.
 template <class Param>
 std::string strategy_p_name(const ::testing::TestParamInfo<Param>& info) {
-  return std::get<0>(info.param) + "_P" + std::to_string(std::get<1>(info.param));
+  return std::get<0>(info.param) + "_P" + std::to_string(std::get<1>(info.param)) + "_" +
+         std::get<2>(info.param);
+}
+
+// Everything a run prints except its wall-clock time (wall_s=...).
+inline std::string without_wall_time(const std::string& out) {
+  std::string s = out;
+  for (auto at = s.find("wall_s="); at != std::string::npos; at = s.find("wall_s=", at)) {
+    const auto end = s.find_first_of(" \n", at);
+    s.erase(at + 7, (end == std::string::npos ? s.size() : end) - at - 7);
+    at += 7;
+  }
+  return s;
+}
+
+// Under --backend sim the run is in virtual time: the same configuration and seed, run twice,
+// prints the same bytes but for wall_s, under every strategy (args: without --strategy and
+// --backend). Every strategy but NONE must have balanced, or the comparison proves little.
+inline void expect_deterministic_under_sim(const std::string& bin,
+                                           const std::vector<std::string>& args) {
+  for (const auto& strategy : all_strategies()) {
+    auto with = args;
+    with.insert(with.end(), {"--backend", "sim", "--strategy", strategy});
+    auto a = run(bin, with), b = run(bin, with);
+    expect_verified_run(a, {{"backend", "sim"}});
+    expect_verified_run(b, {{"backend", "sim"}});
+    EXPECT_EQ(without_wall_time(a.out), without_wall_time(b.out)) << strategy;
+    EXPECT_EQ(a.err, b.err) << strategy;
+    if (strategy != "NONE") {
+      EXPECT_NE(testing_support::fields_of(a.out, "RESULT ")["syncs"], "0")
+          << strategy << ": " << a.out;
+    }
+  }
 }
 
 }  // namespace app_testing

@@ -15,19 +15,20 @@ const std::string kTrfd = TRFD_BIN;
 
 // n = 6: N = 21 columns, an odd count, so loop 2 has the lone middle column (11 bitonic
 // iterations). t_op makes a loop-1 column about 40 ms of the 1996 workstation.
-std::vector<std::string> small_run(const std::string& strategy, int procs) {
+std::vector<std::string> small_run(const std::string& strategy, int procs,
+                                   const std::string& backend = "pvm") {
   return {"--strategy", strategy, "--procs", std::to_string(procs),
-          "--n",        "6",      "--t-op",  "1e-4",
-          "--seed",     "5",      "--tl",    "0.5",
-          "--scale",    "200"};
+          "--backend",  backend,  "--n",     "6",
+          "--t-op",     "1e-4",   "--seed",  "5",
+          "--tl",       "0.5",    "--scale", "200"};
 }
 
-using trfd_case = std::tuple<std::string, int>;
+using trfd_case = std::tuple<std::string, int, std::string>;  // strategy, P, backend
 class TrfdStrategies : public ::testing::TestWithParam<trfd_case> {};
 
 TEST_P(TrfdStrategies, BothLoopsMatchTheSequentialProgramUnderLoad) {
-  const auto& [strategy, procs] = GetParam();
-  auto r = app_testing::run(kTrfd, small_run(strategy, procs));
+  const auto& [strategy, procs, backend] = GetParam();
+  auto r = app_testing::run(kTrfd, small_run(strategy, procs, backend));
   auto res = app_testing::expect_verified_run(r, {{"app", "trfd"},
                                                   {"P", std::to_string(procs)},
                                                   {"size", "n=6"},
@@ -35,7 +36,8 @@ TEST_P(TrfdStrategies, BothLoopsMatchTheSequentialProgramUnderLoad) {
                                                   {"ml", "5"},
                                                   {"tl", "0.5"},
                                                   {"clock", "emulated"},
-                                                  {"scale", "200"}});
+                                                  {"scale", "200"},
+                                                  {"backend", backend}});
   if (strategy != "AUTO") {
     EXPECT_EQ(res["strategy"], strategy);
   }
@@ -53,11 +55,22 @@ TEST_P(TrfdStrategies, BothLoopsMatchTheSequentialProgramUnderLoad) {
 
 INSTANTIATE_TEST_SUITE_P(P4, TrfdStrategies,
                          ::testing::Combine(::testing::ValuesIn(app_testing::all_strategies()),
-                                            ::testing::Values(4)),
+                                            ::testing::Values(4), ::testing::Values("pvm", "sim")),
                          app_testing::strategy_p_name<trfd_case>);
 INSTANTIATE_TEST_SUITE_P(OtherP, TrfdStrategies,
-                         ::testing::Combine(::testing::Values("LDDLB"), ::testing::Values(2, 8)),
+                         ::testing::Combine(::testing::Values("LDDLB"), ::testing::Values(2, 8),
+                                            ::testing::Values("pvm", "sim")),
                          app_testing::strategy_p_name<trfd_case>);
+// Beyond PVM's 64 slaves, and more slaves than iterations: some start with no work.
+INSTANTIATE_TEST_SUITE_P(SimLargeP, TrfdStrategies,
+                         ::testing::Combine(::testing::ValuesIn(app_testing::all_strategies()),
+                                            ::testing::Values(16, 64), ::testing::Values("sim")),
+                         app_testing::strategy_p_name<trfd_case>);
+
+TEST(TrfdSim, RunsOfOneConfigurationAreByteIdentical) {
+  app_testing::expect_deterministic_under_sim(
+      kTrfd, {"--procs", "8", "--n", "12", "--t-op", "1e-4", "--seed", "9", "--tl", "0.5"});
+}
 
 // An even N (n = 7: N = 28) has no middle column.
 TEST(TrfdSizes, EvenColumnCount) {
@@ -73,6 +86,8 @@ TEST(TrfdNative, BothLoopsMatchTheSequentialProgram) {
 }
 
 TEST(TrfdUsage, BadInputGetsAClearErrorAndExitTwo) {
+  app_testing::expect_usage_error(kTrfd, {"--backend", "sim", "--n", "0"}, "--n");
+  app_testing::expect_usage_error(kTrfd, {"--backend", "sim", "--clock", "native"}, "--clock");
   app_testing::expect_usage_error(kTrfd, {"--n", "0"}, "--n");
   app_testing::expect_usage_error(kTrfd, {"--n", "500"}, "--n");
   app_testing::expect_usage_error(kTrfd, {"--n", "3.5"}, "--n");

@@ -6,7 +6,8 @@
 // the same mean; under the native clock the body spins for it). The master checks every out[i]
 // against a sequential computation and that the statistics add up, then prints the statistics.
 // --style figure runs the loop exactly as the paper's Figure 1.4; --style parallel_for through
-// dlb::parallel_for.
+// dlb::parallel_for. --deadlock-slave N makes slave N wait, before its loop, for a message that
+// never comes (the deadlock tests: the simulator must report it, PVM must time out).
 #include <signal.h>
 
 #include <chrono>
@@ -30,6 +31,7 @@ std::vector<dlb::option_spec> app_options() {
       {"distribution", "block", "distribution of the arrays in and out: block or cyclic"},
       {"kill-self", "0", "this slave SIGKILLs itself (failure tests); 0: none"},
       {"kill-after", "5", "... after this many iterations"},
+      {"deadlock-slave", "0", "this slave waits for a message that never comes; 0: none"},
   };
 }
 
@@ -51,6 +53,7 @@ void validate(const dlb::options& o) {
   }
   o.integer("kill-self", 0, 64);
   o.integer("kill-after", 0, 100'000'000);
+  o.integer("deadlock-slave", 0, 4096);
 }
 
 double expected(const std::vector<double>& in, const std::vector<double>& w, std::int64_t i) {
@@ -66,6 +69,8 @@ int body(dlb::runtime& rt) {
   const double sleep_ms = o.real("body-sleep-ms", 0, 1e6);
   const int kill_self = static_cast<int>(o.integer("kill-self", 0, 64));
   const std::int64_t kill_after = o.integer("kill-after", 0, 100'000'000);
+  if (o.integer("deadlock-slave", 0, 4096) == rt.rank() && !rt.master())
+    rt.net().wait(dlb::with_tag(dlb::tag::release), "a message that never comes");
 
   std::vector<double> in(static_cast<std::size_t>(I)), out(static_cast<std::size_t>(I), 0.0), w(16);
   if (rt.master()) {
