@@ -7,7 +7,7 @@ JOBS ?= 2
 BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test unit-test integration-test bench figure-1-6 reproduce format clean
+.PHONY: all deps configure build test unit-test integration-test bench figure-1-6 reproduce reproduce-pvm agreement format clean
 
 all: build
 
@@ -44,10 +44,29 @@ figure-1-6: build
 	$(BUILD)/plots/dlb_plot_network --fit results/network/ethernet1996_fit.csv --out-dir results/network
 	$(BUILD)/plots/dlb_plot_network --fit results/network/native-loopback_fit.csv --out-dir results/network --name fig1_6_network_native_loopback
 
-# The paper's tables and figures: results/quick (default, ~15 min) or results/full (FULL=1).
-FULL ?= 0
+# The paper's tables and figures: the whole paper on the simulated backend (paper.conf) and a
+# cross-check on real PVM tasks (crosscheck.conf), into results/paper (about 10 minutes).
 reproduce: build
-	FULL=$(FULL) BUILD=$(BUILD) bash scripts/reproduce
+	MODE=paper BUILD=$(BUILD) bash scripts/reproduce
+
+# The earlier main job, entirely on real PVM tasks with the emulated clock: quick.conf into
+# results/quick (about 10 minutes), or full.conf into results/full with FULL=1 (hours).
+FULL ?= 0
+reproduce-pvm: build
+	MODE=pvm FULL=$(FULL) BUILD=$(BUILD) bash scripts/reproduce
+
+# Agreement of the backends: quick.conf on real PVM tasks (about 10 minutes) and simulated,
+# then per (configuration, strategy) the normalized times side by side (results/agreement).
+AGREE ?= results/agreement
+agreement: build
+	$(BUILD)/experiments/dlb_sweep --config experiments/configs/quick.conf --backend pvm \
+	  --out $(AGREE)/pvm/results.csv --bin-dir $(BUILD)/apps
+	$(BUILD)/experiments/dlb_sweep --config experiments/configs/quick.conf --backend sim --jobs 2 \
+	  --out $(AGREE)/sim/results.csv --bin-dir $(BUILD)/apps
+	$(BUILD)/experiments/dlb_summary --results $(AGREE)/pvm/results.csv --out $(AGREE)/pvm/summary.csv
+	$(BUILD)/experiments/dlb_summary --results $(AGREE)/sim/results.csv --out $(AGREE)/sim/summary.csv
+	$(BUILD)/experiments/dlb_agreement --a $(AGREE)/sim/summary.csv --b $(AGREE)/pvm/summary.csv \
+	  --out $(AGREE)/agreement.md
 
 format:
 	find pvm lib apps experiments plots tests -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i

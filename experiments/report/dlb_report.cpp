@@ -16,21 +16,24 @@ namespace {
 const char* kUsage =
     "usage: dlb_report --summary SUMMARY.csv --results RESULTS.csv [--results MORE.csv ...]\n"
     "                  --out REPORT.md [--paper-dir DIR] [--figures DIR] [--command CMD ...]\n"
-    "                  [--lag-flag-pct PCT]\n"
+    "                  [--lag-flag-pct PCT] [--crosscheck SUMMARY.csv]\n"
     "Writes Markdown: our no-DLB times beside Tables 1.1-1.3, normalized times (Figures 1.7,\n"
     "1.9, 1.10), best strategies beside Table 1.4, each claim of claims.md marked holds / does\n"
     "not hold / not measured, the emulation lag, the figures, provenance and commands.\n"
     "  --paper-dir DIR    the paper's CSVs (default ../shared/paper, i.e. run from the repo root)\n"
     "  --figures DIR      link every .png and .svg in DIR\n"
     "  --command CMD      a further command that produced the inputs (e.g. a plot), listed as is\n"
-    "  --lag-flag-pct P   flag runs whose lag_pct exceeds P (default 1)\n";
+    "  --lag-flag-pct P   flag runs whose lag_pct exceeds P (default 1)\n"
+    "  --crosscheck S     a summary of some of the configurations on another backend: a section\n"
+    "                     sets its normalized times beside the main summary's (as dlb_agreement)\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const sweep::cli_args args(
-      argc, argv, "dlb_report", kUsage,
-      {"summary", "results", "out", "paper-dir", "figures", "command", "lag-flag-pct"}, {});
+  const sweep::cli_args args(argc, argv, "dlb_report", kUsage,
+                             {"summary", "results", "out", "paper-dir", "figures", "command",
+                              "lag-flag-pct", "crosscheck"},
+                             {});
   report::report_inputs in;
   in.summary_path = args.required("summary");
   const auto results = args.values("results");
@@ -48,6 +51,16 @@ int main(int argc, char** argv) {
       return 2;
     }
     in.summary_table = sweep::read_csv_table(in.summary_path);
+    if (const auto cc = args.value("crosscheck")) {
+      in.crosscheck_path = *cc;
+      try {
+        in.crosscheck_table = sweep::read_csv_table(*cc);
+        report::load_summary(in.crosscheck_table);
+      } catch (const std::exception& e) {
+        std::cerr << "dlb_report: --crosscheck " << *cc << ": " << e.what() << "\n";
+        return 2;
+      }
+    }
     for (const auto& r : results) in.results.emplace_back(r, sweep::read_csv_table(r));
     in.paper_nodlb = report::read_paper_nodlb(in.paper_dir);
     in.paper_best = report::read_paper_best(in.paper_dir);

@@ -14,8 +14,9 @@ namespace {
 
 const char* kUsage =
     "usage: dlb_summary --results RESULTS.csv [--results MORE.csv ...] --out SUMMARY.csv\n"
-    "Groups the ok runs by (app, P, K, size, ml, tl, clock, scale, network, extra_args, strategy)\n"
-    "and writes the median, min and max over repetitions of total_s, loop1_s, loop2_s and of the\n"
+    "Groups the ok runs by (app, P, K, size, ml, tl, clock, scale, network, backend, extra_args,\n"
+    "strategy)"
+    " and writes the median, min and max over repetitions of total_s, loop1_s, loop2_s and of the\n"
     "time normalized by the no-DLB run with the same seed. Failed, unverified and timed-out runs\n"
     "are excluded and counted.\n";
 
@@ -51,8 +52,8 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       c.push_back("input: " + inputs[i] + " (" + std::to_string(tables[i].rows.size()) + " rows)");
     }
-    for (const std::string key :
-         {"revision", "host", "pvm_version", "compiler", "clock", "scale", "network", "command"}) {
+    for (const std::string key : {"revision", "host", "pvm_version", "compiler", "backend", "clock",
+                                  "scale", "network", "command"}) {
       for (const auto& v : tables.front().meta_all(key)) c.push_back("source_" + key + ": " + v);
     }
     std::string excluded;

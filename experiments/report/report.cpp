@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "report/agreement.hpp"
 #include "report/claims.hpp"
 #include "report/stats.hpp"
 #include "sweep/text.hpp"
@@ -66,6 +67,11 @@ std::string spread_text(const summary_row& r, const std::string& prefix) {
          num(r.number(prefix + "_max"), 3) + ")";
 }
 
+// The backend that produced a configuration's numbers ("pvm" for summaries without the column).
+std::string backend_of(const config_view& c) {
+  return c.strategies.empty() ? std::string("-") : c.strategies.front().second->backend();
+}
+
 // Configurations under external load (ml > 0) matching an app, P and a paper size.
 std::vector<const config_view*> matching(const std::vector<config_view>& configs,
                                          const std::string& app, int procs,
@@ -90,8 +96,8 @@ void section_nodlb(std::ostringstream& md, const report_inputs& in,
     if (p.table != current) {
       current = p.table;
       md << "\n**" << p.table << " (" << upper(p.app) << ")**\n\n";
-      table_header(
-          md, {"P", "size", "paper (s)", "ours median (s)", "min..max", "runs", "ours / paper"});
+      table_header(md, {"P", "size", "paper (s)", "ours median (s)", "min..max", "runs",
+                        "ours / paper", "backend"});
     }
     const auto found = matching(configs, p.app, p.procs, p.size);
     bool any = false;
@@ -102,11 +108,11 @@ void section_nodlb(std::ostringstream& md, const report_inputs& in,
       const double ours = *r->number("total_median");
       table_row(md, {std::to_string(p.procs), c->size, sec(p.time_s), sec(ours),
                      sec(r->number("total_min")) + ".." + sec(r->number("total_max")),
-                     std::string(r->text("runs")), format_sig(ours / p.time_s, 3)});
+                     std::string(r->text("runs")), format_sig(ours / p.time_s, 3), backend_of(*c)});
     }
     if (!any) {
       table_row(md, {std::to_string(p.procs), size_text(p.size), sec(p.time_s), "not measured", "",
-                     "", ""});
+                     "", "", ""});
     }
   }
   md << "\n";
@@ -140,6 +146,7 @@ void section_normalized(std::ostringstream& md, const std::vector<config_view>& 
       std::vector<std::string> cols{"P", "K", "size"};
       cols.insert(cols.end(), shown.begin(), shown.end());
       cols.push_back("best");
+      cols.push_back("backend");
       table_header(md, cols);
     }
     std::vector<std::string> cells{std::to_string(c.procs), std::to_string(c.group),
@@ -151,6 +158,7 @@ void section_normalized(std::ostringstream& md, const std::vector<config_view>& 
     const auto rk = rank_strategies(c);
     // Without external load there is nothing to balance: a "best" would only rank noise.
     cells.push_back(rk && c.ml > 0 ? rk->order[0].first : "-");
+    cells.push_back(backend_of(c));
     table_row(md, cells);
   }
   md << "\n";
@@ -173,7 +181,7 @@ void section_best(std::ostringstream& md, const report_inputs& in,
         "differ: how much slower the predicted strategy actually was (median times). AUTO: the "
         "customized mode's median time over the best fixed strategy's.\n\n";
   table_header(md, {"app", "P", "size", "loop", "paper actual", "paper predicted", "paper diff",
-                    "ours actual", "ours 2nd", "ours predicted", "diff", "AUTO / best"});
+                    "ours actual", "ours 2nd", "ours predicted", "diff", "AUTO / best", "backend"});
   std::size_t measured = 0, same = 0, predicted_rows = 0, predicted_right = 0, second = 0;
   std::vector<double> miss_pct;
   for (const auto& p : in.paper_best) {
@@ -222,11 +230,11 @@ void section_best(std::ostringstream& md, const report_inputs& in,
       table_row(md, {upper(p.app), std::to_string(p.procs), c->size, p.loop, p.actual_best,
                      p.predicted_best, paper_diff, best + " " + format_sig(rk->order[0].second, 3),
                      rk->order[1].first + " " + format_sig(rk->order[1].second, 3),
-                     pred.value_or("-"), diff, autos});
+                     pred.value_or("-"), diff, autos, backend_of(*c)});
     }
     if (!any) {
       table_row(md, {upper(p.app), std::to_string(p.procs), p.size_text, p.loop, p.actual_best,
-                     p.predicted_best, paper_diff, "not measured", "", "", "", ""});
+                     p.predicted_best, paper_diff, "not measured", "", "", "", "", ""});
     }
   }
   md << "\nOur actual best equals the paper's in " << same << " of " << measured
@@ -252,10 +260,21 @@ void section_best(std::ostringstream& md, const report_inputs& in,
   }
 }
 
-void section_claims(std::ostringstream& md, const std::vector<claim_result>& claims) {
+// "sim", "pvm", or "pvm and sim" when a summary mixes them.
+std::string backends_text(const std::vector<summary_row>& rows) {
+  std::set<std::string> b;
+  for (const auto& r : rows) b.insert(r.backend());
+  std::string s;
+  for (const auto& x : b) s += (s.empty() ? "" : " and ") + x;
+  return s.empty() ? "-" : s;
+}
+
+void section_claims(std::ostringstream& md, const std::vector<claim_result>& claims,
+                    const std::string& backends) {
   md << "## The paper's claims\n\n"
         "Each claim of `claims.md` as a predicate over the summary (configurations under "
-        "external load, compared by median normalized time).\n\n";
+        "external load, compared by median normalized time). Backend of these numbers: "
+     << backends << ".\n\n";
   table_header(md, {"claim", "verdict", "numbers"});
   for (const auto& c : claims) table_row(md, {c.id, "**" + to_string(c.outcome) + "**", c.tally});
   md << "\n";
@@ -270,7 +289,8 @@ void section_claims(std::ostringstream& md, const std::vector<claim_result>& cla
 void section_lag(std::ostringstream& md, const report_inputs& in) {
   md << "## Emulation lag\n\n"
         "How late each run ran against its emulated deadlines, as a percent of its time "
-        "(lag_pct; ok runs only). A run lagging more than "
+        "(lag_pct; ok runs only; simulated runs, in virtual time, have none). A run lagging more "
+        "than "
      << format_sig(in.lag_flag_pct, 3) << "% is flagged: its times are inflated by the host.\n\n";
   struct lagged {
     double pct;
@@ -396,6 +416,17 @@ void section_figures(std::ostringstream& md, const report_inputs& in) {
   }
 }
 
+void section_crosscheck(std::ostringstream& md, const report_inputs& in,
+                        const std::vector<summary_row>& rows) {
+  if (in.crosscheck_path.empty()) return;
+  const std::vector<summary_row> other = load_summary(in.crosscheck_table);
+  md << "## Cross-check on another backend\n\n"
+        "Some configurations run again on "
+     << backends_text(other) << " (summary `" << in.crosscheck_path << "`), beside this report's "
+     << backends_text(rows) << " numbers. ";
+  md << render_agreement(compare_summaries(rows, other));
+}
+
 }  // namespace
 
 std::string render_report(const report_inputs& in) {
@@ -414,6 +445,8 @@ std::string render_report(const report_inputs& in) {
        << ", network " << t.meta("network").value_or("?") << "; host "
        << t.meta("host").value_or("?") << ".\n\n";
   }
+  md << "Backend of the numbers below: " << backends_text(rows)
+     << " (sim: SimGrid actors in virtual time; pvm: real PVM tasks).\n\n";
   md << "Verdicts: ";
   std::map<verdict, int> tally;
   for (const auto& c : claims) ++tally[c.outcome];
@@ -423,7 +456,8 @@ std::string render_report(const report_inputs& in) {
   section_nodlb(md, in, configs);
   section_normalized(md, configs);
   section_best(md, in, configs);
-  section_claims(md, claims);
+  section_claims(md, claims, backends_text(rows));
+  section_crosscheck(md, in, rows);
   section_lag(md, in);
   section_figures(md, in);
   section_provenance(md, in);

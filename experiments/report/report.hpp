@@ -23,6 +23,10 @@ struct report_inputs {
   std::vector<std::string> commands;  // further commands that produced inputs (e.g. plots)
   std::string report_command;
   double lag_flag_pct = 1.0;  // a run lagging more than this percent is flagged
+  // Optional cross-check: a summary of some of the same configurations on another backend
+  // (e.g. real PVM tasks), set beside the main summary's normalized times.
+  std::string crosscheck_path;
+  sweep::csv_table crosscheck_table;
 };
 
 std::string render_report(const report_inputs& in);

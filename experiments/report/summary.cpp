@@ -28,7 +28,7 @@ std::string join_key(const csv_table& t, const std::vector<std::string>& row,
                      const std::vector<std::string>& cols) {
   std::string k;
   for (const auto& c : cols) {
-    k += t.field(row, c);
+    k += sweep::key_field(t, row, c);
     k += '\x1f';
   }
   return k;
@@ -50,8 +50,8 @@ std::string fmt(double x) { return format_sig(x, 6); }
 }  // namespace
 
 const std::vector<std::string>& config_columns() {
-  static const std::vector<std::string> c{"app", "P",     "K",     "size",    "ml",
-                                          "tl",  "clock", "scale", "network", "extra_args"};
+  static const std::vector<std::string> c{"app",   "P",     "K",       "size",    "ml",        "tl",
+                                          "clock", "scale", "network", "backend", "extra_args"};
   return c;
 }
 
@@ -150,7 +150,7 @@ summary_result summarize(const std::vector<csv_table>& results) {
     const csv_table& t0 = *runs.front().table;
     const auto& r0 = *runs.front().row;
     std::map<std::string, std::string> f;
-    for (const auto& c : config_columns()) f[c] = std::string(t0.field(r0, c));
+    for (const auto& c : config_columns()) f[c] = sweep::key_field(t0, r0, c);
     f["strategy"] = std::string(t0.field(r0, "strategy"));
     f["runs"] = std::to_string(runs.size());
     const std::string config = join_key(t0, r0, config_columns());
@@ -225,7 +225,7 @@ summary_result summarize(const std::vector<csv_table>& results) {
 
   const auto col = [&](const char* name) { return *out.table.column(name); };
   const auto ip = col("P"), isz = col("size"), iml = col("ml"), ist = col("strategy"),
-             iapp = col("app");
+             iapp = col("app"), ibk = col("backend");
   std::stable_sort(out.table.rows.begin(), out.table.rows.end(), [&](const auto& a, const auto& b) {
     const auto ka = std::make_tuple(app_rank(a[iapp]), a[iapp], parse_double(a[ip]).value_or(0));
     const auto kb = std::make_tuple(app_rank(b[iapp]), b[iapp], parse_double(b[ip]).value_or(0));
@@ -234,6 +234,7 @@ summary_result summarize(const std::vector<csv_table>& results) {
     // Runs under external load before runs without it.
     const double ma = parse_double(a[iml]).value_or(0), mb = parse_double(b[iml]).value_or(0);
     if (ma != mb) return ma > mb;
+    if (a[ibk] != b[ibk]) return a[ibk] < b[ibk];
     return strategy_rank(a[ist]) < strategy_rank(b[ist]);
   });
   return out;
@@ -250,11 +251,15 @@ std::optional<double> summary_row::number(const std::string& column) const {
 
 int summary_row::procs() const { return static_cast<int>(number("P").value_or(0)); }
 int summary_row::ml() const { return static_cast<int>(number("ml").value_or(0)); }
+std::string summary_row::backend() const {
+  const auto b = text("backend");
+  return b.empty() ? std::string("pvm") : std::string(b);
+}
 
 std::string summary_row::config_key() const {
   std::string k;
   for (const auto& c : config_columns()) {
-    k += text(c);
+    k += c == "backend" ? backend() : std::string(text(c));
     k += '\x1f';
   }
   return k;

@@ -2,9 +2,9 @@
 // repetitions of the times, and of the time normalized by the no-DLB run of the same load seed
 // (paired), as in the paper's Figures 1.7, 1.9 and 1.10.
 //
-// A configuration is (app, P, K, size, ml, tl, clock, scale, network, extra_args). Only rows with
-// status ok are used; when a run appears in several rows (e.g. re-run with --retry-failed, or
-// given twice), its last row counts.
+// A configuration is (app, P, K, size, ml, tl, clock, scale, network, backend, extra_args). Only
+// rows with status ok are used; when a run appears in several rows (e.g. re-run with
+// --retry-failed, or given twice), its last row counts.
 #pragma once
 
 #include <map>
@@ -52,6 +52,8 @@ struct summary_row {
   std::string strategy() const { return std::string(text("strategy")); }
   int procs() const;
   int ml() const;
+  // "pvm" or "sim"; summaries from before the backend column read as pvm.
+  std::string backend() const;
   // Everything that identifies the configuration (all config columns joined).
   std::string config_key() const;
 };

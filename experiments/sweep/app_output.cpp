@@ -38,6 +38,8 @@ std::string echo_mismatch(const run_spec& run, std::string_view key, std::string
     want = run.clock;
   } else if (key == "network") {
     want = run.network;
+  } else if (key == "backend") {
+    want = run.backend;
   } else if (key == "size") {
     want = run.size.label();
     try {
@@ -75,8 +77,8 @@ std::string_view to_string(run_status s) {
 }
 
 bool is_echoed_parameter(std::string_view key) {
-  for (std::string_view k :
-       {"app", "strategy", "P", "K", "size", "seed", "ml", "tl", "clock", "scale", "network"}) {
+  for (std::string_view k : {"app", "strategy", "P", "K", "size", "seed", "ml", "tl", "clock",
+                             "scale", "network", "backend"}) {
     if (key == k) return true;
   }
   return false;

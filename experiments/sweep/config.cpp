@@ -24,6 +24,7 @@ struct settings {
   std::optional<std::string> clock;
   std::optional<double> scale;
   std::optional<std::string> network;
+  std::optional<std::string> backend;
   std::optional<double> timeout;
   std::optional<std::vector<size_spec>> sizes;
   std::optional<std::string> args;
@@ -142,6 +143,11 @@ class parser {
         fail(line, "network must be ethernet1996, switched or ideal, got '" + value + "'");
       }
       s.network = value;
+    } else if (key == "backend") {
+      once(s.backend.has_value());
+      if (!contains(known_backends(), value))
+        fail(line, "backend must be pvm or sim, got '" + value + "'");
+      s.backend = value;
     } else if (key == "timeout") {
       once(s.timeout.has_value());
       s.timeout = positive_double(line, key, value);
@@ -165,7 +171,7 @@ class parser {
     } else {
       fail(line, "unknown key '" + key +
                      "' (known: procs group strategies repetitions seeds ml tl clock scale "
-                     "network timeout sizes args)");
+                     "network backend timeout sizes args)");
     }
   }
 
@@ -182,6 +188,11 @@ const std::vector<std::string>& known_strategies() {
 const std::vector<std::string>& known_apps() {
   static const std::vector<std::string> a{"mxm", "trfd", "ac"};
   return a;
+}
+
+const std::vector<std::string>& known_backends() {
+  static const std::vector<std::string> b{"pvm", "sim"};
+  return b;
 }
 
 std::string size_spec::label() const {
@@ -218,9 +229,9 @@ size_spec parse_size(std::string_view text) {
 }
 
 const std::vector<std::string>& run_spec::key_columns() {
-  static const std::vector<std::string> c{"app",   "P",       "K",         "size", "strategy",
-                                          "rep",   "seed",    "ml",        "tl",   "clock",
-                                          "scale", "network", "extra_args"};
+  static const std::vector<std::string> c{"app",   "P",       "K",       "size",      "strategy",
+                                          "rep",   "seed",    "ml",      "tl",        "clock",
+                                          "scale", "network", "backend", "extra_args"};
   return c;
 }
 
@@ -237,6 +248,7 @@ std::vector<std::string> run_spec::key_values() const {
           clock,
           format_number(scale),
           network,
+          backend,
           extra_args};
 }
 
@@ -268,7 +280,9 @@ std::vector<std::string> run_spec::argv(const std::filesystem::path& bin_dir) co
                              "--scale",
                              format_number(scale),
                              "--network",
-                             network};
+                             network,
+                             "--backend",
+                             backend};
   for (const auto& [k, v] : size.params) {
     a.push_back("--" + k);
     a.push_back(std::to_string(v));
@@ -282,6 +296,7 @@ std::string run_spec::describe() const {
                   size.label() + " " + strategy + " rep=" + std::to_string(rep) +
                   " seed=" + std::to_string(seed);
   if (ml != 5) d += " ml=" + std::to_string(ml);
+  if (backend != "pvm") d += " backend=" + backend;
   return d;
 }
 
@@ -365,6 +380,7 @@ sweep_plan parse_config(std::string_view text, std::string_view source) {
     base.clock = pick(s.clock, d.clock, std::string("emulated"));
     base.scale = pick(s.scale, d.scale, 20.0);
     base.network = pick(s.network, d.network, std::string("ethernet1996"));
+    base.backend = pick(s.backend, d.backend, std::string("pvm"));
     base.timeout_s = pick(s.timeout, d.timeout, 600.0);
     base.extra_args = pick(s.args, d.args, std::string());
     {

@@ -27,6 +27,8 @@ class config_error : public std::runtime_error {
 // The strategies an app accepts; NONE is the unbalanced baseline, AUTO the customized mode.
 const std::vector<std::string>& known_strategies();
 const std::vector<std::string>& known_apps();
+// The runtime's backends: pvm (real PVM tasks; the default) and sim (SimGrid).
+const std::vector<std::string>& known_backends();
 
 // One data size: ordered name=value parameters, e.g. n=400 r=400 m=400.
 struct size_spec {
@@ -52,8 +54,9 @@ struct run_spec {
   std::string clock = "emulated";
   double scale = 20.0;
   std::string network = "ethernet1996";
-  std::string extra_args;    // passed through to the app after the standard options
-  double timeout_s = 600.0;  // not part of the identity: a longer timeout is the same run
+  std::string backend = "pvm";  // pvm (real PVM tasks) or sim (SimGrid, virtual time)
+  std::string extra_args;       // passed through to the app after the standard options
+  double timeout_s = 600.0;     // not part of the identity: a longer timeout is the same run
 
   // Column names of the identity, in results-file order, and this run's values for them.
   static const std::vector<std::string>& key_columns();
@@ -64,6 +67,10 @@ struct run_spec {
   std::vector<std::string> argv(const std::filesystem::path& bin_dir) const;
   // Short human label for progress lines.
   std::string describe() const;
+  // Must this run have the machine to itself? Emulated-clock runs on real PVM tasks sleep
+  // to emulated deadlines in wall time: sharing the cores inflates their times (lag). Simulated
+  // runs (virtual time) and native-clock runs may run side by side (dlb_sweep --jobs).
+  bool needs_machine_alone() const { return backend == "pvm" && clock == "emulated"; }
 };
 
 struct sweep_plan {

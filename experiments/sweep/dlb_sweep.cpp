@@ -27,13 +27,18 @@ namespace {
 
 const char* kUsage =
     "usage: dlb_sweep --config FILE --out RESULTS.csv --bin-dir DIR [--log-dir DIR] [--jobs N]\n"
-    "                 [--grace SECONDS] [--dry-run] [--retry-failed]\n"
+    "                 [--grace SECONDS] [--backend pvm|sim] [--dry-run] [--retry-failed]\n"
     "Runs every run of the config (apps from DIR) and appends one row per run to RESULTS.csv.\n"
     "Re-running the same command resumes: runs already recorded are skipped.\n"
     "  --log-dir DIR     each run's output (default: RESULTS.csv.logs)\n"
-    "  --jobs N          runs at a time (default 1; emulated runs must not share cores)\n"
+    "  --jobs N          runs at a time (default 1). Simulated runs (backend sim) and "
+    "native-clock\n"
+    "                    runs share the machine; a run on PVM with the emulated clock always runs\n"
+    "                    alone (its times would be inflated by the others)\n"
     "  --grace SECONDS   after SIGTERM to a run's process group, wait this long before SIGKILL "
     "(default 3)\n"
+    "  --backend B       run every run of the config on backend B (pvm or sim), whatever the\n"
+    "                    config's backend key says\n"
     "  --dry-run         print the plan and the commands; run nothing, write nothing\n"
     "  --retry-failed    run again the runs recorded as failed, unverified or timeout\n";
 
@@ -77,17 +82,20 @@ std::vector<std::string> header_comments(const sweep_plan& plan, const cli_args&
       "config_file: " + config.string(),
       "bin_dir: " + bin_dir.string(),
   };
-  for (const std::string col : {"clock", "scale", "network", "ml", "tl"}) {
+  for (const std::string col : {"backend", "clock", "scale", "network", "ml", "tl"}) {
     c.push_back(col + ": " + plan_values(plan, key_index(col), col));
   }
   c.push_back(
       "units: total_s loop1_s loop2_s lag_s = seconds of the run's clock (emulated 1996 "
-      "seconds when clock=emulated, wall seconds when native); run_wall_s wall_s = wall-clock "
+      "seconds when clock=emulated or backend=sim, wall seconds when native on pvm); run_wall_s "
+      "wall_s = wall-clock "
       "seconds; tl = seconds; scale = emulated seconds per wall second; bytes_moved = bytes; "
       "lag_pct = percent of total_s");
   c.push_back(
-      "columns: app P K size strategy rep seed ml tl clock scale network extra_args = the run's "
-      "parameters and identity (rep is 0-based; seed is the external-load seed, shared by all "
+      "columns: app P K size strategy rep seed ml tl clock scale network backend extra_args = the "
+      "run's parameters and identity (backend: pvm = real PVM tasks, sim = SimGrid in virtual "
+      "time, where clock and scale are echoed but meaningless) (rep is 0-based; seed is the "
+      "external-load seed, shared by all "
       "strategies of one repetition: paired runs); status = ok|failed|unverified|timeout; exit "
       "= exit status, signal or timeout; started_utc; run_wall_s = wall time measured by the "
       "driver; note = why a run is not ok; log = the run's output; the other columns are the "
@@ -137,7 +145,7 @@ struct active_run {
 
 int main(int argc, char** argv) {
   const cli_args args(argc, argv, "dlb_sweep", kUsage,
-                      {"config", "out", "bin-dir", "log-dir", "jobs", "grace"},
+                      {"config", "out", "bin-dir", "log-dir", "jobs", "grace", "backend"},
                       {"dry-run", "retry-failed"});
   const fs::path config_path = args.required("config");
   const fs::path out = args.required("out");
@@ -156,6 +164,19 @@ int main(int argc, char** argv) {
   } catch (const config_error& e) {
     std::cerr << "dlb_sweep: " << e.what() << "\n";
     return 2;
+  }
+  if (const auto b = args.value("backend")) {
+    if (*b != "pvm" && *b != "sim")
+      args.usage_error("--backend must be pvm or sim, got '" + *b + "'");
+    std::set<std::string> keys;
+    for (auto& r : plan.runs) {
+      r.backend = *b;
+      if (!keys.insert(r.key()).second) {
+        std::cerr << "dlb_sweep: " << config_path.string() << ": with --backend " << *b
+                  << " two runs become the same run: " << r.describe() << "\n";
+        return 2;
+      }
+    }
   }
   std::set<std::string> apps;
   for (const auto& r : plan.runs) apps.insert(r.app);
@@ -180,6 +201,10 @@ int main(int argc, char** argv) {
       store = std::make_unique<results_store>(
           out, header_comments(plan, args, fs::absolute(config_path), bin_dir, revision),
           "resumed: " + utc_now() + "; revision " + revision + "; command " + args.command_line());
+      if (store->upgraded()) {
+        std::cerr << "dlb_sweep: " << out.string()
+                  << ": added the backend column (its earlier rows ran on PVM: backend=pvm)\n";
+      }
       if (store->dropped_partial_line()) {
         std::cerr << "dlb_sweep: " << out.string()
                   << ": dropped a cut-short last line (a run being recorded when the driver "
@@ -259,8 +284,18 @@ int main(int argc, char** argv) {
     };
 
     while ((next < todo.size() && stop_signal == 0) || !active.empty()) {
-      while (stop_signal == 0 && active.size() < static_cast<std::size_t>(jobs) &&
-             next < todo.size()) {
+      // A run that needs the machine alone starts only when nothing runs, and nothing starts
+      // beside it; the plan's order is kept.
+      auto may_start = [&](const run_spec& r) {
+        if (active.size() >= static_cast<std::size_t>(jobs)) return false;
+        if (active.empty()) return true;
+        if (r.needs_machine_alone()) return false;
+        for (const auto& a : active) {
+          if (a.run->needs_machine_alone()) return false;
+        }
+        return true;
+      };
+      while (stop_signal == 0 && next < todo.size() && may_start(*todo[next].second)) {
         active_run a;
         a.index = todo[next].first;
         a.run = todo[next].second;

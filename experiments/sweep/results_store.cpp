@@ -27,10 +27,17 @@ std::vector<std::string> standard_results_columns() {
   return c;
 }
 
+std::string key_field(const csv_table& table, const std::vector<std::string>& row,
+                      std::string_view column) {
+  const std::string_view v = table.field(row, column);
+  if (v.empty() && column == "backend") return "pvm";
+  return std::string(v);
+}
+
 std::string row_key(const csv_table& table, const std::vector<std::string>& row) {
   std::string k;
   for (const auto& c : run_spec::key_columns()) {
-    k += table.field(row, c);
+    k += key_field(table, row, c);
     k += '\x1f';
   }
   return k;
@@ -58,6 +65,18 @@ results_store::results_store(std::filesystem::path path,
     table_.columns = standard_results_columns();
     write_atomically(path_, format_csv_table(table_));
     return;
+  }
+  if (!table_.column("backend") && table_.column("network") && table_.column("extra_args")) {
+    // Written before the backend column existed: every run in it ran on PVM. Insert the column
+    // where it belongs (after network) and rewrite the file atomically.
+    const std::size_t at = *table_.column("network") + 1;
+    table_.columns.insert(table_.columns.begin() + static_cast<std::ptrdiff_t>(at), "backend");
+    for (auto& row : table_.rows) row.insert(row.begin() + static_cast<std::ptrdiff_t>(at), "pvm");
+    table_.comments.push_back("upgraded: added the backend column (pvm for the " +
+                              std::to_string(table_.rows.size()) +
+                              " rows before: they ran on PVM tasks)");
+    write_atomically(path_, format_csv_table(table_));
+    upgraded_ = true;
   }
   for (const auto& c : standard_results_columns()) {
     if (!table_.column(c)) {

@@ -24,8 +24,13 @@ const std::vector<std::string>& result_columns();
 // key_columns + outcome_columns + result_columns.
 std::vector<std::string> standard_results_columns();
 
+// The field of a key column in a results row. Results files written before the `backend`
+// column existed hold only runs on PVM: an absent or empty backend reads as "pvm".
+std::string key_field(const csv_table& table, const std::vector<std::string>& row,
+                      std::string_view column);
+
 // The run identity of a results row (same string as run_spec::key()); the table must have the
-// key columns.
+// key columns (backend may be absent: see key_field).
 std::string row_key(const csv_table& table, const std::vector<std::string>& row);
 
 // Everything recorded about one finished run.
@@ -42,13 +47,15 @@ class results_store {
  public:
   // Opens `path`. If it does not exist or holds no header row yet, it is created with
   // `header_comments` and the standard columns. Otherwise its cut-short last line, if any, is
-  // removed (dropped_partial_line() tells), and `resume_comment` is appended as a '#' line.
+  // removed (dropped_partial_line() tells), and `resume_comment` is appended as a '#' line. A
+  // file from before the backend column gets it (value pvm for every row; upgraded() tells).
   // Throws csv_error / std::runtime_error if the file is not a results file.
   results_store(std::filesystem::path path, const std::vector<std::string>& header_comments,
                 const std::string& resume_comment);
 
   bool dropped_partial_line() const { return dropped_partial_; }
   bool resumed() const { return resumed_; }
+  bool upgraded() const { return upgraded_; }
   // Status of the last row recorded for a run key, or empty if none.
   std::string status_of(const std::string& key) const;
   std::size_t row_count() const { return table_.rows.size(); }
@@ -64,6 +71,7 @@ class results_store {
   std::map<std::string, std::string> status_;  // key -> status of its last row
   bool dropped_partial_ = false;
   bool resumed_ = false;
+  bool upgraded_ = false;
 };
 
 }  // namespace dlb::sweep

@@ -51,6 +51,39 @@ TEST(NetworkCharacterization, MeasuresBackThePapersNetwork) {
   EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty());
 }
 
+// The simulated 1996 Ethernet (--backend sim): virtual time, so the paper's latency and
+// bandwidth come back within 1%, the same on every run, in well under a second of wall time.
+TEST(NetworkCharacterization, SimulatedBackendMeasuresThePapersNetworkWithinOnePercent) {
+  char dir_template[] = "/tmp/dlb_netchar_sim_XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template;
+  std::string first;
+  for (const std::string sub : {"/a", "/b"}) {
+    auto r = testing_support::run_process({DLB_NETCHAR, "--backend", "sim", "--procs", "16",
+                                           "--reps", "2", "--out", dir + sub, "--quiet"},
+                                          60);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("lag = 0.0000 s"), std::string::npos) << r.out;
+    const auto measured = dlb::read_network_profile(dir + sub + "/ethernet1996.profile");
+    EXPECT_NEAR(measured.latency, 2414.5e-6, 0.01 * 2414.5e-6);
+    EXPECT_NEAR(measured.bandwidth, 0.96e6, 0.01 * 0.96e6);
+    // One-to-all costs at least one latency per destination; all-to-all at least as much.
+    for (double p : {4.0, 8.0, 16.0}) {
+      EXPECT_GE(dlb::core::evaluate(measured.one_to_all, p), 0.99 * (p - 1) * 2414.5e-6);
+      EXPECT_GE(dlb::core::evaluate(measured.all_to_all, p),
+                0.99 * dlb::core::evaluate(measured.one_to_all, p));
+    }
+    if (first.empty()) {
+      first = r.out;
+    } else {
+      // Deterministic: the same numbers (only the output directory differs).
+      auto strip = [](std::string s) { return s.substr(0, s.find("wrote ")); };
+      EXPECT_EQ(strip(r.out), strip(first));
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(NetworkCharacterization, BadInputExitsTwo) {
   auto r = testing_support::run_process({DLB_NETCHAR, "--procs", "1"}, 30);
   EXPECT_EQ(r.exit_code, 2) << r.err;

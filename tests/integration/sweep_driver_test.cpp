@@ -412,12 +412,179 @@ TEST_F(SweepDriver, UsageAndConfigErrorsExitTwoWithAClearMessage) {
 }
 
 TEST_F(SweepDriver, ShippedConfigsParse) {
-  for (const std::string name : {"quick.conf", "full.conf"}) {
+  for (const std::string name : {"quick.conf", "full.conf", "paper.conf", "crosscheck.conf"}) {
     auto r = run({DLB_SWEEP_BIN, "--config", std::string(SWEEP_CONFIGS_DIR) + "/" + name, "--out",
                   results_.string(), "--bin-dir", bin_.string(), "--dry-run"});
     EXPECT_EQ(r.code, 0) << name << ": " << r.err;
-    EXPECT_GT(lines_of(r.out).size(), 50u) << name;
+    EXPECT_GT(lines_of(r.out).size(), name == "crosscheck.conf" ? 10u : 50u) << name;
+    const bool sim = name == "paper.conf";
+    for (const auto& l : lines_of(r.out)) {
+      EXPECT_NE(l.find(sim ? "--backend sim" : "--backend pvm"), std::string::npos) << l;
+    }
   }
+  // paper.conf: all 28 rows of Table 1.4 (22 configurations under load), 6 strategies, 5 seeds.
+  auto r = run({DLB_SWEEP_BIN, "--config", std::string(SWEEP_CONFIGS_DIR) + "/paper.conf", "--out",
+                results_.string(), "--bin-dir", bin_.string(), "--dry-run"});
+  std::size_t loaded = 0;
+  for (const auto& l : lines_of(r.out)) loaded += l.find("--ml 5 ") != std::string::npos;
+  EXPECT_EQ(loaded, 22u * 6u * 5u);
+}
+
+TEST_F(SweepDriver, SimRunsShareTheMachineAndEmulatedPvmRunsRunAlone) {
+  // Wrappers that log when each run starts and ends (nanoseconds).
+  const fs::path times = dir_ / "times.log";
+  for (const std::string app : {"mxm", "trfd"}) {
+    std::ofstream(bin_ / app) << "#!/bin/sh\necho \"start " << app << " $(date +%s%N)\" >>'"
+                              << times.string() << "'\nbash '" SWEEP_FIXTURES_DIR
+                              << "/fake_dlb_app.sh' " << app << " \"$@\"\nrc=$?\necho \"end " << app
+                              << " $(date +%s%N)\" >>'" << times.string() << "'\nexit $rc\n";
+  }
+  // mxm on sim, trfd on PVM (emulated clock), interleaved in the plan.
+  const std::string conf =
+      "procs = 4\nstrategies = NONE GDDLB LDDLB\nseeds = 1\n"
+      "[app mxm]\nbackend = sim\nsizes = n=400 r=400 m=400\n"
+      "[app trfd]\nsizes = n=30\n"
+      "[app mxm]\nbackend = sim\nsizes = n=800 r=400 m=400\n";
+  auto args = sweep_args(write("b.conf", conf));
+  args.insert(args.end(), {"--jobs", "2"});
+  const auto r = run(args, {{"FAKE_APP_SLEEP", "0.4"}});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto t = results();
+  ASSERT_EQ(t.rows.size(), 9u);
+  std::map<std::string, int> by_backend;
+  for (const auto& row : t.rows) {
+    EXPECT_EQ(t.field(row, "status"), "ok") << t.field(row, "note");
+    ++by_backend[std::string(t.field(row, "app")) + ":" + std::string(t.field(row, "backend"))];
+  }
+  EXPECT_EQ(by_backend["mxm:sim"], 6);
+  EXPECT_EQ(by_backend["trfd:pvm"], 3);
+  for (const auto& l : invocations()) {
+    EXPECT_NE(l.find(l.rfind("mxm", 0) == 0 ? "backend=sim" : "backend=pvm"), std::string::npos)
+        << l;
+  }
+  // Intervals per app; a trfd (emulated PVM) run overlaps no other run, sim runs overlap.
+  struct span {
+    std::string app;
+    long long start = 0, end = 0;
+  };
+  std::vector<span> spans;
+  std::map<std::string, std::vector<long long>> open;
+  for (const auto& l : lines_of(slurp(times))) {
+    std::istringstream in(l);
+    std::string what, app;
+    long long ns = 0;
+    in >> what >> app >> ns;
+    if (what == "start") {
+      open[app].push_back(ns);
+    } else {
+      // Runs of one app may overlap: pair the end with the earliest open start (a bound that is
+      // enough here: the checks below are on overlaps between different apps and among sims).
+      ASSERT_FALSE(open[app].empty());
+      spans.push_back({app, open[app].front(), ns});
+      open[app].erase(open[app].begin());
+    }
+  }
+  ASSERT_EQ(spans.size(), 9u);
+  int sim_overlaps = 0;
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    for (std::size_t j = i + 1; j < spans.size(); ++j) {
+      const bool overlap = spans[i].start < spans[j].end && spans[j].start < spans[i].end;
+      if (!overlap) continue;
+      EXPECT_FALSE(spans[i].app == "trfd" || spans[j].app == "trfd")
+          << "an emulated PVM run overlapped another run";
+      ++sim_overlaps;
+    }
+  }
+  EXPECT_GT(sim_overlaps, 0) << "sim runs never ran side by side with --jobs 2";
+}
+
+TEST_F(SweepDriver, BackendOptionOverridesTheConfigAndTheEchoIsChecked) {
+  const fs::path conf = write("t.conf", kTwentyRuns);
+  auto args = sweep_args(conf);
+  args.insert(args.end(), {"--backend", "sim", "--dry-run"});
+  auto r = run(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const auto& l : lines_of(r.out)) EXPECT_NE(l.find("--backend sim"), std::string::npos) << l;
+
+  args = sweep_args(conf);
+  args.insert(args.end(), {"--backend", "simgrid"});
+  r = run(args);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--backend must be pvm or sim, got 'simgrid'"), std::string::npos) << r.err;
+
+  // An app that ran on another backend than asked: the run is failed, with the reason.
+  args = sweep_args(
+      write("one.conf", "procs = 4\nstrategies = NONE\nbackend = sim\n[app ac]\nsizes = n=10\n"));
+  r = run(args, {{"FAKE_APP_ECHO_BACKEND", "pvm"}});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto t = results();
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.field(t.rows[0], "status"), "failed");
+  EXPECT_EQ(t.field(t.rows[0], "note"), "RESULT backend=pvm but the run asked for sim");
+  // The same run on the other backend is another run: resuming with --backend pvm runs it.
+  args.insert(args.end(), {"--backend", "pvm"});
+  r = run(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("1 runs planned, 0 already recorded"), std::string::npos) << r.err;
+  EXPECT_EQ(results().rows.size(), 2u);
+}
+
+TEST_F(SweepDriver, AgreementAndCrossCheckCompareTwoBackends) {
+  const fs::path conf = write("t.conf", kTwentyRuns);
+  const fs::path sim = dir_ / "sim.csv", pvm = dir_ / "pvm.csv";
+  for (const auto& [backend, out] : {std::pair{"sim", sim}, std::pair{"pvm", pvm}}) {
+    auto args = sweep_args(conf);
+    args[4] = out.string();
+    args.insert(args.end(), {"--backend", backend, "--jobs", "2"});
+    ASSERT_EQ(run(args, {{"FAKE_APP_SLEEP", "0.01"}, {"FAKE_APP_SIM_FACTOR", "1.02"}}).code, 0);
+    const fs::path summary = out.string() + ".summary.csv";
+    ASSERT_EQ(run({DLB_SUMMARY_BIN, "--results", out.string(), "--out", summary.string()}).code, 0);
+  }
+  // dlb_agreement lives next to dlb_summary.
+  const std::string agreement =
+      (fs::path(DLB_SUMMARY_BIN).parent_path() / "dlb_agreement").string();
+  ASSERT_TRUE(fs::exists(agreement)) << agreement;
+  const fs::path md = dir_ / "agreement.md";
+  auto r = run({agreement, "--a", sim.string() + ".summary.csv", "--b",
+                pvm.string() + ".summary.csv", "--out", md.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // The fake app's sim times are 2% longer for DLB strategies: 0.65 -> 0.663 etc.
+  EXPECT_NE(r.out.find("Agreement of sim"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pairs compared: 8 (unmatched: 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("**met**"), std::string::npos) << r.out;
+  EXPECT_EQ(slurp(md), r.out);
+  r = run(
+      {agreement, "--a", (dir_ / "missing.csv").string(), "--b", pvm.string() + ".summary.csv"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("missing.csv"), std::string::npos) << r.err;
+  r = run({agreement, "--a", sim.string(), "--b", pvm.string() + ".summary.csv"});
+  EXPECT_EQ(r.code, 2);  // a results file is not a summary
+  EXPECT_NE(r.err.find("not a dlb_summary file"), std::string::npos) << r.err;
+
+  // The report: the backend of every number, and the cross-check section.
+  const fs::path paper = dir_ / "paper";
+  fs::create_directories(paper);
+  std::ofstream(paper / "table1_1_mxm_nodlb.csv") << "P,n,r,m,time_s\n4,400,400,400,143.7\n";
+  std::ofstream(paper / "table1_2_trfd_nodlb.csv") << "P,n,array,time_s\n4,30,465,31.4\n";
+  std::ofstream(paper / "table1_3_ac_nodlb.csv") << "P,n,time_s\n4,100,58.1\n";
+  std::ofstream(paper / "table1_4_best.csv") << "app,P,size,loop,actual_best,predicted_best,diff_s,"
+                                                "diff_pct\nMXM,4,n=400 r=400,,GDDLB,GDDLB,,\n";
+  const fs::path report = dir_ / "report.md";
+  r = run({DLB_REPORT_BIN, "--summary", sim.string() + ".summary.csv", "--results", sim.string(),
+           "--paper-dir", paper.string(), "--out", report.string(), "--crosscheck",
+           pvm.string() + ".summary.csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string text = slurp(report);
+  EXPECT_NE(text.find("Backend of the numbers below: sim"), std::string::npos) << text;
+  EXPECT_NE(text.find("| 4 | n=400 r=400 m=400 | 143.7 |"), std::string::npos) << text;
+  EXPECT_NE(text.find(" | sim |\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("## Cross-check on another backend"), std::string::npos) << text;
+  EXPECT_NE(text.find("Some configurations run again on pvm"), std::string::npos) << text;
+  r = run({DLB_REPORT_BIN, "--summary", sim.string() + ".summary.csv", "--results", sim.string(),
+           "--paper-dir", paper.string(), "--out", report.string(), "--crosscheck",
+           (dir_ / "nope.csv").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("nope.csv"), std::string::npos) << r.err;
 }
 
 TEST_F(SweepDriver, PipelineProducesSummaryFiguresAndReport) {

@@ -1,6 +1,7 @@
 // Unit tests of the sweep config format: expansion into runs, paired seeds, validation errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -103,6 +104,8 @@ TEST(SweepConfig, KeyAndArgvUseCanonicalNumbers) {
                                           "20",
                                           "--network",
                                           "ethernet1996",
+                                          "--backend",
+                                          "pvm",
                                           "--n",
                                           "400",
                                           "--r",
@@ -166,4 +169,41 @@ TEST(SweepConfig, ExtraArgsArePassedThroughAndPartOfTheIdentity) {
   EXPECT_EQ(argv[argv.size() - 2], "--x");
   EXPECT_EQ(argv.back(), "1");
   EXPECT_NE(plan.runs[0].key().find("--x 1"), std::string::npos);
+}
+
+TEST(SweepConfig, BackendIsAKeyOfTheIdentityAndAnOptionOfTheApp) {
+  const auto plan = parse_config(
+      "procs = 4\nstrategies = NONE\nbackend = sim\n[app mxm]\nsizes = n=400 r=400 m=400\n"
+      "[app mxm]\nbackend = pvm\nsizes = n=400 r=400 m=400\n[app trfd]\nsizes = n=30\n",
+      "b.conf");
+  ASSERT_EQ(plan.runs.size(), 3u);
+  // The default, a section's override, and the default again.
+  EXPECT_EQ(plan.runs[0].backend, "sim");
+  EXPECT_EQ(plan.runs[1].backend, "pvm");
+  EXPECT_EQ(plan.runs[2].backend, "sim");
+  // Same parameters on two backends are two runs (two sections planned them without a clash).
+  EXPECT_NE(plan.runs[0].key(), plan.runs[1].key());
+  const auto& cols = run_spec::key_columns();
+  const auto at = std::find(cols.begin(), cols.end(), "backend");
+  ASSERT_NE(at, cols.end());
+  EXPECT_EQ(*(at - 1), "network");  // the RESULT line's order
+  EXPECT_EQ(plan.runs[0].key_values()[static_cast<std::size_t>(at - cols.begin())], "sim");
+  const auto argv = plan.runs[0].argv("/b");
+  const auto opt = std::find(argv.begin(), argv.end(), "--backend");
+  ASSERT_NE(opt, argv.end());
+  EXPECT_EQ(*(opt + 1), "sim");
+  EXPECT_NE(plan.runs[0].describe().find("backend=sim"), std::string::npos);
+  EXPECT_EQ(plan.runs[1].describe().find("backend"), std::string::npos);
+  // Only emulated-clock runs on real PVM tasks need the machine alone.
+  EXPECT_FALSE(plan.runs[0].needs_machine_alone());
+  EXPECT_TRUE(plan.runs[1].needs_machine_alone());
+  // Without the key: pvm.
+  EXPECT_EQ(parse_config(kConfig, "t.conf").runs.front().backend, "pvm");
+}
+
+TEST(SweepConfig, BadBackendIsAnErrorNamingTheLine) {
+  const std::string e =
+      error_of("procs = 4\nstrategies = NONE\nbackend = simgrid\n[app ac]\nsizes = n=10\n");
+  EXPECT_NE(e.find("t.conf:3"), std::string::npos) << e;
+  EXPECT_NE(e.find("backend must be pvm or sim, got 'simgrid'"), std::string::npos) << e;
 }

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 
 #include "sweep/app_output.hpp"
@@ -168,4 +169,65 @@ TEST(SweepStore, RefusesAFileThatIsNotAResultsFile) {
   const fs::path file = dir.path() / "other.csv";
   std::ofstream(file) << "a,b\n1,2\n";
   EXPECT_THROW(results_store(file, {}, "resumed"), csv_error);
+}
+
+TEST(SweepOutput, TheEchoedBackendMustBeTheOneAsked) {
+  run_spec run = sample_run();
+  run.backend = "sim";
+  const std::string line =
+      "Verification = SUCCESSFUL\nRESULT app=mxm strategy=GDDLB P=4 K=2 size=n=400,r=400,m=400 "
+      "seed=3 ml=5 tl=1 clock=emulated scale=20 network=ethernet1996 backend=";
+  auto out = parse_app_output(line + "sim verified=1 total_s=1\n");
+  EXPECT_EQ(classify_run(run, out, {}).status, run_status::ok);
+  out = parse_app_output(line + "pvm verified=1 total_s=1\n");
+  const auto v = classify_run(run, out, {});
+  EXPECT_EQ(v.status, run_status::failed);
+  EXPECT_EQ(v.note, "RESULT backend=pvm but the run asked for sim");
+  EXPECT_TRUE(is_echoed_parameter("backend"));
+}
+
+TEST(SweepStore, AFileFromBeforeTheBackendColumnIsUpgradedAsPvm) {
+  temp_dir dir;
+  const fs::path file = dir.path() / "old.csv";
+  // A results file as written before the backend column: every column but backend.
+  std::vector<std::string> cols;
+  for (const auto& c : standard_results_columns()) {
+    if (c != "backend") cols.push_back(c);
+  }
+  run_spec pvm_run = sample_run();
+  std::map<std::string, std::string> v;
+  const auto keys = run_spec::key_columns();
+  for (std::size_t i = 0; i < keys.size(); ++i) v[keys[i]] = pvm_run.key_values()[i];
+  v["status"] = "ok";
+  v["total_s"] = "100";
+  std::vector<std::string> row;
+  for (const auto& c : cols) row.push_back(v[c]);
+  {
+    csv_table old;
+    old.comments = {"revision: old"};
+    old.columns = cols;
+    old.rows = {row};
+    std::ofstream(file) << format_csv_table(old);
+  }
+  // Read as is (e.g. by dlb_summary), its rows are pvm runs.
+  const auto before = read_csv_table(file);
+  EXPECT_EQ(key_field(before, before.rows[0], "backend"), "pvm");
+  EXPECT_EQ(row_key(before, before.rows[0]), pvm_run.key());
+  {
+    results_store store(file, {}, "resumed: now");
+    EXPECT_TRUE(store.upgraded());
+    EXPECT_EQ(store.status_of(pvm_run.key()), "ok");
+    run_spec sim_run = pvm_run;
+    sim_run.backend = "sim";
+    EXPECT_EQ(store.status_of(sim_run.key()), "");  // another run
+  }
+  const auto after = read_csv_table(file);
+  ASSERT_TRUE(after.column("backend"));
+  EXPECT_EQ(*after.column("backend"), *after.column("network") + 1);
+  EXPECT_EQ(after.field(after.rows[0], "backend"), "pvm");
+  EXPECT_EQ(after.field(after.rows[0], "total_s"), "100");
+  EXPECT_FALSE(after.meta_all("upgraded").empty());
+  // Opening it again changes nothing more.
+  results_store again(file, {}, "resumed: later");
+  EXPECT_FALSE(again.upgraded());
 }

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "report/agreement.hpp"
 #include "report/stats.hpp"
 #include "report/summary.hpp"
 #include "sweep/results_store.hpp"
@@ -137,4 +138,78 @@ TEST(SweepSummary, SeparatesConfigurationsAndOrdersSizesNaturally) {
   EXPECT_EQ(rows[1].ml(), 0);
   EXPECT_EQ(rows[2].text("size"), "n=800 r=400 m=400");
   EXPECT_EQ(rows[3].text("size"), "n=1600 r=400 m=400");
+}
+
+namespace {
+
+// The rows of `b` moved to another backend.
+sweep::csv_table on_backend(sweep::csv_table t, const std::string& backend) {
+  for (auto& row : t.rows) row[*t.column("backend")] = backend;
+  return t;
+}
+
+}  // namespace
+
+TEST(SweepSummary, GroupsByBackendAndPairsWithinIt) {
+  results_builder b;
+  b.add("NONE", 1, "ok", "100");
+  b.add("GDDLB", 1, "ok", "80");
+  sweep::csv_table sim = on_backend(b.t, "sim");
+  sim.rows[0][*sim.column("total_s")] = "200";  // pairing must not cross backends
+  sim.rows[1][*sim.column("total_s")] = "150";
+  const auto rows = report::load_summary(report::summarize({b.t, sim}).table);
+  ASSERT_EQ(rows.size(), 4u);
+  std::map<std::string, double> norm;
+  for (const auto& r : rows) {
+    if (r.strategy() == "GDDLB") norm[r.backend()] = *r.number("norm_median");
+  }
+  // Rows without a backend value (results from before the column) are pvm runs.
+  EXPECT_DOUBLE_EQ(norm.at("pvm"), 0.8);
+  EXPECT_DOUBLE_EQ(norm.at("sim"), 0.75);
+  EXPECT_EQ(rows[0].backend(), "pvm");  // pvm before sim within a configuration
+  EXPECT_EQ(rows[0].strategy(), "NONE");
+  EXPECT_EQ(rows[1].backend(), "pvm");
+}
+
+TEST(SweepAgreement, ComparesNormalizedTimesAcrossBackends) {
+  results_builder b;
+  for (int seed : {1, 2}) {
+    b.add("NONE", seed, "ok", "100");
+    b.add("GDDLB", seed, "ok", "80");
+    b.add("LDDLB", seed, "ok", "90");
+  }
+  sweep::csv_table sim = on_backend(b.t, "sim");
+  // Sim: GDDLB 0.82 (+2 points), LDDLB 0.89 (-1 point); echoed clock/scale differ: ignored.
+  for (auto& row : sim.rows) {
+    auto& total = row[*sim.column("total_s")];
+    if (total == "80") total = "82";
+    if (total == "90") total = "89";
+    row[*sim.column("scale")] = "10";
+  }
+  const auto pvm_rows = report::load_summary(report::summarize({b.t}).table);
+  const auto sim_rows = report::load_summary(report::summarize({sim}).table);
+  const auto r = report::compare_summaries(sim_rows, pvm_rows);
+  EXPECT_EQ(r.backend_a, "sim");
+  EXPECT_EQ(r.backend_b, "pvm");
+  ASSERT_EQ(r.rows.size(), 2u);  // NONE is 1 on both: left out
+  EXPECT_EQ(r.only_a, 0u);
+  EXPECT_EQ(r.only_b, 0u);
+  ASSERT_TRUE(r.abs_diff_pct);
+  EXPECT_NEAR(r.abs_diff_pct->median, 1.5, 1e-9);
+  EXPECT_NEAR(r.abs_diff_pct->max, 2.0, 1e-9);
+  EXPECT_NEAR(*r.mean_diff_pct, 0.5, 1e-9);
+  const std::string md = report::render_agreement(r, 2.0, 5.0);
+  EXPECT_NE(md.find("median 1.50%, max 2.00%"), std::string::npos) << md;
+  EXPECT_NE(md.find("**met**"), std::string::npos) << md;
+  EXPECT_NE(md.find("| mxm | 4 | 2 | n=400 r=400 m=400 | GDDLB | 0.82 | 0.8 | +2.00 | 2/2 |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(report::render_agreement(r, 1.0, 5.0).find("**not met**"), std::string::npos);
+  // A configuration only one side has is counted, not compared.
+  auto more = sim;
+  for (auto& row : more.rows) row[*more.column("P")] = "16";
+  const auto r2 = report::compare_summaries(
+      report::load_summary(report::summarize({sim, more}).table), pvm_rows);
+  EXPECT_EQ(r2.rows.size(), 2u);
+  EXPECT_EQ(r2.only_a, 2u);
 }
