@@ -71,10 +71,13 @@ struct world::state {
   std::vector<bool> done;                  // the task returned (or was killed by the run)
   std::vector<std::vector<int>> watchers;  // watchers[r]: ranks told when r exits
   std::vector<std::string> waiting;        // what each task waits for
-  // The shared Ethernet carries one message at a time, in the order senders reach it (FIFO):
-  // the medium of the emulated network, and what keeps P^2 messages cheap to simulate (one
-  // flow on the link instead of up to P sharing it).
-  sg::MutexPtr medium;
+  // The shared Ethernet carries one message at a time, in the order senders reach it (FIFO),
+  // as the emulated network's medium does: a sender reserves the medium from when it is free
+  // for its message's b / B and starts its transfer then. This keeps one flow at a time on the
+  // link, which also keeps P^2 messages cheap to simulate (no sharing among up to P flows).
+  bool serialized = false;
+  double bandwidth = 0.0;
+  double medium_free = 0.0;
   bool started = false;
 
   std::string describe(int rank) const {
@@ -103,11 +106,15 @@ class sim_transport final : public transport {
     if (w_.done[static_cast<std::size_t>(to)]) return;  // as PVM drops messages to exited tasks
     auto* m = new message{rank_, tag, payload};
     // Blocking: the sender is busy until its message is on the wire and through it; the
-    // receiver's mailbox has a permanent receiver, so the transfer starts at once (once the
-    // shared medium is free).
-    if (w_.medium) w_.medium->lock();
+    // receiver's mailbox has a permanent receiver, so the transfer starts as soon as the
+    // shared medium is free.
+    if (w_.serialized) {
+      const double now = sg::Engine::get_clock();
+      const double start = std::max(now, w_.medium_free);
+      w_.medium_free = start + static_cast<double>(charged_bytes) / w_.bandwidth;
+      if (start > now) sg::this_actor::sleep_until(start);
+    }
     mailbox(to)->put(m, static_cast<std::uint64_t>(charged_bytes));
-    if (w_.medium) w_.medium->unlock();
   }
 
   void multicast(std::span<const int> to, int tag, const bytes& payload) override {
@@ -267,7 +274,8 @@ world::world(engine& e, std::string name, const run_params& params)
     s.mailboxes.push_back(sg::Mailbox::by_name(s.name + ":" + std::to_string(r)));
   }
   zone->seal();
-  if (net.kind == network_kind::ethernet1996) s.medium = sg::Mutex::create();
+  s.serialized = net.kind == network_kind::ethernet1996;
+  s.bandwidth = net.bandwidth;
   s.actors.resize(static_cast<std::size_t>(n));
   s.exit_codes.assign(static_cast<std::size_t>(n), -1);
   s.done.assign(static_cast<std::size_t>(n), false);
