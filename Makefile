@@ -7,7 +7,7 @@ JOBS ?= 2
 BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test unit-test integration-test bench figure-1-6 reproduce reproduce-pvm agreement format clean
+.PHONY: all deps configure build test unit-test integration-test bench figure-1-6 reproduce reproduce-pvm agreement scale format clean
 
 all: build
 
@@ -67,6 +67,11 @@ agreement: build
 	$(BUILD)/experiments/dlb_summary --results $(AGREE)/sim/results.csv --out $(AGREE)/sim/summary.csv
 	$(BUILD)/experiments/dlb_agreement --a $(AGREE)/sim/summary.csv --b $(AGREE)/pvm/summary.csv \
 	  --out $(AGREE)/agreement.md
+
+# The simulated backend at scale: the synthetic loop on P = 4 ... 1024 workstations (GDDLB and
+# LDDLB, external load on), wall time and peak memory (results/scale/scale.md).
+scale: build
+	BUILD=$(BUILD) bash scripts/scale
 
 format:
 	find pvm lib apps experiments plots tests -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "dlb/runtime/network_profile.hpp"
 #include "launchers.hpp"
 
 namespace dlb {
@@ -33,6 +34,15 @@ int run_app(int argc, char** argv, const app_spec& spec, const app_body& body) {
     options opts = options::parse(detail::all_options(spec), args);
     run_params params = read_params(opts);
     if (spec.validate) spec.validate(opts);
+    // A profile file the cost model will read: missing or malformed is a usage error now, not a
+    // failed run later.
+    if (!params.network_profile.empty()) {
+      try {
+        read_network_profile(params.network_profile);
+      } catch (const std::exception& e) {
+        throw usage_error(std::string("option --network-profile: ") + e.what());
+      }
+    }
     if (params.backend == backend_kind::sim)
       return detail::launch_sim(spec, std::move(opts), std::move(params), body);
     return detail::launch_pvm_master(spec, std::move(opts), std::move(params), body);

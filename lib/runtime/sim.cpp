@@ -2,6 +2,7 @@
 #include "dlb/runtime/sim.hpp"
 
 #include <cmath>
+#include <deque>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -71,13 +72,28 @@ struct world::state {
   std::vector<bool> done;                  // the task returned (or was killed by the run)
   std::vector<std::vector<int>> watchers;  // watchers[r]: ranks told when r exits
   std::vector<std::string> waiting;        // what each task waits for
-  // The shared Ethernet carries one message at a time, in the order senders reach it (FIFO),
-  // as the emulated network's medium does: a sender reserves the medium from when it is free
-  // for its message's b / B and starts its transfer then. This keeps one flow at a time on the
-  // link, which also keeps P^2 messages cheap to simulate (no sharing among up to P flows).
-  bool serialized = false;
-  double bandwidth = 0.0;
-  double medium_free = 0.0;
+  // The network interfaces: a message leaves its sender after the send overhead and queues on
+  // its medium, which a transmitter actor serves first come first served, one blocking put at
+  // a time (the emulated network's medium, with SimGrid carrying the transfer). The Ethernet
+  // has one transmitter for all; a switched network one per sender's port; the ideal network
+  // none (the sender puts directly, at no cost). One flow at a time on a link also keeps P^2
+  // messages cheap to simulate (no fair sharing among up to P flows).
+  struct transmitter {
+    struct item {
+      int to;
+      message* m;
+      std::uint64_t bytes;
+    };
+    sg::Host* host = nullptr;
+    std::deque<item> queue;
+    sg::SemaphorePtr ready = sg::Semaphore::create(0);
+  };
+  std::vector<std::unique_ptr<transmitter>> transmitters;
+  std::vector<int> transmitter_of;  // by rank; -1: none
+  ~state() {
+    for (auto& t : transmitters)
+      for (auto& i : t->queue) delete i.m;
+  }
   bool started = false;
 
   std::string describe(int rank) const {
@@ -105,16 +121,16 @@ class sim_transport final : public transport {
   void send(int to, int tag, const bytes& payload, std::size_t charged_bytes) override {
     if (w_.done[static_cast<std::size_t>(to)]) return;  // as PVM drops messages to exited tasks
     auto* m = new message{rank_, tag, payload};
-    // Blocking: the sender is busy until its message is on the wire and through it; the
-    // receiver's mailbox has a permanent receiver, so the transfer starts as soon as the
-    // shared medium is free.
-    if (w_.serialized) {
-      const double now = sg::Engine::get_clock();
-      const double start = std::max(now, w_.medium_free);
-      w_.medium_free = start + static_cast<double>(charged_bytes) / w_.bandwidth;
-      if (start > now) sg::this_actor::sleep_until(start);
+    // The receiver's mailbox has a permanent receiver, so a transfer starts at once.
+    const int k = w_.transmitter_of[static_cast<std::size_t>(rank_)];
+    if (k < 0) {
+      mailbox(to)->put(m, static_cast<std::uint64_t>(charged_bytes));
+      return;
     }
-    mailbox(to)->put(m, static_cast<std::uint64_t>(charged_bytes));
+    // The message is handed to the network interface; the sender goes on.
+    auto& tx = *w_.transmitters[static_cast<std::size_t>(k)];
+    tx.queue.push_back({to, m, static_cast<std::uint64_t>(charged_bytes)});
+    tx.ready->release();
   }
 
   void multicast(std::span<const int> to, int tag, const bytes& payload) override {
@@ -159,13 +175,15 @@ class sim_transport final : public transport {
   }
 
   void await_exit(std::span<const int> ranks) override {
-    std::size_t gone = 0;
-    for (int r : ranks)
-      if (w_.done[static_cast<std::size_t>(r)]) ++gone;
-    while (gone < ranks.size()) {
+    // Every watched task that exits posts a notice; wait until all of these have exited.
+    const auto all_done = [&] {
+      for (int r : ranks)
+        if (!w_.done[static_cast<std::size_t>(r)]) return false;
+      return true;
+    };
+    while (!all_done()) {
       waiting_for("the slaves' exit at the end of the run");
-      auto e = receive(std::chrono::microseconds::max());
-      if (e && e->tag == kTaskExitTag) ++gone;
+      receive(std::chrono::microseconds::max());
     }
   }
 
@@ -273,9 +291,25 @@ world::world(engine& e, std::string name, const run_params& params)
     s.hosts.push_back(h);
     s.mailboxes.push_back(sg::Mailbox::by_name(s.name + ":" + std::to_string(r)));
   }
+  if (net.kind == network_kind::ethernet1996) {
+    // The Ethernet's interface: on a host of its own whose only route is the shared link.
+    auto* h = zone->create_host(s.name + ":ethernet", kFlopsPerBaseSecond);
+    h->seal();
+    zone->add_route(h->get_netpoint(), nullptr, nullptr, nullptr, {sg::LinkInRoute(shared)}, true);
+    s.transmitters.push_back(std::make_unique<state::transmitter>());
+    s.transmitters.back()->host = h;
+    s.transmitter_of.assign(static_cast<std::size_t>(n), 0);
+  } else if (net.kind == network_kind::switched) {
+    // Each sender's port: its own interface on its own host.
+    for (int r = 0; r < n; ++r) {
+      s.transmitters.push_back(std::make_unique<state::transmitter>());
+      s.transmitters.back()->host = s.hosts[static_cast<std::size_t>(r)];
+      s.transmitter_of.push_back(r);
+    }
+  } else {
+    s.transmitter_of.assign(static_cast<std::size_t>(n), -1);
+  }
   zone->seal();
-  s.serialized = net.kind == network_kind::ethernet1996;
-  s.bandwidth = net.bandwidth;
   s.actors.resize(static_cast<std::size_t>(n));
   s.exit_codes.assign(static_cast<std::size_t>(n), -1);
   s.done.assign(static_cast<std::size_t>(n), false);
@@ -289,6 +323,21 @@ void world::start(task_fn task) {
   auto st = state_;
   st->started = true;
   const int n = static_cast<int>(st->hosts.size());
+  for (std::size_t k = 0; k < st->transmitters.size(); ++k) {
+    auto* tx = st->transmitters[k].get();
+    sg::Actor::create(st->name + ":interface" + std::to_string(k), tx->host, [st, tx] {
+      for (;;) {
+        tx->ready->acquire();
+        auto i = tx->queue.front();
+        tx->queue.pop_front();
+        if (st->done[static_cast<std::size_t>(i.to)]) {
+          delete i.m;  // as PVM drops messages to exited tasks
+          continue;
+        }
+        st->mailboxes[static_cast<std::size_t>(i.to)]->put(i.m, i.bytes);
+      }
+    })->daemonize();
+  }
   for (int i = 1; i <= n; ++i) {
     const int r = i % n;  // slaves 1..P first, the master last
     st->actors[static_cast<std::size_t>(r)] =
