@@ -168,6 +168,14 @@ struct run_stats {
 };
 
 class context;
+namespace protocol {  // dlb/runtime/protocol.hpp
+struct sync_header;
+struct member_profile;
+struct decision;
+}  // namespace protocol
+namespace detail {
+class central_balancer;  // lib/runtime/central_balancer.cpp
+}  // namespace detail
 void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
               std::initializer_list<DLB_array*> arrays);
 void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loop,
@@ -203,48 +211,43 @@ class context {
   friend void DLB_send_interrupt(context&);
   friend void DLB_profile_send_move_work(context&);
   friend void DLB_gather_data(context&);
+  friend class detail::central_balancer;
 
-  struct member_profile {
-    std::size_t slave = 0;
-    std::int64_t done = 0;
-    double elapsed = 0.0;
-    double speed = 0.0;
-    core::range_list remaining;
-  };
-  struct decision {
-    core::balance_reason reason = core::balance_reason::nothing_left;
-    std::vector<std::int64_t> counts_after;  // per member position
-    std::vector<core::transfer> transfers;   // from/to are slave indices
-  };
-  struct group_state {  // the centralized balancer's view of one group
-    int epoch = 0;
-    bool closed = false;
-    std::vector<bool> active;
-    std::map<std::size_t, member_profile> profiles;  // by member position
-  };
-
-  decision decide(const std::vector<member_profile>& profiles) const;
+  // Both balancers (dlb.cpp): the decision on a group's profiles, by core::decide_balance.
+  protocol::decision decide(const std::vector<protocol::member_profile>& profiles) const;
   // The model's prediction for this loop, with the slaves' effective speeds in iterations/s.
   strategy_prediction predict(const std::vector<double>& iterations_per_second) const;
   // Customized mode, after the first synchronization: take up strategy c.
   void adopt(core::strategy c, int group, const std::vector<bool>& active_before);
-  // chosen >= 0: customized mode's commitment, and the receiver's group under it.
-  bytes encode(const decision& d, int group, int epoch, int chosen = -1, int new_group = 0) const;
-  decision decode_decision(reader& r) const;
+  // Every slave's initial ranges (chi_i(0)), known to all tasks by the same formula.
+  std::vector<core::range_list> initial_distribution() const;
+
+  // The slave's synchronizations (slave_sync.cpp).
+  protocol::sync_header current_sync() const;
   bool others_active() const;
   std::vector<int> active_other_ranks() const;
-  std::size_t position_of(std::size_t slave) const;
-  void run_sync();
-  void apply(const decision& d);
   bool poll_interrupt();
   void send_interrupts();
+  // One synchronization of this slave's group, under the strategy_table row of protocol_.
+  void run_sync();
+  // This slave's profile now (and its speed remembered for the next one).
+  protocol::member_profile measure(double now);
+  // A centralized protocol: the master's DECISION (and customized mode's commitment).
+  protocol::decision await_decision(const std::string& where);
+  // A distributed protocol (distributed_balancer.cpp): the other active members' profiles, and
+  // the decision every member computes from the same profiles.
+  protocol::decision decide_in_group(const protocol::member_profile& mine,
+                                     const std::string& where);
+  // Ship and receive the work the decision moves; update who is active.
+  void apply(const protocol::decision& d);
 
   runtime& rt_;
   messenger& net_;
   int loop_id_ = 0;
   core::strategy strategy_;
   // The protocol in force: the strategy, or in customized mode GCDLB until the first
-  // synchronization and the chosen strategy after it.
+  // synchronization and the chosen strategy after it. Its row of dlb::strategy_table
+  // (dlb/runtime/strategy_table.hpp) says who talks to whom.
   core::strategy protocol_;
   int local_group_size_ = 0;  // K for local strategies (customized mode may choose one)
   int procs_ = 0;

@@ -21,15 +21,17 @@
 namespace dlb {
 
 // The protocol's tags, with each message's fields in order.
+// The fields of the DLB calls' messages are packed and unpacked in one place, their codec
+// (dlb/runtime/protocol.hpp); config, release and abort belong to the launchers and the runtime.
 enum class tag : int {
-  config = 1,  // master -> slave: run configuration (see runtime.cpp)
-  scatter,     // master -> slave: loop id, ranges, then per array the slices of those ranges
-  interrupt,   // slave -> group: loop id, group epoch
-  profile,     // slave -> balancer or group: loop id, group epoch, slave, done, elapsed, remaining
-               // ranges
-  decision,    // master -> group: loop id, group epoch, the decision (see dlb.cpp)
-  work,        // slave -> slave: loop id, group epoch, ranges, array slices
-  gather,      // slave -> master: loop id, done ranges, array slices, statistics
+  config = 1,  // master -> slave: run configuration (pvm_launcher.cpp)
+  scatter,     // master -> slave: loop id, ranges, the inputs' slices of those ranges
+  interrupt,   // slave -> group: loop id, group, epoch
+  profile,     // slave -> balancer or group: loop, group, epoch, slave, done, elapsed, speed,
+               // remaining ranges
+  decision,    // master -> group: loop, group, epoch, customized commitment, the decision
+  work,        // slave -> slave: loop, group, epoch, ranges, the moved arrays' slices
+  gather,      // slave -> master: loop id, done ranges, statistics, the outputs' slices
   release,     // master -> slaves: the run is over, exit
   abort,       // master -> slaves: the run failed (reason), exit non-zero
   task_exit = kTaskExitTag,

@@ -1,0 +1,126 @@
+// protocol.hpp: the messages of the DLB calls as plain structs, and their byte format. Every
+// message is packed (encode) and unpacked (decode_*) here and nowhere else; the tags are
+// dlb::tag (messenger.hpp). Field order on the wire is the order of the struct's members below.
+//
+// Messages that carry array data (SCATTER, WORK, GATHER) end with it: `slices` is packed and
+// unpacked by the array code (lib/runtime/arrays.hpp); encode appends it after the framing, and
+// decode_* leaves it as a view of the rest of the message (valid while the message's bytes are).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "dlb/core/distribution.hpp"
+#include "dlb/core/redistribution.hpp"
+#include "dlb/core/strategy.hpp"
+#include "dlb/dlb.hpp"
+#include "dlb/runtime/messenger.hpp"
+#include "dlb/runtime/wire.hpp"
+
+namespace dlb::protocol {
+
+// The master's rank; slave i (0-based) is rank i + 1.
+inline constexpr int master_rank = 0;
+
+// Every message of a loop starts with the loop's id. The messages of one synchronization of a
+// group (INTERRUPT, PROFILE, DECISION, WORK) go on with the group and its epoch (the
+// synchronizations the group has completed), so that messages of different synchronizations
+// and loops never mix.
+struct sync_header {
+  int loop = 0;
+  int group = 0;
+  int epoch = 0;
+  bool operator==(const sync_header&) const = default;
+};
+
+// The header of a delivered message, without unpacking the rest.
+int peek_loop(const delivered& d);
+sync_header peek_sync(const delivered& d);
+// Matchers: a message of kind t of loop `loop`; a message of kind t of synchronization h, from
+// rank `from` if from >= 0.
+messenger::match in_loop(tag t, int loop);
+messenger::match in_sync(tag t, const sync_header& h, int from = -1);
+
+// A member's profile at a synchronization (section 1.2).
+struct member_profile {
+  std::size_t slave = 0;       // 0-based slave index
+  std::int64_t done = 0;       // iterations done since the last synchronization
+  double elapsed = 0.0;        // seconds since the last synchronization
+  double speed = 0.0;          // iterations per second
+  core::range_list remaining;  // the ranges it still holds, in its work order
+};
+
+// A group's decision (core::decide_balance).
+struct decision {
+  core::balance_reason reason = core::balance_reason::nothing_left;
+  std::vector<std::int64_t> counts_after;  // per profile, in the order of the profiles
+  std::vector<core::transfer> transfers;   // from/to are slave indices
+};
+
+// Customized mode's commitment, sent with the decisions of the first synchronization: the
+// strategy the run takes up, and the receiver's group under it.
+struct commitment {
+  core::strategy strategy = core::strategy::none;
+  int group = 0;
+};
+
+// SCATTER, master -> slave: the slave's initial ranges, then the data of the input arrays.
+struct scatter_msg {
+  int loop = 0;
+  core::range_list ranges;
+  std::span<const std::byte> slices;
+};
+
+// INTERRUPT, slave -> the other active members of its group: a synchronization starts. Its
+// header is all it carries (peek_sync reads it).
+struct interrupt_msg {
+  sync_header sync;
+};
+
+// PROFILE, member -> the balancer (the master, or every other active member of the group).
+struct profile_msg {
+  sync_header sync;
+  member_profile profile;
+};
+
+// DECISION, master -> the members whose profiles it decided on.
+struct decision_msg {
+  sync_header sync;
+  std::optional<commitment> commit;  // on the wire: strategy (-1: none), then group
+  decision body;
+};
+
+// WORK, sender -> receiver: the moved ranges, then the slices of the moved arrays.
+struct work_msg {
+  sync_header sync;
+  core::range_list ranges;
+  std::span<const std::byte> slices;
+};
+
+// GATHER, slave -> master: the ranges it executed, its statistics, then the slices of the output
+// arrays for those ranges.
+struct gather_msg {
+  int loop = 0;
+  core::range_list done;
+  slave_stats stats;
+  std::span<const std::byte> slices;
+};
+
+bytes encode(const scatter_msg& m);
+bytes encode(const interrupt_msg& m);
+bytes encode(const profile_msg& m);
+bytes encode(const decision_msg& m);
+bytes encode(const work_msg& m);
+bytes encode(const gather_msg& m);
+
+// Each throws wire_error on a short or malformed message.
+scatter_msg decode_scatter(reader& r);
+profile_msg decode_profile(reader& r);
+decision_msg decode_decision(reader& r);
+work_msg decode_work(reader& r);
+gather_msg decode_gather(reader& r);
+
+}  // namespace dlb::protocol

@@ -1,0 +1,191 @@
+// central_balancer.cpp: DLB_master_sync, the master's part of a loop. The master does not
+// compute (Figure 1.4: `if (master) DLB_master_sync`); it collects the slaves' results and,
+// under a strategy whose row of strategy_table sends the profiles to the master (GCDLB, LCDLB,
+// and customized mode's first synchronization, which runs as GCDLB), it is the balancer:
+// profiles in, one DECISION per group out. Groups are served in the order their profiles
+// complete, one decision at a time (the paper's LCDLB delay factor).
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dlb/core/groups.hpp"
+#include "dlb/dlb.hpp"
+#include "dlb/runtime/protocol.hpp"
+#include "dlb/runtime/strategy_table.hpp"
+
+namespace dlb {
+
+namespace detail {
+
+class central_balancer {
+ public:
+  explicit central_balancer(context& dlb);
+  // Until every slave has handed in its results (kept for DLB_gather_data).
+  void run();
+
+ private:
+  struct group_state {
+    int epoch = 0;                                             // synchronizations completed
+    std::vector<bool> active;                                  // per member position
+    std::map<std::size_t, protocol::member_profile> profiles;  // this epoch's, by position
+  };
+
+  bool wanted(const delivered& d) const;
+  void take_profile(const delivered& d);
+  // One group's decision, sent to the members whose profiles it decided on.
+  void serve(group_state& gs, const protocol::sync_header& h);
+  // Customized mode, every slave's profile in: run the model on the speeds seen so far, commit
+  // to the cheapest strategy, and answer each slave with its group's decision under it.
+  void commit(const group_state& gs, const protocol::sync_header& h);
+
+  context& dlb_;
+  messenger& net_;
+  std::size_t procs_;
+  core::strategy protocol_;  // the protocol in force (customized mode: GCDLB, then its choice)
+  std::size_t group_size_;
+  bool choosing_;  // customized mode, before its commitment
+  std::vector<group_state> groups_;
+};
+
+central_balancer::central_balancer(context& dlb)
+    : dlb_(dlb),
+      net_(dlb.net_),
+      procs_(static_cast<std::size_t>(dlb.procs_)),
+      protocol_(dlb.protocol_),
+      group_size_(static_cast<std::size_t>(dlb.group_size_)),
+      choosing_(dlb.strategy_ == core::strategy::automatic),
+      groups_(core::group_count(procs_, group_size_)) {
+  const auto initial = dlb_.initial_distribution();
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    for (auto s : core::group_members(g, procs_, group_size_))
+      groups_[g].active.push_back(core::iteration_count(initial[s]) > 0);
+  }
+}
+
+bool central_balancer::wanted(const delivered& d) const {
+  if (d.kind == tag::gather) return protocol::peek_loop(d) == dlb_.loop_id_;
+  return d.kind == tag::profile && profiles_to_master(protocol_) &&
+         protocol::peek_loop(d) == dlb_.loop_id_;
+}
+
+void central_balancer::run() {
+  dlb_.gathered_.clear();
+  while (dlb_.gathered_.size() < procs_) {
+    auto d = net_.wait([this](const delivered& m) { return wanted(m); },
+                       "profiles or results of loop " + std::to_string(dlb_.loop_id_) + " (" +
+                           std::to_string(dlb_.gathered_.size()) + " of " + std::to_string(procs_) +
+                           " slaves done)");
+    if (d.kind == tag::gather) {
+      dlb_.gathered_.push_back(std::move(d));
+    } else {
+      take_profile(d);
+    }
+  }
+}
+
+void central_balancer::take_profile(const delivered& d) {
+  reader r = d.body();
+  protocol::profile_msg m = protocol::decode_profile(r);
+  const int g = m.sync.group;
+  if (g < 0 || static_cast<std::size_t>(g) >= groups_.size())
+    throw run_error("profile for an unknown group");
+  auto& gs = groups_[static_cast<std::size_t>(g)];
+  if (m.sync.epoch != gs.epoch)
+    throw run_error("profile of " + net_.describe(d.from) + " for synchronization " +
+                    std::to_string(m.sync.epoch) + " of group " + std::to_string(g) +
+                    ", expected " + std::to_string(gs.epoch));
+  const auto members = core::group_members(static_cast<std::size_t>(g), procs_, group_size_);
+  const auto pos = static_cast<std::size_t>(
+      std::find(members.begin(), members.end(), m.profile.slave) - members.begin());
+  if (pos == members.size())
+    throw run_error("profile of " + net_.describe(d.from) + " for group " + std::to_string(g) +
+                    ", which it is not a member of");
+  gs.profiles[pos] = std::move(m.profile);
+  const auto needed =
+      static_cast<std::size_t>(std::count(gs.active.begin(), gs.active.end(), true));
+  if (gs.profiles.size() < needed) return;
+  net_.clock().wait_until(net_.clock().now() + dlb_.rt_.params().delta);
+  if (choosing_) {
+    choosing_ = false;
+    commit(gs, m.sync);
+  } else {
+    serve(gs, m.sync);
+  }
+}
+
+void central_balancer::serve(group_state& gs, const protocol::sync_header& h) {
+  std::vector<protocol::member_profile> profiles;
+  std::vector<int> ranks;
+  for (const auto& [p, prof] : gs.profiles) {
+    ranks.push_back(static_cast<int>(prof.slave) + 1);
+    profiles.push_back(prof);
+  }
+  auto dec = dlb_.decide(profiles);
+  std::size_t k = 0;
+  for (const auto& [p, prof] : gs.profiles) {
+    if (dec.counts_after[k++] == 0) gs.active[p] = false;
+  }
+  if (strategy_row_of(protocol_).told == decision_audience::tell_group)
+    net_.multicast(ranks, tag::decision,
+                   protocol::encode(protocol::decision_msg{h, std::nullopt, std::move(dec)}));
+  gs.profiles.clear();
+  ++gs.epoch;
+}
+
+void central_balancer::commit(const group_state& gs, const protocol::sync_header& h) {
+  auto& stats = dlb_.stats_;
+  std::vector<double> speeds(procs_, 0.0);
+  for (const auto& [p, prof] : gs.profiles) speeds[prof.slave] = prof.speed;
+  stats.prediction = dlb_.predict(speeds);
+  const core::strategy c = stats.prediction.valid ? stats.prediction.best : core::strategy::gddlb;
+  stats.chosen = c;
+  if (!dlb_.rt_.params().quiet) {
+    std::cerr << dlb_.rt_.app_name() << ": AUTO at t = " << net_.clock().now() << " s predicts";
+    for (std::size_t k = 0; k < 4; ++k) {
+      std::cerr << " " << to_string(core::balancing_strategies[k]) << " "
+                << stats.prediction.total_time[k] << " s";
+    }
+    std::cerr << "; commits to " << to_string(c) << "\n";
+  }
+  // The groups of the chosen strategy, each starting at epoch 1 with the members that are
+  // still active after this decision. The decisions go out under the protocol in force (GCDLB:
+  // the master tells every slave), each with the commitment.
+  const auto K = static_cast<std::size_t>(
+      group_size_under(c, dlb_.local_group_size_, static_cast<int>(procs_)));
+  std::vector<group_state> next(core::group_count(procs_, K));
+  for (std::size_t ng = 0; ng < next.size(); ++ng) {
+    std::vector<protocol::member_profile> profiles;
+    std::vector<int> ranks;
+    std::vector<std::size_t> positions;
+    const auto nm = core::group_members(ng, procs_, K);
+    next[ng].active.assign(nm.size(), false);
+    next[ng].epoch = 1;
+    for (std::size_t q = 0; q < nm.size(); ++q) {
+      for (const auto& [p, prof] : gs.profiles) {
+        if (prof.slave != nm[q]) continue;
+        profiles.push_back(prof);
+        ranks.push_back(static_cast<int>(prof.slave) + 1);
+        positions.push_back(q);
+      }
+    }
+    if (profiles.empty()) continue;
+    auto dec = dlb_.decide(profiles);
+    for (std::size_t k = 0; k < positions.size(); ++k)
+      next[ng].active[positions[k]] = dec.counts_after[k] > 0;
+    const protocol::commitment to{c, static_cast<int>(ng)};
+    net_.multicast(ranks, tag::decision,
+                   protocol::encode(protocol::decision_msg{h, to, std::move(dec)}));
+  }
+  groups_ = std::move(next);  // gs is gone from here on
+  protocol_ = c;
+  group_size_ = K;
+}
+
+}  // namespace detail
+
+void DLB_master_sync(context& DLB) { detail::central_balancer(DLB).run(); }
+
+}  // namespace dlb

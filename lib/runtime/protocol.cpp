@@ -1,0 +1,180 @@
+// protocol.cpp: the byte format of the DLB calls' messages (protocol.hpp).
+#include "dlb/runtime/protocol.hpp"
+
+namespace dlb::protocol {
+
+namespace {
+
+void put_header(writer& w, const sync_header& h) { w.put(h.loop).put(h.group).put(h.epoch); }
+
+sync_header get_header(reader& r) {
+  sync_header h;
+  h.loop = r.get<int>();
+  h.group = r.get<int>();
+  h.epoch = r.get<int>();
+  return h;
+}
+
+// The rest of the message: the array data that ends it.
+std::span<const std::byte> rest(reader& r) { return r.view(r.left()); }
+
+void put_stats(writer& w, const slave_stats& s) {
+  w.put(s.iterations_done).put(s.iterations_sent).put(s.iterations_received).put(s.bytes_sent);
+  w.put(s.syncs)
+      .put(s.redistributions)
+      .put(s.busy)
+      .put(s.sync)
+      .put(s.idle)
+      .put(s.start)
+      .put(s.finish);
+  w.put(s.lag).put(s.group).put(s.first_speed);
+}
+
+slave_stats get_stats(reader& r) {
+  slave_stats s;
+  s.iterations_done = r.get<std::int64_t>();
+  s.iterations_sent = r.get<std::int64_t>();
+  s.iterations_received = r.get<std::int64_t>();
+  s.bytes_sent = r.get<std::uint64_t>();
+  s.syncs = r.get<std::int64_t>();
+  s.redistributions = r.get<std::int64_t>();
+  s.busy = r.get<double>();
+  s.sync = r.get<double>();
+  s.idle = r.get<double>();
+  s.start = r.get<double>();
+  s.finish = r.get<double>();
+  s.lag = r.get<double>();
+  s.group = r.get<int>();
+  s.first_speed = r.get<double>();
+  return s;
+}
+
+}  // namespace
+
+int peek_loop(const delivered& d) {
+  reader r(d.payload);
+  return r.get<int>();
+}
+
+sync_header peek_sync(const delivered& d) {
+  reader r(d.payload);
+  return get_header(r);
+}
+
+messenger::match in_loop(tag t, int loop) {
+  return [=](const delivered& d) { return d.kind == t && peek_loop(d) == loop; };
+}
+
+messenger::match in_sync(tag t, const sync_header& h, int from) {
+  return [=](const delivered& d) {
+    if (d.kind != t || (from >= 0 && d.from != from)) return false;
+    return peek_sync(d) == h;
+  };
+}
+
+bytes encode(const scatter_msg& m) {
+  writer w;
+  w.put(m.loop).put_ranges(m.ranges).put_raw(m.slices.data(), m.slices.size());
+  return w.take();
+}
+
+scatter_msg decode_scatter(reader& r) {
+  scatter_msg m;
+  m.loop = r.get<int>();
+  m.ranges = r.get_ranges();
+  m.slices = rest(r);
+  return m;
+}
+
+bytes encode(const interrupt_msg& m) {
+  writer w;
+  put_header(w, m.sync);
+  return w.take();
+}
+
+bytes encode(const profile_msg& m) {
+  writer w;
+  put_header(w, m.sync);
+  const member_profile& p = m.profile;
+  w.put<std::uint64_t>(p.slave).put(p.done).put(p.elapsed).put(p.speed).put_ranges(p.remaining);
+  return w.take();
+}
+
+profile_msg decode_profile(reader& r) {
+  profile_msg m;
+  m.sync = get_header(r);
+  member_profile& p = m.profile;
+  p.slave = static_cast<std::size_t>(r.get<std::uint64_t>());
+  p.done = r.get<std::int64_t>();
+  p.elapsed = r.get<double>();
+  p.speed = r.get<double>();
+  p.remaining = r.get_ranges();
+  return m;
+}
+
+bytes encode(const decision_msg& m) {
+  writer w;
+  put_header(w, m.sync);
+  w.put(m.commit ? static_cast<int>(m.commit->strategy) : -1).put(m.commit ? m.commit->group : 0);
+  const decision& d = m.body;
+  w.put(static_cast<int>(d.reason)).put_vector(d.counts_after);
+  w.put<std::uint64_t>(d.transfers.size());
+  for (const auto& t : d.transfers)
+    w.put<std::uint64_t>(t.from).put<std::uint64_t>(t.to).put(t.count).put_ranges(t.ranges);
+  return w.take();
+}
+
+decision_msg decode_decision(reader& r) {
+  decision_msg m;
+  m.sync = get_header(r);
+  const int chosen = r.get<int>();
+  const int group = r.get<int>();
+  if (chosen >= 0) m.commit = commitment{static_cast<core::strategy>(chosen), group};
+  decision& d = m.body;
+  d.reason = static_cast<core::balance_reason>(r.get<int>());
+  d.counts_after = r.get_vector<std::int64_t>();
+  const auto n = r.get<std::uint64_t>();
+  for (std::uint64_t k = 0; k < n; ++k) {
+    core::transfer t;
+    t.from = r.get<std::uint64_t>();
+    t.to = r.get<std::uint64_t>();
+    t.count = r.get<std::int64_t>();
+    t.ranges = r.get_ranges();
+    d.transfers.push_back(std::move(t));
+  }
+  return m;
+}
+
+bytes encode(const work_msg& m) {
+  writer w;
+  put_header(w, m.sync);
+  w.put_ranges(m.ranges).put_raw(m.slices.data(), m.slices.size());
+  return w.take();
+}
+
+work_msg decode_work(reader& r) {
+  work_msg m;
+  m.sync = get_header(r);
+  m.ranges = r.get_ranges();
+  m.slices = rest(r);
+  return m;
+}
+
+bytes encode(const gather_msg& m) {
+  writer w;
+  w.put(m.loop).put_ranges(m.done);
+  put_stats(w, m.stats);
+  w.put_raw(m.slices.data(), m.slices.size());
+  return w.take();
+}
+
+gather_msg decode_gather(reader& r) {
+  gather_msg m;
+  m.loop = r.get<int>();
+  m.done = r.get_ranges();
+  m.stats = get_stats(r);
+  m.slices = rest(r);
+  return m;
+}
+
+}  // namespace dlb::protocol

@@ -1,0 +1,247 @@
+// slave_sync.cpp: a synchronization as a slave lives it (DLB_slave_sync, DLB_send_interrupt,
+// DLB_profile_send_move_work). One synchronization of group g (all slaves for the global
+// strategies), epoch e:
+//  1. The first slave to run out of work sends INTERRUPT(e) to the other active members.
+//  2. Each member, at its next iteration boundary, sends its PROFILE (iterations done and time
+//     since the last synchronization, its remaining ranges) where its strategy's row of
+//     strategy_table says: to the balancer on the master, or to every other active member.
+//  3. The decision is computed where the row says: by the master, who sends it as DECISION(e)
+//     (central_balancer.cpp), or by every member from the same profiles
+//     (distributed_balancer.cpp); both with dlb::core::decide_balance.
+//  4. Senders ship WORK(e) (ranges and their array slices) to receivers, who wait for it.
+//  5. Members left without work become inactive; a decision not to move closes balancing in
+//     the group (its members finish what they hold), as the paper's threshold rule intends:
+//     "the system is almost balanced, or only a small portion of the work remains".
+#include <string>
+
+#include "arrays.hpp"
+#include "dlb/dlb.hpp"
+#include "dlb/runtime/protocol.hpp"
+#include "dlb/runtime/strategy_table.hpp"
+
+namespace dlb {
+
+namespace {
+
+// Appends [i, i+1) to a list, merging with its last range.
+void append_iteration(core::range_list& list, std::int64_t i) {
+  if (!list.empty() && list.back().end == i) {
+    ++list.back().end;
+  } else {
+    list.push_back({i, i + 1});
+  }
+}
+
+core::range_list nonempty(const core::range_list& l) {
+  core::range_list out;
+  for (const auto& r : l) {
+    if (r.end > r.begin) out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace
+
+protocol::sync_header context::current_sync() const { return {loop_id_, group_, epoch_}; }
+
+bool context::others_active() const {
+  for (std::size_t p = 0; p < members_.size(); ++p) {
+    if (active_[p] && members_[p] != me_) return true;
+  }
+  return false;
+}
+
+std::vector<int> context::active_other_ranks() const {
+  std::vector<int> r;
+  for (std::size_t p = 0; p < members_.size(); ++p) {
+    if (active_[p] && members_[p] != me_) r.push_back(static_cast<int>(members_[p]) + 1);
+  }
+  return r;
+}
+
+bool context::poll_interrupt() {
+  // Stale interrupts (of syncs this slave has completed) are dropped; the current one starts a
+  // sync.
+  for (;;) {
+    auto d = net_.poll([this](const delivered& m) {
+      if (m.kind != tag::interrupt) return false;
+      const protocol::sync_header h = protocol::peek_sync(m);
+      return h.loop == loop_id_ && h.group == group_ && h.epoch <= epoch_;
+    });
+    if (!d) return false;
+    if (protocol::peek_sync(*d).epoch == epoch_) {
+      net_.note_late(d->late);
+      return true;
+    }
+  }
+}
+
+bool DLB_slave_sync(context& DLB) {
+  if (DLB.remaining_.empty() || DLB.remaining_.front().begin >= DLB.remaining_.front().end) {
+    throw run_error("DLB_slave_sync called with no iteration in progress");
+  }
+  auto& cur = DLB.remaining_.front();
+  const std::int64_t i = cur.begin++;
+  append_iteration(DLB.done_, i);
+  ++DLB.done_since_sync_;
+  ++DLB.st_.iterations_done;
+  auto& clk = DLB.net_.clock();
+  const double t0 = clk.now();
+  clk.compute(DLB.loop_.work(i));
+  DLB.st_.busy += clk.now() - t0;
+  if (!DLB.closed_ && !DLB.interrupt_ && DLB.poll_interrupt()) {
+    DLB.interrupt_ = true;
+    DLB.sync_pending_ = true;
+  }
+  return DLB.interrupt_;
+}
+
+void context::send_interrupts() {
+  net_.multicast(active_other_ranks(), tag::interrupt,
+                 protocol::encode(protocol::interrupt_msg{current_sync()}));
+}
+
+void DLB_send_interrupt(context& DLB) {
+  auto& rem = DLB.remaining_;
+  while (!rem.empty() && rem.front().begin >= rem.front().end) rem.erase(rem.begin());
+  if (!rem.empty()) return;  // the next local range; nothing to ask for
+  if (DLB.closed_ || !DLB.others_active()) {
+    DLB.more_work_ = false;
+    return;
+  }
+  // Someone else may have run out first and asked already: join that sync.
+  if (!DLB.sync_pending_ && !DLB.poll_interrupt()) DLB.send_interrupts();
+  DLB.sync_pending_ = true;
+}
+
+void DLB_profile_send_move_work(context& DLB) {
+  if (!DLB.sync_pending_) return;
+  DLB.run_sync();
+  DLB.sync_pending_ = false;
+  DLB.interrupt_ = false;
+}
+
+protocol::member_profile context::measure(double now) {
+  protocol::member_profile mine;
+  mine.slave = me_;
+  mine.done = done_since_sync_;
+  mine.elapsed = now - sync_start_;
+  mine.speed = (done_since_sync_ > 0 && mine.elapsed > 0)
+                   ? static_cast<double>(done_since_sync_) / mine.elapsed
+                   : last_speed_;
+  last_speed_ = mine.speed;
+  if (st_.syncs == 0) st_.first_speed = mine.speed;
+  mine.remaining = nonempty(remaining_);
+  return mine;
+}
+
+void context::run_sync() {
+  const strategy_row& row = strategy_row_of(protocol_);
+  auto& clk = net_.clock();
+  const double t_enter = clk.now();
+  const std::string where = "loop " + std::to_string(loop_id_) + ", group " +
+                            std::to_string(group_) + ", synchronization " + std::to_string(epoch_);
+  const protocol::member_profile mine = measure(t_enter);
+  const bytes profile = protocol::encode(protocol::profile_msg{current_sync(), mine});
+  switch (row.profiles_to) {
+    case profile_destination::to_master:
+      net_.send(protocol::master_rank, tag::profile, profile);
+      break;
+    case profile_destination::to_other_members:
+      net_.multicast(active_other_ranks(), tag::profile, profile);
+      break;
+  }
+  protocol::decision d;
+  switch (row.decided_by) {
+    case decision_maker::by_master:  // who tells the group
+      d = await_decision(where);
+      break;
+    case decision_maker::by_every_member:
+      d = decide_in_group(mine, where);
+      break;
+  }
+  apply(d);
+  ++st_.syncs;
+  if (d.reason == core::balance_reason::moved) ++st_.redistributions;
+  ++epoch_;
+  done_since_sync_ = 0;
+  sync_start_ = clk.now();
+  st_.sync += sync_start_ - t_enter;
+}
+
+protocol::decision context::await_decision(const std::string& where) {
+  auto m = net_.wait(protocol::in_sync(tag::decision, current_sync(), protocol::master_rank),
+                     "the master's decision (" + where + ")");
+  reader r = m.body();
+  protocol::decision_msg msg = protocol::decode_decision(r);
+  if (msg.commit) adopt(msg.commit->strategy, msg.commit->group, active_);
+  return std::move(msg.body);
+}
+
+void context::apply(const protocol::decision& d) {
+  // Senders: ship the end of their remaining work. The current range keeps its begin (the
+  // application's loop variable is inside it); only its end may move.
+  std::int64_t n = 0;
+  core::range_list given;
+  for (const auto& t : d.transfers) {
+    if (t.from != me_) continue;
+    n += t.count;
+    given.insert(given.end(), t.ranges.begin(), t.ranges.end());
+  }
+  core::range_list taken;
+  while (n > 0) {
+    auto& last = remaining_.back();
+    const std::int64_t len = last.end - last.begin;
+    if (len <= n && remaining_.size() > 1) {
+      taken.push_back(last);
+      n -= len;
+      remaining_.pop_back();
+    } else {
+      if (len < n)
+        throw run_error("decision asks " + net_.describe(static_cast<int>(me_) + 1) +
+                        " for more work than it holds");
+      taken.push_back({last.end - n, last.end});
+      last.end -= n;
+      n = 0;
+    }
+  }
+  if (core::normalized(taken) != core::normalized(given)) {
+    throw run_error("decision and remaining work of " + net_.describe(static_cast<int>(me_) + 1) +
+                    " disagree");
+  }
+  for (const auto& t : d.transfers) {
+    if (t.from != me_) continue;
+    writer slices;
+    detail::pack_arrays(slices, arrays_, t.ranges, detail::moved_array);
+    st_.bytes_sent += slices.size();
+    st_.iterations_sent += t.count;
+    net_.send(static_cast<int>(t.to) + 1, tag::work,
+              protocol::encode(protocol::work_msg{current_sync(), t.ranges, slices.data()}));
+  }
+  // Receivers: wait for each transfer addressed to them.
+  for (const auto& t : d.transfers) {
+    if (t.to != me_) continue;
+    const int from = static_cast<int>(t.from) + 1;
+    auto m = net_.wait(protocol::in_sync(tag::work, current_sync(), from),
+                       "work from " + net_.describe(from));
+    reader r = m.body();
+    auto w = protocol::decode_work(r);
+    reader slices(w.slices);
+    detail::unpack_arrays(slices, arrays_, w.ranges, detail::moved_array);
+    st_.iterations_received += core::iteration_count(w.ranges);
+    if (remaining_.empty()) remaining_.push_back({0, 0});  // keep element 0 as the current range
+    remaining_.insert(remaining_.end(), w.ranges.begin(), w.ranges.end());
+  }
+  // Who is still active, as every member sees it.
+  std::size_t k = 0;
+  for (std::size_t p = 0; p < members_.size(); ++p) {
+    if (!active_[p]) continue;
+    if (k < d.counts_after.size() && d.counts_after[k] == 0) active_[p] = false;
+    ++k;
+  }
+  if (d.reason != core::balance_reason::moved) closed_ = true;
+  more_work_ = core::iteration_count(remaining_) > 0;
+  if (!more_work_) remaining_.clear();
+}
+
+}  // namespace dlb
