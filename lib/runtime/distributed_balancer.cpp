@@ -2,6 +2,8 @@
 // on every member of a group. Each active member has multicast its profile to the others
 // (slave_sync.cpp); each waits for the others' profiles and computes the same decision from the
 // same profiles, in member order, so no decision is sent.
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,19 +14,34 @@ namespace dlb {
 
 protocol::decision context::decide_in_group(const protocol::member_profile& mine,
                                             const std::string& where) {
-  std::vector<protocol::member_profile> profiles;
+  // The others' profiles are taken in the order they arrive (whoever sent them), then put in
+  // member order, so every member decides on the same list.
+  std::vector<std::optional<protocol::member_profile>> by_position(members_.size());
+  std::size_t awaited = 0;
   for (std::size_t p = 0; p < members_.size(); ++p) {
     if (!active_[p]) continue;
     if (members_[p] == me_) {
-      profiles.push_back(mine);
-      continue;
+      by_position[p] = mine;
+    } else {
+      ++awaited;
     }
-    const int from = static_cast<int>(members_[p]) + 1;
-    auto m = net_.wait(protocol::in_sync(tag::profile, current_sync(), from),
-                       "the profile of " + net_.describe(from) + " (" + where + ")");
-    reader r = m.body();
-    profiles.push_back(protocol::decode_profile(r).profile);
   }
+  const auto match = protocol::in_sync(tag::profile, current_sync());
+  const std::string what = "the profiles of the group's other active members (" + where + ")";
+  for (std::size_t got = 0; got < awaited; ++got) {
+    auto m = net_.wait(match, what);
+    reader r = m.body();
+    protocol::member_profile prof = protocol::decode_profile(r).profile;
+    // Members are a contiguous block of slaves (core/groups.hpp).
+    const std::size_t p = prof.slave - members_.front();
+    if (prof.slave < members_.front() || p >= members_.size() || members_[p] != prof.slave ||
+        !active_[p] || by_position[p])
+      throw run_error("unexpected profile from " + net_.describe(m.from) + " (" + where + ")");
+    by_position[p] = std::move(prof);
+  }
+  std::vector<protocol::member_profile> profiles;
+  for (auto& p : by_position)
+    if (p) profiles.push_back(std::move(*p));
   // Every member spends the balancer's time on the decision (delta), as the master would.
   auto& clk = net_.clock();
   clk.wait_until(clk.now() + rt_.params().delta);

@@ -5,11 +5,9 @@
 
 namespace dlb {
 
-messenger::match with_tag(tag t) {
-  return [t](const delivered& d) { return d.kind == t; };
-}
+messenger::match with_tag(tag t) { return {t}; }
 messenger::match with_tag_from(tag t, int from) {
-  return [t, from](const delivered& d) { return d.kind == t && d.from == from; };
+  return {t, [from](const delivered& d) { return d.from == from; }};
 }
 
 messenger::messenger(transport& t, dlb::clock& c, network_model net,
@@ -76,7 +74,8 @@ void messenger::accept(envelope e) {
   d.sent = r.get<double>();
   d.arrival = r.get<double>();
   d.payload.assign(e.payload.begin() + 2 * static_cast<long>(sizeof(double)), e.payload.end());
-  pending_.push_back(std::move(d));
+  d.seq = received_++;
+  pending_[e.tag].push_back(std::move(d));
 }
 
 void messenger::drain(std::chrono::microseconds bound) {
@@ -89,20 +88,33 @@ void messenger::drain(std::chrono::microseconds bound) {
 
 std::optional<delivered> messenger::take(const match& m, bool due_only) {
   // Among the matching messages, the earliest arrival first. A network carried by the
-  // transport delivers in arrival order already: the first match is the earliest (and a long
-  // pending list, P - 1 profiles of an all-to-all, is not scanned to its end for each).
+  // transport delivers in arrival order already: the first match of a queue is its earliest,
+  // and across queues the first received.
   const bool in_order = net_.params().carried_by_transport;
-  auto best = pending_.end();
-  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-    if (m(*it) && (best == pending_.end() || it->arrival < best->arrival)) {
-      best = it;
-      if (in_order) break;
+  std::deque<delivered>* best_queue = nullptr;
+  std::deque<delivered>::iterator best;
+  const auto consider = [&](std::deque<delivered>& q) {
+    for (auto it = q.begin(); it != q.end(); ++it) {
+      if (!m(*it)) continue;
+      const bool better =
+          !best_queue || (in_order ? it->seq < best->seq : it->arrival < best->arrival);
+      if (better) {
+        best_queue = &q;
+        best = it;
+      }
+      if (in_order) return;
     }
+  };
+  if (m.kind) {
+    auto q = pending_.find(static_cast<int>(*m.kind));
+    if (q != pending_.end()) consider(q->second);
+  } else {
+    for (auto& [t, q] : pending_) consider(q);
   }
-  if (best == pending_.end()) return std::nullopt;
+  if (!best_queue) return std::nullopt;
   if (due_only && best->arrival > clock_.now()) return std::nullopt;
   delivered d = std::move(*best);
-  pending_.erase(best);
+  best_queue->erase(best);
   return d;
 }
 

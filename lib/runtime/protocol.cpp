@@ -62,14 +62,11 @@ sync_header peek_sync(const delivered& d) {
 }
 
 messenger::match in_loop(tag t, int loop) {
-  return [=](const delivered& d) { return d.kind == t && peek_loop(d) == loop; };
+  return {t, [=](const delivered& d) { return peek_loop(d) == loop; }};
 }
 
 messenger::match in_sync(tag t, const sync_header& h, int from) {
-  return [=](const delivered& d) {
-    if (d.kind != t || (from >= 0 && d.from != from)) return false;
-    return peek_sync(d) == h;
-  };
+  return {t, [=](const delivered& d) { return (from < 0 || d.from == from) && peek_sync(d) == h; }};
 }
 
 bytes encode(const scatter_msg& m) {

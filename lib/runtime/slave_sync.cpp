@@ -63,11 +63,10 @@ bool context::poll_interrupt() {
   // Stale interrupts (of syncs this slave has completed) are dropped; the current one starts a
   // sync.
   for (;;) {
-    auto d = net_.poll([this](const delivered& m) {
-      if (m.kind != tag::interrupt) return false;
-      const protocol::sync_header h = protocol::peek_sync(m);
-      return h.loop == loop_id_ && h.group == group_ && h.epoch <= epoch_;
-    });
+    auto d = net_.poll({tag::interrupt, [this](const delivered& m) {
+                          const protocol::sync_header h = protocol::peek_sync(m);
+                          return h.loop == loop_id_ && h.group == group_ && h.epoch <= epoch_;
+                        }});
     if (!d) return false;
     if (protocol::peek_sync(*d).epoch == epoch_) {
       net_.note_late(d->late);

@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "dlb/runtime/network.hpp"
@@ -45,6 +47,7 @@ class run_error : public std::runtime_error {
 };
 
 struct delivered {
+  std::uint64_t seq = 0;  // order of receipt at this task
   int from = -1;
   tag kind = tag::config;
   double sent = 0.0;
@@ -54,6 +57,21 @@ struct delivered {
   double late = 0.0;
   bytes payload;  // the body (after the timing header)
   reader body() const { return reader(payload); }
+};
+
+// Which messages a receive wants: those of one tag (looked up among that tag's messages
+// alone, so a long queue of others is never scanned) or of any, for which `pred` holds.
+struct message_match {
+  std::optional<tag> kind;
+  std::function<bool(const delivered&)> pred;  // empty: every message of `kind`
+  message_match(tag t, std::function<bool(const delivered&)> p = {})
+      : kind(t), pred(std::move(p)) {}
+  template <class F>
+  requires std::is_invocable_r_v<bool, const F&, const delivered&> message_match(F f)
+      : pred(std::move(f)) {}
+  bool operator()(const delivered& d) const {
+    return (!kind || d.kind == *kind) && (!pred || pred(d));
+  }
 };
 
 class messenger {
@@ -69,7 +87,7 @@ class messenger {
   std::size_t send(int to, tag kind, const bytes& body);
   std::size_t multicast(const std::vector<int>& to, tag kind, const bytes& body);
 
-  using match = std::function<bool(const delivered&)>;
+  using match = message_match;
   // A due message that matches, without waiting; drains what has physically arrived first.
   std::optional<delivered> poll(const match& m);
   // Waits (bounded) for a matching message and advances the clock to its arrival. `what` names
@@ -95,7 +113,9 @@ class messenger {
   dlb::clock& clock_;
   network_model net_;
   std::chrono::milliseconds timeout_;
-  std::deque<delivered> pending_;
+  // Messages here but not yet taken, per tag, each queue in order of receipt.
+  std::map<int, std::deque<delivered>> pending_;
+  std::uint64_t received_ = 0;  // receipt counter: delivered::seq
   std::vector<bool> watched_;
   double last_poll_ = -1.0;
   double late_ = 0.0;
