@@ -129,16 +129,7 @@ std::string strategy_p_name(const ::testing::TestParamInfo<Param>& info) {
          std::get<2>(info.param);
 }
 
-// Everything a run prints except its wall-clock time (wall_s=...).
-inline std::string without_wall_time(const std::string& out) {
-  std::string s = out;
-  for (auto at = s.find("wall_s="); at != std::string::npos; at = s.find("wall_s=", at)) {
-    const auto end = s.find_first_of(" \n", at);
-    s.erase(at + 7, (end == std::string::npos ? s.size() : end) - at - 7);
-    at += 7;
-  }
-  return s;
-}
+using testing_support::without_wall_time;
 
 // Under --backend sim the run is in virtual time: the same configuration and seed, run twice,
 // prints the same bytes but for wall_s, under every strategy (args: without --strategy and

@@ -60,17 +60,7 @@ void expect_successful_run(const testing_support::process_result& r, int procs,
   EXPECT_TRUE(processes_with_marker(r.marker).empty()) << "a process of the run is still alive";
 }
 
-// Everything a run prints except its wall-clock time: what must be byte-identical between two
-// simulated runs of the same configuration.
-std::string without_wall_time(const std::string& out) {
-  std::string s = out;
-  for (auto at = s.find("wall_s="); at != std::string::npos; at = s.find("wall_s=", at)) {
-    const auto end = s.find_first_of(" \n", at);
-    s.erase(at + 7, (end == std::string::npos ? s.size() : end) - at - 7);
-    at += 7;
-  }
-  return s;
-}
+using testing_support::without_wall_time;
 
 const std::vector<std::string>& all_strategies() {
   static const std::vector<std::string> s{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"};

@@ -158,4 +158,16 @@ inline int count_lines(const std::string& text, const std::string& prefix) {
   return n;
 }
 
+// Everything a run prints except its wall-clock time (wall_s=...): what must be byte-identical
+// between two simulated runs of the same configuration.
+inline std::string without_wall_time(const std::string& out) {
+  std::string s = out;
+  for (auto at = s.find("wall_s="); at != std::string::npos; at = s.find("wall_s=", at)) {
+    const auto end = s.find_first_of(" \n", at);
+    s.erase(at + 7, (end == std::string::npos ? s.size() : end) - at - 7);
+    at += 7;
+  }
+  return s;
+}
+
 }  // namespace testing_support
