@@ -11,10 +11,12 @@
 //      ethernet1996  one shared link that every message crosses (the paper's Ethernet);
 //      switched      one private link per sender;
 //      ideal         one link of 1 TB/s and no latency.
-//    The sender spends the send overhead o of its own time first (the messenger, as under PVM);
-//    the wire's latency is then L - o, so one-way time is L + b / B as in the emulated network.
-//    Every sender sends its messages one after the other (a blocking put on a mailbox that has
-//    a permanent receiver: the transfer starts at once, as PVM's buffered send does).
+//    The sender spends the send overhead o of its own time first (the messenger, as under PVM)
+//    and hands the message to its network interface: a transmitter actor per medium (one for
+//    the Ethernet, one per switched port) puts the queued messages one at a time, first come
+//    first served, each a SimGrid communication through the medium's link (latency L - o, so
+//    one-way time is L + b / B, as in the emulated network). Mailboxes have a permanent
+//    receiver, so a transfer starts as soon as its transmitter serves it.
 //  - computation costs virtual time by execute() of the iteration's work; the applications
 //    still compute (and verify) their real results, which costs wall time but no virtual time.
 //
