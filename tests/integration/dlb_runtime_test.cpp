@@ -291,12 +291,17 @@ TEST(BackendUsage, BadBackendOrProcsForTheBackendGetsExitTwo) {
     std::vector<std::string> args;
     std::string names;
   };
-  for (const auto& b : std::vector<bad>{{{"--backend", "foo"}, "--backend"},
-                                        {{"--backend", "sim", "--procs", "5000"}, "--procs"},
-                                        {{"--backend", "pvm", "--procs", "100"}, "--procs"},
-                                        {{"--procs", "65"}, "--procs"},
-                                        {{"--backend", "sim", "--clock", "native"}, "--clock"},
-                                        {{"--backend"}, "--backend"}}) {
+  for (const auto& b : std::vector<bad>{
+           {{"--backend", "foo"}, "--backend"},
+           {{"--backend", "sim", "--procs", "5000"}, "--procs"},
+           {{"--backend", "pvm", "--procs", "100"}, "--procs"},
+           {{"--procs", "65"}, "--procs"},
+           {{"--backend", "sim", "--clock", "native"}, "--clock"},
+           {{"--backend"}, "--backend"},
+           {{"--backend", "sim", "--network-profile", "/nonexistent/ethernet1996.profile"},
+            "--network-profile"},
+           {{"--backend", "pvm", "--network-profile", "/nonexistent/ethernet1996.profile"},
+            "--network-profile"}}) {
     auto r = run_app(b.args, 20);
     EXPECT_EQ(r.exit_code, 2) << b.names << ": " << r.err;
     EXPECT_NE(r.err.find(b.names), std::string::npos) << r.err;
