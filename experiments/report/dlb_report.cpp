@@ -16,7 +16,8 @@ namespace {
 const char* kUsage =
     "usage: dlb_report --summary SUMMARY.csv --results RESULTS.csv [--results MORE.csv ...]\n"
     "                  --out REPORT.md [--paper-dir DIR] [--figures DIR] [--command CMD ...]\n"
-    "                  [--lag-flag-pct PCT] [--crosscheck SUMMARY.csv]\n"
+    "                  [--lag-flag-pct PCT] [--crosscheck SUMMARY.csv [--crosscheck-base "
+    "SUMMARY.csv]]\n"
     "Writes Markdown: our no-DLB times beside Tables 1.1-1.3, normalized times (Figures 1.7,\n"
     "1.9, 1.10), best strategies beside Table 1.4, each claim of claims.md marked holds / does\n"
     "not hold / not measured, the emulation lag, the figures, provenance and commands.\n"
@@ -25,14 +26,16 @@ const char* kUsage =
     "  --command CMD      a further command that produced the inputs (e.g. a plot), listed as is\n"
     "  --lag-flag-pct P   flag runs whose lag_pct exceeds P (default 1)\n"
     "  --crosscheck S     a summary of some of the configurations on another backend: a section\n"
-    "                     sets its normalized times beside the main summary's (as dlb_agreement)\n";
+    "                     sets its normalized times beside the main summary's (as dlb_agreement)\n"
+    "  --crosscheck-base S  the same configurations and seeds on the main summary's backend: the\n"
+    "                     cross-check is set beside these instead (paired seed for seed)\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const sweep::cli_args args(argc, argv, "dlb_report", kUsage,
                              {"summary", "results", "out", "paper-dir", "figures", "command",
-                              "lag-flag-pct", "crosscheck"},
+                              "lag-flag-pct", "crosscheck", "crosscheck-base"},
                              {});
   report::report_inputs in;
   in.summary_path = args.required("summary");
@@ -58,6 +61,16 @@ int main(int argc, char** argv) {
         report::load_summary(in.crosscheck_table);
       } catch (const std::exception& e) {
         std::cerr << "dlb_report: --crosscheck " << *cc << ": " << e.what() << "\n";
+        return 2;
+      }
+    }
+    if (const auto cb = args.value("crosscheck-base")) {
+      in.crosscheck_base_path = *cb;
+      try {
+        in.crosscheck_base_table = sweep::read_csv_table(*cb);
+        report::load_summary(in.crosscheck_base_table);
+      } catch (const std::exception& e) {
+        std::cerr << "dlb_report: --crosscheck-base " << *cb << ": " << e.what() << "\n";
         return 2;
       }
     }

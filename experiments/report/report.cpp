@@ -420,11 +420,15 @@ void section_crosscheck(std::ostringstream& md, const report_inputs& in,
                         const std::vector<summary_row>& rows) {
   if (in.crosscheck_path.empty()) return;
   const std::vector<summary_row> other = load_summary(in.crosscheck_table);
+  const bool own_base = !in.crosscheck_base_path.empty();
+  const std::vector<summary_row> base = own_base ? load_summary(in.crosscheck_base_table) : rows;
   md << "## Cross-check on another backend\n\n"
         "Some configurations run again on "
-     << backends_text(other) << " (summary `" << in.crosscheck_path << "`), beside this report's "
-     << backends_text(rows) << " numbers. ";
-  md << render_agreement(compare_summaries(rows, other));
+     << backends_text(other) << " (summary `" << in.crosscheck_path << "`), beside "
+     << (own_base ? "the same configurations and seeds on " + backends_text(base) + " (summary `" +
+                        in.crosscheck_base_path + "`). "
+                  : "this report's " + backends_text(rows) + " numbers. ");
+  md << render_agreement(compare_summaries(base, other));
 }
 
 }  // namespace

@@ -27,6 +27,10 @@ struct report_inputs {
   // (e.g. real PVM tasks), set beside the main summary's normalized times.
   std::string crosscheck_path;
   sweep::csv_table crosscheck_table;
+  // The same configurations and seeds as the cross-check, on this report's backend: what the
+  // cross-check is compared with (empty: the main summary, whose seeds may differ).
+  std::string crosscheck_base_path;
+  sweep::csv_table crosscheck_base_table;
 };
 
 std::string render_report(const report_inputs& in);

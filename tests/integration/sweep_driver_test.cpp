@@ -580,6 +580,20 @@ TEST_F(SweepDriver, AgreementAndCrossCheckCompareTwoBackends) {
   EXPECT_NE(text.find(" | sim |\n"), std::string::npos) << text;
   EXPECT_NE(text.find("## Cross-check on another backend"), std::string::npos) << text;
   EXPECT_NE(text.find("Some configurations run again on pvm"), std::string::npos) << text;
+  // Paired seed for seed: with --crosscheck-base the cross-check is set beside that summary.
+  r = run({DLB_REPORT_BIN, "--summary", sim.string() + ".summary.csv", "--results", sim.string(),
+           "--paper-dir", paper.string(), "--out", report.string(), "--crosscheck",
+           pvm.string() + ".summary.csv", "--crosscheck-base", pvm.string() + ".summary.csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string paired = slurp(report);
+  EXPECT_NE(paired.find("beside the same configurations and seeds on pvm"), std::string::npos)
+      << paired;
+  EXPECT_NE(paired.find("max 0.00%"), std::string::npos) << "a summary against itself: " << paired;
+  r = run({DLB_REPORT_BIN, "--summary", sim.string() + ".summary.csv", "--results", sim.string(),
+           "--paper-dir", paper.string(), "--out", report.string(), "--crosscheck",
+           pvm.string() + ".summary.csv", "--crosscheck-base", (dir_ / "nobase.csv").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("nobase.csv"), std::string::npos) << r.err;
   r = run({DLB_REPORT_BIN, "--summary", sim.string() + ".summary.csv", "--results", sim.string(),
            "--paper-dir", paper.string(), "--out", report.string(), "--crosscheck",
            (dir_ / "nope.csv").string()});
