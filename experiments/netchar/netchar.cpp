@@ -287,8 +287,10 @@ int body(dlb::runtime& rt) {
   std::filesystem::create_directories(dir);
   const std::string header =
       std::string("# dlb_netchar: ") +
-      (emulated ? "emulated clock, network " + dlb::to_string(rt.params().network.kind)
-                : "native clock (real PVM)") +
+      (rt.params().backend == dlb::backend_kind::sim
+           ? "simulated (SimGrid), network " + dlb::to_string(rt.params().network.kind)
+       : emulated ? "emulated clock, network " + dlb::to_string(rt.params().network.kind)
+                  : "native clock (real PVM)") +
       ", P = " + std::to_string(P) + ", repetitions " + std::to_string(reps) + ", payload " +
       std::to_string(payload) + " bytes; medians; times in seconds\n";
   {
