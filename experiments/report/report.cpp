@@ -444,8 +444,12 @@ std::string render_report(const report_inputs& in) {
      << "`. Regenerate it; do not edit it.\n\n";
   if (!in.results.empty()) {
     const auto& t = in.results.front().second;
-    md << "Revision " << t.meta("revision").value_or("unknown") << "; clock "
-       << t.meta("clock").value_or("?") << ", time scale " << t.meta("scale").value_or("?")
+    // Under the simulator, clock and time scale are echoed but unused: time is virtual.
+    const bool sim = t.meta("backend").value_or("pvm") == "sim";
+    md << "Revision " << t.meta("revision").value_or("unknown") << "; "
+       << (sim ? std::string("virtual time (simulated)")
+               : "clock " + t.meta("clock").value_or("?") + ", time scale " +
+                     t.meta("scale").value_or("?"))
        << ", network " << t.meta("network").value_or("?") << "; host "
        << t.meta("host").value_or("?") << ".\n\n";
   }
