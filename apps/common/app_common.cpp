@@ -53,6 +53,7 @@ loop_totals totals(const std::vector<const dlb::run_stats*>& loops) {
     t.iterations_moved += s->iterations_moved;
     t.bytes_moved += s->bytes_moved;
     t.lag = std::max(t.lag, s->lag);
+    t.oracle_s += s->oracle_time;
   }
   return t;
 }
@@ -110,7 +111,8 @@ void add_outcome(result_line& line, const outcome& o) {
       .add("lag_s", o.stats.lag)
       .add("lag_pct", o.total_s > 0 ? 100.0 * o.stats.lag / o.total_s : 0.0, 4)
       .add("predicted_best", o.predicted_best)
-      .add("wall_s", o.wall_s, 3);
+      .add("wall_s", o.wall_s, 3)
+      .add("oracle_s", o.stats.oracle_s);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

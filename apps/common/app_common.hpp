@@ -44,6 +44,7 @@ struct loop_totals {
   std::int64_t iterations_moved = 0;
   std::uint64_t bytes_moved = 0;
   double lag = 0.0;
+  double oracle_s = 0.0;  // the loops' oracle bounds, summed (dlb::run_stats::oracle_time)
 };
 loop_totals totals(const std::vector<const dlb::run_stats*>& loops);
 
@@ -65,7 +66,8 @@ class result_line {
 result_line parameters(const dlb::runtime& rt, const std::string& app, const std::string& size);
 
 // The outcome, in the contract's order: verified total_s loop1_s loop2_s syncs redistributions
-// iterations_moved bytes_moved lag_s lag_pct predicted_best wall_s.
+// iterations_moved bytes_moved lag_s lag_pct predicted_best wall_s oracle_s (the balanced loops
+// oracle bounds, summed: what an ideal zero-overhead balancer would take; core/oracle.hpp).
 struct outcome {
   bool verified = false;
   double total_s = 0.0;

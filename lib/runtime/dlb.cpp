@@ -21,6 +21,7 @@
 #include "arrays.hpp"
 #include "dlb/core/bitonic.hpp"
 #include "dlb/core/groups.hpp"
+#include "dlb/core/oracle.hpp"
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/strategy_table.hpp"
 
@@ -31,7 +32,7 @@ std::string run_stats::summary() const {
   os << to_string(strategy) << " P=" << procs << " K=" << group_size << ": total " << total_time()
      << " s, " << syncs << " synchronizations, " << redistributions << " redistributions, "
      << iterations_moved << " iterations and " << bytes_moved << " bytes moved, lag " << lag
-     << " s";
+     << " s, oracle bound " << oracle_time << " s";
   return os.str();
 }
 
@@ -269,6 +270,13 @@ void DLB_gather_data(context& DLB) {
     st.redistributions += c.second;
   }
   st.end_time = net.clock().now();
+  {
+    double work = 0.0;
+    for (std::int64_t i = 0; i < DLB.loop_.iterations; ++i) work += DLB.loop_.work(i);
+    const auto& prm = DLB.rt_.params();
+    st.oracle_time =
+        core::oracle_makespan(prm.load, prm.speeds, st.start_time, work) - st.start_time;
+  }
   // The model's prediction from the speeds each slave saw up to its first synchronization
   // (a slave that never synchronized: its speed over its whole span), for a run under one of
   // the four strategies. Customized runs keep the prediction they committed on.

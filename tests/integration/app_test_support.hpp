@@ -41,7 +41,8 @@ inline const std::vector<std::string>& result_keys() {
                                              "lag_s",
                                              "lag_pct",
                                              "predicted_best",
-                                             "wall_s"};
+                                             "wall_s",
+                                             "oracle_s"};
   return keys;
 }
 
@@ -82,6 +83,10 @@ inline std::map<std::string, std::string> expect_verified_run(
   for (const auto& [k, v] : echoed) EXPECT_EQ(res[k], v) << "RESULT " << k << " in: " << r.out;
   EXPECT_EQ(res["verified"], "1");
   EXPECT_GT(std::stod(res["total_s"]), 0.0) << r.out;
+  // The oracle bound: positive, and no run (balanced or not) beats an ideal balancer with zero
+  // overhead under the same load.
+  EXPECT_GT(std::stod(res["oracle_s"]), 0.0) << r.out;
+  EXPECT_LE(std::stod(res["oracle_s"]), std::stod(res["total_s"]) * (1 + 1e-9)) << r.out;
   EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty())
       << "a process of the run is still alive";
   return res;

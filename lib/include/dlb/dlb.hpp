@@ -159,6 +159,9 @@ struct run_stats {
   double end_time = 0.0;    // master's clock when the last results were in
   double total_time() const { return end_time - start_time; }
   double lag = 0.0;  // worst emulation lag of any task, seconds
+  // The oracle bound (core/oracle.hpp): seconds an ideal zero-overhead balancer would take for
+  // this loop's work from its start, every slave busy throughout, under the run's load.
+  double oracle_time = 0.0;
   // Customized mode: the strategy the run committed to at its first synchronization.
   core::strategy chosen = core::strategy::none;
   // What the model predicts from the speeds observed up to the first synchronization (every
