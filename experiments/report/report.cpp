@@ -164,6 +164,33 @@ void section_normalized(std::ostringstream& md, const std::vector<config_view>& 
   md << "\n";
 }
 
+void section_oracle(std::ostringstream& md, const std::vector<config_view>& configs) {
+  bool any = false;
+  for (const auto& c : configs)
+    for (const auto& [s, r] : c.strategies)
+      if (r && r->number("over_oracle_median")) any = true;
+  if (!any) return;
+  md << "## Distance from the oracle bound (beyond the paper)\n\n"
+        "Median over repetitions of time / oracle bound, min..max in brackets: the oracle is an "
+        "ideal balancer with zero overhead that keeps every slave busy under the same load "
+        "(`lib/core/README.md`); 1 would be perfect. TRFD's bound covers its two balanced loops, "
+        "not the transpose between them.\n\n";
+  const std::vector<std::string> strategies{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"};
+  std::vector<std::string> cols{"app", "P", "size"};
+  cols.insert(cols.end(), strategies.begin(), strategies.end());
+  table_header(md, cols);
+  for (const auto& c : configs) {
+    std::vector<std::string> cells{upper(c.app), std::to_string(c.procs),
+                                   c.size + (c.ml == 0 ? " (ml=0)" : "")};
+    for (const auto& s : strategies) {
+      const summary_row* r = c.row(s);
+      cells.push_back(r && r->number("over_oracle_median") ? spread_text(*r, "over_oracle") : "-");
+    }
+    table_row(md, cells);
+  }
+  md << "\n";
+}
+
 // A row's median in `column`, or -1 when the row or the value is missing.
 double median_of(const summary_row* r, const std::string& column) {
   if (!r) return -1.0;
@@ -463,6 +490,7 @@ std::string render_report(const report_inputs& in) {
      << ").\n\n";
   section_nodlb(md, in, configs);
   section_normalized(md, configs);
+  section_oracle(md, configs);
   section_best(md, in, configs);
   section_claims(md, claims, backends_text(rows));
   section_crosscheck(md, in, rows);

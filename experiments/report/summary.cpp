@@ -66,10 +66,11 @@ const std::vector<std::string>& summary_columns() {
     for (const std::string s : {"norm", "norm_loop1", "norm_loop2"}) {
       c.insert(c.end(), {s + "_median", s + "_min", s + "_max"});
     }
-    c.insert(c.end(), {"syncs_median", "syncs_max", "redistributions_median",
-                       "iterations_moved_median", "bytes_moved_median", "lag_pct_median",
-                       "lag_pct_max", "predicted_best", "predicted_best_votes", "wall_median",
-                       "predicted_best_loop1", "predicted_best_loop2"});
+    c.insert(c.end(),
+             {"syncs_median", "syncs_max", "redistributions_median", "iterations_moved_median",
+              "bytes_moved_median", "lag_pct_median", "lag_pct_max", "predicted_best",
+              "predicted_best_votes", "wall_median", "predicted_best_loop1", "predicted_best_loop2",
+              "over_oracle_median", "over_oracle_min", "over_oracle_max"});
     return c;
   }();
   return cols;
@@ -166,6 +167,10 @@ summary_result summarize(const std::vector<csv_table>& results) {
                                   "iterations_moved", "bytes_moved", "lag_pct", "wall_s"}) {
         if (auto x = num(t, row, c)) samples[c].push_back(*x);
       }
+      // Time over the oracle bound (an ideal zero-overhead balancer under the same load).
+      if (const auto total = num(t, row, "total_s"), oracle = num(t, row, "oracle_s");
+          total && oracle && *oracle > 0)
+        samples["over_oracle"].push_back(*total / *oracle);
       const std::string pb(t.field(row, "predicted_best"));
       if (!pb.empty() && pb != "-") ++votes[pb];
       // TRFD balances its two loops independently: each has its own prediction.
@@ -204,6 +209,7 @@ summary_result summarize(const std::vector<csv_table>& results) {
     put("bytes_moved", "bytes_moved");
     put("lag_pct", "lag_pct");
     put("wall", "wall_s");
+    put("over_oracle", "over_oracle");
     // The most frequent prediction; ties go to the strategy listed first.
     auto most_voted = [](const std::map<std::string, std::size_t>& v) {
       return std::max_element(v.begin(), v.end(), [](auto& a, auto& b) {

@@ -270,10 +270,11 @@ void DLB_gather_data(context& DLB) {
     st.redistributions += c.second;
   }
   st.end_time = net.clock().now();
-  {
+  // The oracle bound, where the work function is the iterations' cost: emulated or simulated
+  // time (under the native clock iterations take what they really take: no bound, 0).
+  if (const auto& prm = DLB.rt_.params(); prm.emulated) {
     double work = 0.0;
     for (std::int64_t i = 0; i < DLB.loop_.iterations; ++i) work += DLB.loop_.work(i);
-    const auto& prm = DLB.rt_.params();
     st.oracle_time =
         core::oracle_makespan(prm.load, prm.speeds, st.start_time, work) - st.start_time;
   }

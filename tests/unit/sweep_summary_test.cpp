@@ -213,3 +213,23 @@ TEST(SweepAgreement, ComparesNormalizedTimesAcrossBackends) {
   EXPECT_EQ(r2.rows.size(), 2u);
   EXPECT_EQ(r2.only_a, 2u);
 }
+
+TEST(SweepSummary, TimeOverTheOracleBoundIsSummarizedPerRun) {
+  results_builder b;
+  b.add("NONE", 1, "ok", "120");
+  b.add("GDDLB", 1, "ok", "110");
+  b.add("GDDLB", 2, "ok", "90");
+  b.add("GDDLB", 3, "ok", "100");
+  // The oracle bound is a further RESULT key: a column after the standard ones.
+  b.t.columns.push_back("oracle_s");
+  const std::vector<std::string> oracle{"100", "100", "60", "100"};
+  for (std::size_t i = 0; i < b.t.rows.size(); ++i) b.t.rows[i].push_back(oracle[i]);
+  const auto rows = report::load_summary(report::summarize({b.t}).table);
+  const auto* g = find(rows, "GDDLB");
+  ASSERT_NE(g, nullptr);
+  // 110/100, 90/60, 100/100: median 1.1, min 1, max 1.5.
+  EXPECT_DOUBLE_EQ(*g->number("over_oracle_median"), 1.1);
+  EXPECT_DOUBLE_EQ(*g->number("over_oracle_min"), 1.0);
+  EXPECT_DOUBLE_EQ(*g->number("over_oracle_max"), 1.5);
+  EXPECT_DOUBLE_EQ(*find(rows, "NONE")->number("over_oracle_median"), 1.2);
+}

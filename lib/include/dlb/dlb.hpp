@@ -160,7 +160,8 @@ struct run_stats {
   double total_time() const { return end_time - start_time; }
   double lag = 0.0;  // worst emulation lag of any task, seconds
   // The oracle bound (core/oracle.hpp): seconds an ideal zero-overhead balancer would take for
-  // this loop's work from its start, every slave busy throughout, under the run's load.
+  // this loop's work from its start, every slave busy throughout, under the run's load (0 under
+  // the native clock, where the work function is not the iterations' real cost).
   double oracle_time = 0.0;
   // Customized mode: the strategy the run committed to at its first synchronization.
   core::strategy chosen = core::strategy::none;
