@@ -54,26 +54,25 @@ int main(int argc, char** argv) {
       return 2;
     }
     in.summary_table = sweep::read_csv_table(in.summary_path);
-    if (const auto cc = args.value("crosscheck")) {
-      in.crosscheck_path = *cc;
+    // An optional further summary (--crosscheck, --crosscheck-base): unreadable or not a
+    // summary is bad input, naming the option and the file.
+    const auto optional_summary = [&args](const std::string& option, std::string& path,
+                                          sweep::csv_table& table) {
+      const auto given = args.value(option);
+      if (!given) return true;
+      path = *given;
       try {
-        in.crosscheck_table = sweep::read_csv_table(*cc);
-        report::load_summary(in.crosscheck_table);
+        table = sweep::read_csv_table(path);
+        report::load_summary(table);
       } catch (const std::exception& e) {
-        std::cerr << "dlb_report: --crosscheck " << *cc << ": " << e.what() << "\n";
-        return 2;
+        std::cerr << "dlb_report: --" << option << " " << path << ": " << e.what() << "\n";
+        return false;
       }
-    }
-    if (const auto cb = args.value("crosscheck-base")) {
-      in.crosscheck_base_path = *cb;
-      try {
-        in.crosscheck_base_table = sweep::read_csv_table(*cb);
-        report::load_summary(in.crosscheck_base_table);
-      } catch (const std::exception& e) {
-        std::cerr << "dlb_report: --crosscheck-base " << *cb << ": " << e.what() << "\n";
-        return 2;
-      }
-    }
+      return true;
+    };
+    if (!optional_summary("crosscheck", in.crosscheck_path, in.crosscheck_table) ||
+        !optional_summary("crosscheck-base", in.crosscheck_base_path, in.crosscheck_base_table))
+      return 2;
     for (const auto& r : results) in.results.emplace_back(r, sweep::read_csv_table(r));
     in.paper_nodlb = report::read_paper_nodlb(in.paper_dir);
     in.paper_best = report::read_paper_best(in.paper_dir);
