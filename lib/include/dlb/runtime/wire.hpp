@@ -26,6 +26,9 @@ class wire_error : public std::runtime_error {
 
 class writer {
  public:
+  // Room for a header's worth of fields up front (most messages are small), which also keeps
+  // GCC 12 from a false -Wstringop-overflow on the first insert into an empty buffer.
+  writer() { buf_.reserve(64); }
   template <class T>
   requires std::is_trivially_copyable_v<T> writer& put(const T& v) {
     put_raw(&v, sizeof(T));
