@@ -21,14 +21,6 @@ std::string match_key(const summary_row& r) {
   return k + r.strategy();
 }
 
-std::string backends_of(const std::vector<summary_row>& rows) {
-  std::set<std::string> b;
-  for (const auto& r : rows) b.insert(r.backend());
-  std::string s;
-  for (const auto& x : b) s += (s.empty() ? "" : "+") + x;
-  return s.empty() ? "(empty)" : s;
-}
-
 // Percent with two decimals.
 std::string pct(double x) {
   char buf[32];
@@ -41,8 +33,8 @@ std::string pct(double x) {
 agreement_result compare_summaries(const std::vector<summary_row>& a,
                                    const std::vector<summary_row>& b) {
   agreement_result out;
-  out.backend_a = backends_of(a);
-  out.backend_b = backends_of(b);
+  out.backend_a = backends_joined(a, "+", "(empty)");
+  out.backend_b = backends_joined(b, "+", "(empty)");
   std::map<std::string, const summary_row*> by_key;
   for (const auto& r : b) {
     if (r.strategy() != "NONE") by_key[match_key(r)] = &r;

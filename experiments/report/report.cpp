@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <map>
 #include <optional>
-#include <set>
 #include <sstream>
 
 #include "report/agreement.hpp"
@@ -289,11 +288,7 @@ void section_best(std::ostringstream& md, const report_inputs& in,
 
 // "sim", "pvm", or "pvm and sim" when a summary mixes them.
 std::string backends_text(const std::vector<summary_row>& rows) {
-  std::set<std::string> b;
-  for (const auto& r : rows) b.insert(r.backend());
-  std::string s;
-  for (const auto& x : b) s += (s.empty() ? "" : " and ") + x;
-  return s.empty() ? "-" : s;
+  return backends_joined(rows, " and ", "-");
 }
 
 void section_claims(std::ostringstream& md, const std::vector<claim_result>& claims,

@@ -2,6 +2,7 @@
 #include "report/summary.hpp"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 #include "report/stats.hpp"
@@ -282,6 +283,18 @@ std::vector<summary_row> load_summary(const csv_table& table) {
     rows.push_back(std::move(s));
   }
   return rows;
+}
+
+std::string backends_joined(const std::vector<summary_row>& rows, std::string_view separator,
+                            std::string_view none) {
+  std::set<std::string> b;
+  for (const auto& r : rows) b.insert(r.backend());
+  std::string s;
+  for (const auto& x : b) {
+    if (!s.empty()) s += separator;
+    s += x;
+  }
+  return s.empty() ? std::string(none) : s;
 }
 
 }  // namespace dlb::report

@@ -58,5 +58,9 @@ struct summary_row {
   std::string config_key() const;
 };
 std::vector<summary_row> load_summary(const sweep::csv_table& table);
+// The distinct backends of some rows in order, joined by `separator` ("pvm+sim"), or `none`
+// when there are no rows.
+std::string backends_joined(const std::vector<summary_row>& rows, std::string_view separator,
+                            std::string_view none);
 
 }  // namespace dlb::report

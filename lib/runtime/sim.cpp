@@ -64,7 +64,6 @@ double engine::run() {
 
 struct world::state {
   std::string name;
-  run_params params;
   std::vector<sg::Host*> hosts;            // by rank
   std::vector<sg::Mailbox*> mailboxes;     // by rank
   std::vector<sg::ActorPtr> actors;        // by rank
@@ -94,7 +93,6 @@ struct world::state {
     for (auto& t : transmitters)
       for (auto& i : t->queue) delete i.m;
   }
-  bool started = false;
 
   std::string describe(int rank) const {
     std::string who = rank == 0 ? "the master" : "slave " + std::to_string(rank);
@@ -244,7 +242,6 @@ world::world(engine& e, std::string name, const run_params& params)
   (void)e;
   auto& s = *state_;
   s.name = std::move(name);
-  s.params = params;
   const auto& net = params.network;
   auto* zone = sg::create_star_zone(s.name);
   zone->set_parent(sg::Engine::get_instance()->get_netzone_root());
@@ -321,7 +318,6 @@ world::~world() = default;
 
 void world::start(task_fn task) {
   auto st = state_;
-  st->started = true;
   const int n = static_cast<int>(st->hosts.size());
   for (std::size_t k = 0; k < st->transmitters.size(); ++k) {
     auto* tx = st->transmitters[k].get();
