@@ -198,20 +198,24 @@ class simulation {
     const auto& members = g.out.members;
     const std::size_t n = members.size();
     const std::vector<std::int64_t> assigned = iteration_counts(g.held);
-    std::size_t first = n;
-    double first_done = std::numeric_limits<double>::infinity();
+    std::size_t first = n, active = 0;
+    double first_done = std::numeric_limits<double>::infinity(), last_done = g.resume;
     for (std::size_t i = 0; i < n; ++i) {
       if (assigned[i] == 0) continue;
+      ++active;
       const double t = finish_time(in_.machine.load, members[i], speed_of(members[i]), g.resume,
                                    work_.of(g.held[i]));
+      last_done = std::max(last_done, t);
       if (t < first_done) {
         first_done = t;
         first = i;
       }
     }
-    if (first == n) {  // no work in the group at all: nothing to synchronize about
+    if (active <= 1) {
+      // No work in the group, or one active member: nobody to synchronize with (the runtime's
+      // last active member finishes what it holds without interrupting anyone).
       g.finished = true;
-      g.out.finish = g.resume;
+      g.out.finish = last_done;
       return;
     }
 
@@ -242,7 +246,8 @@ class simulation {
     rec.first_done = first_done;
     rec.boundary = boundary;
     for (const std::int64_t left : gamma) rec.remaining += left;
-    rec.xi = synchronization_cost(is_centralized(strategy_), in_.network, n);
+    // Only the active members take part (interrupts and profiles go to them alone).
+    rec.xi = synchronization_cost(is_centralized(strategy_), in_.network, active);
     rec.delta = in_.program.distribution_cost;
     if (rec.remaining == 0) {
       g.decision = balance_decision{};
@@ -285,9 +290,12 @@ class simulation {
     if (rec.reason == balance_reason::nothing_left) {  // (1.3.4): Gamma(eta) = 0
       g.finished = true;
       out.finish = rec.resume;
-    } else if (rec.reason != balance_reason::moved) {
-      // A decision not to move ends balancing in the group, as in the runtime: the system is
-      // almost balanced or little work is left, so each member finishes what it holds.
+    } else if (rec.reason != balance_reason::moved &&
+               in_.program.balance.no_move == after_no_move::stop) {
+      // Under the stop rule a decision not to move ends balancing in the group, as in the
+      // runtime: each member finishes what it holds. (Under the idle rule the members left
+      // without work go idle, and the next to run out synchronizes again: prepare() below
+      // skips the members that hold nothing.)
       g.finished = true;
       out.finish = rec.resume;
       for (std::size_t i = 0; i < g.held.size(); ++i) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -184,6 +185,16 @@ std::string_view to_string(balance_reason reason) {
       return "nothing left";
   }
   return "unknown";
+}
+
+std::string_view to_string(after_no_move rule) {
+  return rule == after_no_move::idle ? "idle" : "stop";
+}
+
+std::optional<after_no_move> parse_after_no_move(std::string_view s) {
+  if (s == "idle") return after_no_move::idle;
+  if (s == "stop") return after_no_move::stop;
+  return std::nullopt;
 }
 
 balance_decision decide_balance(const std::vector<std::int64_t>& remaining,

@@ -91,6 +91,7 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   DLB.balance_.threshold_iterations =
       prm.threshold >= 0 ? prm.threshold : std::max<std::int64_t>(1, loop.iterations / 100);
   DLB.balance_.min_improvement = prm.min_improvement;
+  DLB.balance_.no_move = prm.after_no_move;
   if (!DLB.master()) {
     DLB.me_ = static_cast<std::size_t>(DLB.rt_.rank() - 1);
     const auto P_ = static_cast<std::size_t>(P), K_ = static_cast<std::size_t>(DLB.group_size_);

@@ -63,6 +63,9 @@ std::vector<option_spec> common_options() {
       {"delta-ms", "1", "time the balancer spends on one decision, ms"},
       {"threshold", "-1", "move threshold in iterations; -1: 1% of the loop's iterations"},
       {"improvement", "0.10", "minimum predicted improvement to move work (profitability)"},
+      {"after-no-move", "idle",
+       "after a decision not to move: idle (the requester idles, the others go on and the next "
+       "to run out synchronizes again) or stop (balancing in the group ends)"},
       {"timeout", "120", "wall-clock bound on every wait, seconds"},
       {"network-profile", "",
        "network profile for the cost model (default: experiments/network/<network>.profile)"},
@@ -124,6 +127,11 @@ run_params read_params(const options& o) {
   p.delta = o.real("delta-ms", 0, 1e9) * 1e-3;
   p.threshold = o.integer("threshold", -1, INT64_MAX);
   p.min_improvement = o.real("improvement", 0, 1);
+  const auto rule = core::parse_after_no_move(o.str("after-no-move"));
+  if (!rule)
+    throw usage_error("option --after-no-move must be idle or stop, got '" +
+                      o.str("after-no-move") + "'");
+  p.after_no_move = *rule;
   p.timeout_s = o.real("timeout", 0.1, 1e7);  // wall time; the simulator detects deadlock
   p.quiet = o.flag("quiet");
   p.network_profile = o.str("network-profile");

@@ -9,9 +9,10 @@
 //     (central_balancer.cpp), or by every member from the same profiles
 //     (distributed_balancer.cpp); both with dlb::core::decide_balance.
 //  4. Senders ship WORK(e) (ranges and their array slices) to receivers, who wait for it.
-//  5. Members left without work become inactive; a decision not to move closes balancing in
-//     the group (its members finish what they hold), as the paper's threshold rule intends:
-//     "the system is almost balanced, or only a small portion of the work remains".
+//  5. Members left without work become inactive. After a decision not to move, the requester
+//     idles and the others go on until the next runs out (--after-no-move idle, the paper's
+//     "cancelling work redistribution would lead to an idle processor"), or balancing in the
+//     group ends and its members finish what they hold (--after-no-move stop).
 #include <string>
 
 #include "arrays.hpp"
@@ -238,7 +239,11 @@ void context::apply(const protocol::decision& d) {
     if (k < d.counts_after.size() && d.counts_after[k] == 0) active_[p] = false;
     ++k;
   }
-  if (d.reason != core::balance_reason::moved) closed_ = true;
+  // A decision not to move: under the stop rule balancing in the group ends here; under the
+  // idle rule the members left without work (the requester) went inactive above and the others
+  // go on, the next to run out synchronizing again among them.
+  if (d.reason != core::balance_reason::moved && balance_.no_move == core::after_no_move::stop)
+    closed_ = true;
   more_work_ = core::iteration_count(remaining_) > 0;
   if (!more_work_) remaining_.clear();
 }

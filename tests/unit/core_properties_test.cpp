@@ -216,9 +216,44 @@ TEST(Properties, ProfitabilityBoundaryIsTenPercentAtAnyScale) {
   }
 }
 
-// The model: the global strategies are the local ones with K = P, every group with work
-// synchronizes at least once, Gamma falls at every synchronization and ends at 0, and costs never
-// make a run shorter than its computation.
+// The invariants of one prediction. Only active members (holding work) synchronize: a group
+// with fewer than two of them never does. Under the stop rule balancing ends at the first
+// synchronization that does not move work, every one before it moved, and Gamma falls each
+// time; under the idle rule Gamma never grows. Costs never make a run shorter than its
+// computation.
+void check_model_invariants(const prediction& pr, const model_input& in, strategy s) {
+  const std::size_t p = in.machine.base_speeds.size();
+  ASSERT_EQ(pr.groups.size(), is_local(s) ? group_count(p, in.group_size) : 1u);
+  const std::vector<std::int64_t> blocks = equal_block_counts(in.program.iterations, p);
+  for (const auto& g : pr.groups) {
+    std::size_t holding = 0;
+    for (const std::size_t m : g.members) holding += blocks[m] > 0 ? 1 : 0;
+    if (holding < 2) {
+      EXPECT_EQ(g.synchronizations, 0u);
+      continue;
+    }
+    ASSERT_GE(g.synchronizations, 1u);
+    if (in.program.balance.no_move == after_no_move::stop) {
+      const balance_reason last = g.syncs.back().reason;
+      if (last != balance_reason::moved) {
+        if (last == balance_reason::nothing_left) EXPECT_EQ(g.syncs.back().remaining, 0);
+      }
+      for (std::size_t j = 0; j + 1 < g.syncs.size(); ++j) {
+        EXPECT_EQ(g.syncs[j].reason, balance_reason::moved);
+        EXPECT_GT(g.syncs[j].remaining, g.syncs[j + 1].remaining);  // Gamma falls each time
+      }
+    } else {
+      for (std::size_t j = 0; j + 1 < g.syncs.size(); ++j)
+        EXPECT_GE(g.syncs[j].remaining, g.syncs[j + 1].remaining);
+    }
+    for (const auto& rec : g.syncs) EXPECT_GE(rec.boundary, rec.first_done);
+    EXPECT_LE(g.cost, g.finish - in.start_time + 1e-9);
+  }
+  EXPECT_GE(pr.total_time, pr.cost - 1e-9);
+}
+
+// The model: the global strategies are the local ones with K = P, and every prediction keeps
+// the invariants above under both rules for a decision not to move.
 TEST(Properties, ModelInvariants) {
   std::mt19937 gen(6);
   for (int trial = 0; trial < 300; ++trial) {
@@ -245,35 +280,12 @@ TEST(Properties, ModelInvariants) {
     EXPECT_DOUBLE_EQ(gd.total_time, ld.total_time);
 
     in.group_size = std::uniform_int_distribution<std::size_t>(1, p)(gen);
-    for (const strategy s : balancing_strategies) {
-      const prediction pr = predict(s, in);
-      ASSERT_EQ(pr.groups.size(), is_local(s) ? group_count(p, in.group_size) : 1u);
-      const std::vector<std::int64_t> blocks = equal_block_counts(in.program.iterations, p);
-      for (const auto& g : pr.groups) {
-        std::int64_t work = 0;
-        for (const std::size_t m : g.members) work += blocks[m];
-        if (work == 0) {  // a group of slaves that got no iteration (I < P) has nothing to do
-          EXPECT_EQ(g.synchronizations, 0u);
-          continue;
-        }
-        ASSERT_GE(g.synchronizations, 1u);
-        // Balancing ends at the first synchronization that does not move work: with nothing
-        // left (1.3.4), or with a decision not to move; every one before it moved work.
-        const balance_reason last = g.syncs.back().reason;
-        EXPECT_NE(last, balance_reason::moved);
-        if (last == balance_reason::nothing_left) {
-          EXPECT_EQ(g.syncs.back().remaining, 0);
-        }
-        for (std::size_t j = 0; j + 1 < g.syncs.size(); ++j) {
-          EXPECT_EQ(g.syncs[j].reason, balance_reason::moved);
-        }
-        EXPECT_LE(g.cost, g.finish - in.start_time + 1e-9);
-        for (std::size_t j = 0; j + 1 < g.syncs.size(); ++j) {
-          EXPECT_GT(g.syncs[j].remaining, g.syncs[j + 1].remaining);  // Gamma falls each time
-          EXPECT_GE(g.syncs[j].boundary, g.syncs[j].first_done);
-        }
+    for (const after_no_move rule : {after_no_move::stop, after_no_move::idle}) {
+      in.program.balance.no_move = rule;
+      for (const strategy s : balancing_strategies) {
+        SCOPED_TRACE(testing::Message() << to_string(s) << " after no move: " << to_string(rule));
+        check_model_invariants(predict(s, in), in, s);
       }
-      EXPECT_GE(pr.total_time, pr.cost - 1e-9);
     }
   }
 }

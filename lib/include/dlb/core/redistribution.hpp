@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -61,12 +62,24 @@ movement_plan plan_movement(const std::vector<range_list>& remaining,
 // std::invalid_argument if a transfer carries no ranges or a sender gives more than it holds.
 std::vector<range_list> apply_plan(std::vector<range_list> remaining, const movement_plan& plan);
 
+// What follows a decision not to move (the paper leaves it open in its algorithm; its text says
+// "cancelling work redistribution would lead to an idle processor"):
+//  - idle: the members left without work go idle, the others go on, and the next one to run
+//    out of work synchronizes again among the still-active members, until no work remains
+//    (the paper's reading; the default);
+//  - stop: balancing in the group ends for good and each member finishes what it holds (the
+//    reproduction's earlier rule, kept for the sensitivity study).
+enum class after_no_move { idle, stop };
+std::string_view to_string(after_no_move rule);
+std::optional<after_no_move> parse_after_no_move(std::string_view s);
+
 struct balance_params {
   // No move when fewer iterations than this would move (the system is almost balanced, or
   // little work is left). The paper gives no value; 1 means "any move is considered".
   std::int64_t threshold_iterations = 1;
   // Move only if the predicted finish time improves by at least this fraction (the paper's 10%).
   double min_improvement = 0.10;
+  after_no_move no_move = after_no_move::idle;
 };
 
 enum class balance_reason { moved, below_threshold, not_profitable, nothing_left };

@@ -62,6 +62,7 @@ struct run_params {
   double delta = 0.0;           // seconds the balancer spends on one decision
   std::int64_t threshold = -1;  // move threshold in iterations; -1: 1% of the loop
   double min_improvement = 0.10;
+  core::after_no_move after_no_move = core::after_no_move::idle;
   double timeout_s = 120.0;  // wall-clock bound on every wait
   bool quiet = false;
   std::string network_profile;  // file for the cost model; empty: the reference profile
