@@ -106,7 +106,7 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
     after_loop1 = A;  // kept to check loop 1 on its own
     apps::trfd::transpose(N, A.data());
     // Sequential work the slaves wait for: it delays loop 2's scatter on the master's clock.
-    rt.clock().compute(static_cast<double>(apps::trfd::transpose_ops(n)) * t_op);
+    rt.net().compute(static_cast<double>(apps::trfd::transpose_ops(n)) * t_op);
   }
 
   // ---- loop 2: triangular over columns, uniform over bitonic iterations ------------------------

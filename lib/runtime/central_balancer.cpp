@@ -107,7 +107,7 @@ void central_balancer::take_profile(const delivered& d) {
   const auto needed =
       static_cast<std::size_t>(std::count(gs.active.begin(), gs.active.end(), true));
   if (gs.profiles.size() < needed) return;
-  net_.clock().wait_until(net_.clock().now() + dlb_.rt_.params().delta);
+  net_.busy(dlb_.rt_.params().delta);
   if (choosing_) {
     choosing_ = false;
     commit(gs, m.sync);

@@ -43,8 +43,7 @@ protocol::decision context::decide_in_group(const protocol::member_profile& mine
   for (auto& p : by_position)
     if (p) profiles.push_back(std::move(*p));
   // Every member spends the balancer's time on the decision (delta), as the master would.
-  auto& clk = net_.clock();
-  clk.wait_until(clk.now() + rt_.params().delta);
+  net_.busy(rt_.params().delta);
   return decide(profiles);
 }
 

@@ -16,19 +16,50 @@ messenger::messenger(transport& t, dlb::clock& c, network_model net,
 
 bool messenger::modelled() const { return clock_.emulated() && net_.params().modelled(); }
 
+void messenger::absorb() {
+  if (!modelled() || net_.params().recv_overhead <= 0) return;
+  drain(std::chrono::microseconds(0));
+  const double o_r = net_.params().recv_overhead;
+  while (!uncharged_.empty() && uncharged_.top() <= clock_.now()) {
+    while (!uncharged_.empty() && uncharged_.top() <= clock_.now()) {
+      cpu_free_ = std::max(cpu_free_, uncharged_.top()) + o_r;
+      uncharged_.pop();
+    }
+    clock_.wait_until(cpu_free_);
+    drain(std::chrono::microseconds(0));  // what arrived meanwhile is charged after it
+  }
+}
+
+void messenger::compute(double base_seconds) {
+  absorb();
+  clock_.compute(base_seconds);
+  cpu_free_ = std::max(cpu_free_, clock_.now());
+  absorb();
+}
+
+void messenger::busy(double seconds) {
+  absorb();
+  clock_.wait_until(clock_.now() + seconds);
+  cpu_free_ = std::max(cpu_free_, clock_.now());
+}
+
 std::size_t messenger::send(int to, tag kind, const bytes& body) {
+  absorb();
   const double sent = clock_.now();
   double arrival = sent;
+  std::size_t wire = body.size();
   if (modelled()) {
     // The sender spends its overhead first; then the message takes its turn on the network:
     // the emulated one stamps its arrival, the simulated one carries it (network.hpp).
     const double leaves = sent + net_.params().send_overhead;
     arrival = net_.params().carried_by_transport ? leaves : net_.arrival(leaves, body.size());
+    wire = static_cast<std::size_t>(net_.params().header_bytes) + body.size();
     clock_.wait_until(leaves);
+    cpu_free_ = std::max(cpu_free_, leaves);
   }
   writer w;
   w.put(sent).put(arrival).put_raw(body.data(), body.size());
-  transport_.send(to, static_cast<int>(kind), w.data(), body.size());
+  transport_.send(to, static_cast<int>(kind), w.data(), wire);
   return body.size();
 }
 
@@ -73,6 +104,8 @@ void messenger::accept(envelope e) {
   d.kind = static_cast<tag>(e.tag);
   d.sent = r.get<double>();
   d.arrival = r.get<double>();
+  if (e.arrival >= 0) d.arrival = e.arrival;  // the backend's network delivered it then
+  if (modelled() && net_.params().recv_overhead > 0) uncharged_.push(d.arrival);
   d.payload.assign(e.payload.begin() + 2 * static_cast<long>(sizeof(double)), e.payload.end());
   d.seq = received_++;
   pending_[e.tag].push_back(std::move(d));
@@ -120,6 +153,7 @@ std::optional<delivered> messenger::take(const match& m, bool due_only) {
 
 std::optional<delivered> messenger::poll(const match& m) {
   drain(std::chrono::microseconds(0));
+  absorb();
   const double previous = last_poll_;
   last_poll_ = clock_.now();
   auto d = take(m, true);
@@ -138,6 +172,7 @@ delivered messenger::wait(const match& m, const std::string& what) {
   for (;;) {
     if (auto d = take(m, false)) {
       clock_.wait_until(d->arrival);
+      absorb();  // this message's receive overhead, and those of the others that came
       return std::move(*d);
     }
     if (transport_.detects_deadlock()) {

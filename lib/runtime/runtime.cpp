@@ -57,9 +57,18 @@ std::vector<option_spec> common_options() {
       {"scale", "10", "emulated seconds per wall second (emulated clock)"},
       {"network", "ethernet1996",
        "emulated network: ethernet1996 (shared medium), switched or ideal"},
-      {"latency-us", "2414.5", "network latency L, microseconds (emulated clock)"},
-      {"bandwidth-mbps", "0.96", "network bandwidth B, MB/s (10^6 bytes/s; emulated clock)"},
-      {"send-overhead", "1", "fraction of L the sender spends per message (0..1)"},
+      {"latency-us", "",
+       "network latency L, microseconds: one-way time of a 1-byte message (default: the paper's "
+       "2414.5)"},
+      {"bandwidth-mbps", "", "network bandwidth B, MB/s (10^6 bytes/s; default: the paper's 0.96)"},
+      {"send-overhead", "",
+       "o_s, the sender's CPU per message, as a fraction of L (default 0.4; lib/README.md)"},
+      {"recv-overhead", "",
+       "o_r, the receiver's CPU per message, as a fraction of L (default 0.4; lib/README.md)"},
+      {"header-bytes", "", "h, bytes on the wire per message besides the payload (default 98)"},
+      {"network-file", "",
+       "network description file (medium, latency_us, bandwidth_MBps, send_overhead_us, "
+       "recv_overhead_us, header_bytes) instead of --network and the options above"},
       {"delta-ms", "1", "time the balancer spends on one decision, ms"},
       {"threshold", "-1", "move threshold in iterations; -1: 1% of the loop's iterations"},
       {"improvement", "0.10", "minimum predicted improvement to move work (profitability)"},
@@ -73,6 +82,49 @@ std::vector<option_spec> common_options() {
        true},
       {"quiet", "", "print only the result lines", true},
   };
+}
+
+network_params read_network_options(const options& o) {
+  static constexpr const char* kKnobs[] = {"network",       "latency-us",    "bandwidth-mbps",
+                                           "send-overhead", "recv-overhead", "header-bytes"};
+  if (!o.str("network-file").empty()) {
+    for (const char* k : kKnobs)
+      if (o.given(k))
+        throw usage_error("option --" + std::string(k) +
+                          " cannot be combined with --network-file (the file describes the "
+                          "whole network)");
+    try {
+      return read_network_description(o.str("network-file"));
+    } catch (const std::runtime_error& e) {
+      throw usage_error("option --network-file: " + std::string(e.what()));
+    }
+  }
+  auto kind = parse_network(o.str("network"));
+  if (!kind)
+    throw usage_error("option --network must be ethernet1996, switched or ideal, got '" +
+                      o.str("network") + "'");
+  network_params n = default_network(*kind);
+  if (!n.modelled()) return n;
+  if (o.given("latency-us")) n.latency = o.real("latency-us", 0, 1e9) * 1e-6;
+  if (o.given("bandwidth-mbps")) n.bandwidth = o.real("bandwidth-mbps", 1e-9, 1e9) * 1e6;
+  // The overheads are fractions of the latency in force.
+  const network_params ref = default_network(*kind);
+  n.send_overhead =
+      (o.given("send-overhead") ? o.real("send-overhead", 0, 1) : ref.send_overhead / ref.latency) *
+      n.latency;
+  n.recv_overhead =
+      (o.given("recv-overhead") ? o.real("recv-overhead", 0, 1) : ref.recv_overhead / ref.latency) *
+      n.latency;
+  if (o.given("header-bytes")) n.header_bytes = o.real("header-bytes", 0, 1e9);
+  try {
+    validate(n);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(
+        "options --latency-us/--bandwidth-mbps/--send-overhead/--recv-overhead/"
+        "--header-bytes: " +
+        std::string(e.what()));
+  }
+  return n;
 }
 
 run_params read_params(const options& o) {
@@ -112,17 +164,9 @@ run_params read_params(const options& o) {
     throw usage_error(
         "option --clock native needs --backend pvm (the simulator's time is virtual)");
   p.scale = o.real("scale", 1e-3, 1e6);
-  auto net = parse_network(o.str("network"));
-  if (!net)
-    throw usage_error("option --network must be ethernet1996, switched or ideal, got '" +
-                      o.str("network") + "'");
-  p.network.kind = *net;
-  p.network.latency = o.real("latency-us", 0, 1e9) * 1e-6;
-  p.network.bandwidth = o.real("bandwidth-mbps", 1e-9, 1e9) * 1e6;
-  p.network.send_overhead = o.real("send-overhead", 0, 1) * p.network.latency;
+  p.network = read_network_options(o);
   // Under the native clock the network is the real one: nothing is modelled.
-  if (!p.emulated) p.network.kind = network_kind::ideal;
-  if (p.network.kind == network_kind::ideal) p.network.send_overhead = 0;
+  if (!p.emulated) p.network = default_network(network_kind::ideal);
   p.network.carried_by_transport = sim;
   p.delta = o.real("delta-ms", 0, 1e9) * 1e-3;
   p.threshold = o.integer("threshold", -1, INT64_MAX);
@@ -184,15 +228,19 @@ const core::network_profile& runtime::model_network() {
       p->latency = 0.0;  // ideal: communication is free
       p->bandwidth = 1e18;
     }
-    if (params_.emulated && params_.network_profile.empty()) {
-      // The reference profile was measured at the paper's L and B; other values scale it.
-      const double l = params_.network.latency / p->latency,
-                   b = p->bandwidth / params_.network.bandwidth;
-      if (params_.network.kind != network_kind::ideal &&
-          (std::abs(l - 1) > 1e-3 || std::abs(b - 1) > 1e-3)) {
+    if (params_.emulated && params_.network_profile.empty() && params_.network.modelled()) {
+      // The reference profile was measured on the reference description of the medium; any
+      // other network needs its own measurement.
+      const network_params ref = default_network(params_.network.kind), &n = params_.network;
+      const auto same = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::abs(b); };
+      if (!same(n.latency, ref.latency) || !same(n.bandwidth, ref.bandwidth) ||
+          !same(n.send_overhead, ref.send_overhead) || !same(n.recv_overhead, ref.recv_overhead) ||
+          !same(n.header_bytes, ref.header_bytes)) {
         throw usage_error(
-            "no measured network profile for --latency-us/--bandwidth-mbps other than the paper's; "
-            "measure one with dlb_netchar and pass it with --network-profile");
+            "no measured network profile for a network other than the reference " +
+            to_string(n.kind) +
+            " (latency, bandwidth, overheads, header bytes); measure one with dlb_netchar and "
+            "pass it with --network-profile");
       }
     }
     model_network_ = std::move(p);

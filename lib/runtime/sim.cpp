@@ -28,6 +28,7 @@ struct message {
   int from = -1;
   int tag = 0;
   bytes payload;
+  double arrival = -1.0;  // stamped by the network interface; -1: the messenger's stamp holds
 };
 
 }  // namespace
@@ -84,6 +85,8 @@ struct world::state {
       std::uint64_t bytes;
     };
     sg::Host* host = nullptr;
+    double bandwidth = 0.0;     // B: a message of b bytes on the wire holds the medium b / B
+    double wire_latency = 0.0;  // l: from the end of its transmission to its arrival
     std::deque<item> queue;
     sg::SemaphorePtr ready = sg::Semaphore::create(0);
   };
@@ -150,7 +153,7 @@ class sim_transport final : public transport {
     if (bound.count() == 0 && !mailbox(rank_)->ready()) return std::nullopt;
     std::unique_ptr<message> m(mailbox(rank_)->get<message>());
     w_.waiting[static_cast<std::size_t>(rank_)].clear();
-    return envelope{m->from, m->tag, std::move(m->payload)};
+    return envelope{m->from, m->tag, std::move(m->payload), m->arrival};
   }
 
   bool probe() override {
@@ -246,11 +249,14 @@ world::world(engine& e, std::string name, const run_params& params)
   auto* zone = sg::create_star_zone(s.name);
   zone->set_parent(sg::Engine::get_instance()->get_netzone_root());
   const int n = params.procs + 1;
-  const double wire_latency = std::max(0.0, net.latency - net.send_overhead);
+  // The links carry the transmissions (h + b bytes at B) only; the rest of the latency, l,
+  // follows the end of a transmission without holding the medium: the interface stamps each
+  // message's arrival (network.hpp).
+  const double wire_latency = net.modelled() ? net.wire_latency() : 0.0;
   sg::Link* shared = nullptr;
   if (net.kind == network_kind::ethernet1996) {
     shared = zone->create_link(s.name + ":ethernet", net.bandwidth)
-                 ->set_latency(wire_latency)
+                 ->set_latency(0)
                  ->set_sharing_policy(sg::Link::SharingPolicy::SHARED)
                  ->seal();
   } else if (net.kind == network_kind::ideal) {
@@ -274,7 +280,7 @@ world::world(engine& e, std::string name, const run_params& params)
     sg::Link* l = shared;
     if (!l) {
       l = zone->create_link(host + ":port", net.bandwidth)
-              ->set_latency(wire_latency)
+              ->set_latency(0)
               ->set_sharing_policy(sg::Link::SharingPolicy::SHARED)
               ->seal();
     }
@@ -295,12 +301,16 @@ world::world(engine& e, std::string name, const run_params& params)
     zone->add_route(h->get_netpoint(), nullptr, nullptr, nullptr, {sg::LinkInRoute(shared)}, true);
     s.transmitters.push_back(std::make_unique<state::transmitter>());
     s.transmitters.back()->host = h;
+    s.transmitters.back()->bandwidth = net.bandwidth;
+    s.transmitters.back()->wire_latency = wire_latency;
     s.transmitter_of.assign(static_cast<std::size_t>(n), 0);
   } else if (net.kind == network_kind::switched) {
     // Each sender's port: its own interface on its own host.
     for (int r = 0; r < n; ++r) {
       s.transmitters.push_back(std::make_unique<state::transmitter>());
       s.transmitters.back()->host = s.hosts[static_cast<std::size_t>(r)];
+      s.transmitters.back()->bandwidth = net.bandwidth;
+      s.transmitters.back()->wire_latency = wire_latency;
       s.transmitter_of.push_back(r);
     }
   } else {
@@ -330,6 +340,8 @@ void world::start(task_fn task) {
           delete i.m;  // as PVM drops messages to exited tasks
           continue;
         }
+        i.m->arrival = sg::Engine::get_clock() + static_cast<double>(i.bytes) / tx->bandwidth +
+                       tx->wire_latency;
         st->mailboxes[static_cast<std::size_t>(i.to)]->put(i.m, i.bytes);
       }
     })->daemonize();

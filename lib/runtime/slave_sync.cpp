@@ -87,7 +87,7 @@ bool DLB_slave_sync(context& DLB) {
   ++DLB.st_.iterations_done;
   auto& clk = DLB.net_.clock();
   const double t0 = clk.now();
-  clk.compute(DLB.loop_.work(i));
+  DLB.net_.compute(DLB.loop_.work(i));
   DLB.st_.busy += clk.now() - t0;
   if (!DLB.closed_ && !DLB.interrupt_ && DLB.poll_interrupt()) {
     DLB.interrupt_ = true;

@@ -4,10 +4,12 @@
 // experiments/network (so the model's default matches what the tool measures).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
 #include "dlb/core/cost_model.hpp"
+#include "dlb/runtime/network.hpp"
 #include "dlb/runtime/network_profile.hpp"
 #include "run_process.hpp"
 
@@ -26,12 +28,14 @@ TEST(NetworkCharacterization, MeasuresBackThePapersNetwork) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/ethernet1996_samples.csv"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/ethernet1996_fit.csv"));
   // One-to-all: the root's sends follow each other on its own clock and nobody else uses the
-  // medium, so it is deterministic: one send overhead (L) per destination, plus the last
-  // message's transmission; it matches the reference profile (measured with P = 16) too.
+  // medium, so it is deterministic: one send overhead per destination, then the last message's
+  // wire time, latency and receive overhead, (p - 2) o_s + L + 95/B for 96-byte messages; it
+  // matches the reference profile (measured with P = 16) too.
   const auto reference = dlb::read_network_profile(std::string(DLB_SOURCE_DIR) +
                                                    "/experiments/network/ethernet1996.profile");
+  const double o_s = dlb::default_network(dlb::network_kind::ethernet1996).send_overhead;
   for (double p : {2.0, 4.0, 8.0}) {
-    const double expected = (p - 1) * 2414.5e-6 + 96 / 0.96e6;
+    const double expected = (p - 2) * o_s + 2414.5e-6 + 95 / 0.96e6;
     EXPECT_NEAR(dlb::core::evaluate(measured.one_to_all, p), expected, 0.03 * expected)
         << "p = " << p;
     EXPECT_NEAR(dlb::core::evaluate(reference.one_to_all, p), expected, 0.03 * expected)
@@ -67,12 +71,21 @@ TEST(NetworkCharacterization, SimulatedBackendMeasuresThePapersNetworkWithinOneP
     const auto measured = dlb::read_network_profile(dir + sub + "/ethernet1996.profile");
     EXPECT_NEAR(measured.latency, 2414.5e-6, 0.01 * 2414.5e-6);
     EXPECT_NEAR(measured.bandwidth, 0.96e6, 0.01 * 0.96e6);
-    // One-to-all costs at least one latency per destination; all-to-all at least as much.
+    // One-to-all costs one send overhead per destination and a latency; all-to-all more.
+    const double o_s = dlb::default_network(dlb::network_kind::ethernet1996).send_overhead;
     for (double p : {4.0, 8.0, 16.0}) {
-      EXPECT_GE(dlb::core::evaluate(measured.one_to_all, p), 0.99 * (p - 1) * 2414.5e-6);
+      EXPECT_GE(dlb::core::evaluate(measured.one_to_all, p), 0.99 * ((p - 2) * o_s + 2414.5e-6));
       EXPECT_GE(dlb::core::evaluate(measured.all_to_all, p),
                 0.99 * dlb::core::evaluate(measured.one_to_all, p));
     }
+    // Figure 1.6's shape: one-to-all and all-to-one grow linearly in p, all-to-all (p (p - 1)
+    // messages on one shared medium, each with its headers) faster: its cost per process grows
+    // with p, and at p = 16 it is several times the one-to-all.
+    const auto a2a = [&](double p) { return dlb::core::evaluate(measured.all_to_all, p); };
+    EXPECT_GT(measured.all_to_all.coefficients.at(2), 0.0);
+    EXPECT_GT(a2a(16) / 16, 1.3 * a2a(8) / 8);
+    EXPECT_GT(a2a(16), 2.5 * dlb::core::evaluate(measured.one_to_all, 16));
+    EXPECT_LT(std::abs(measured.one_to_all.coefficients.at(2)), 1e-6);
     if (first.empty()) {
       first = r.out;
     } else {

@@ -50,7 +50,11 @@ TEST(Options, ParsesValidatesAndNamesTheOption) {
   EXPECT_EQ(p.group, 8) << "K defaults to P/2 for local strategies, as in the paper";
   EXPECT_TRUE(p.quiet);
   EXPECT_EQ(p.speeds.size(), 16u);
-  EXPECT_DOUBLE_EQ(p.network.send_overhead, p.network.latency);
+  // The default split of the paper's L (network.cpp): o_s = o_r = 0.4 L, 98 header bytes.
+  EXPECT_DOUBLE_EQ(p.network.send_overhead, 0.4 * p.network.latency);
+  EXPECT_DOUBLE_EQ(p.network.recv_overhead, 0.4 * p.network.latency);
+  EXPECT_DOUBLE_EQ(p.network.header_bytes, 98);
+  EXPECT_EQ(p.after_no_move, dlb::core::after_no_move::idle);
   EXPECT_EQ(
       dlb::read_params(dlb::options::parse(specs, {"--strategy", "GDDLB", "--procs", "16"})).group,
       16);
@@ -63,15 +67,22 @@ TEST(Options, ParsesValidatesAndNamesTheOption) {
     std::vector<std::string> args;
     std::string mentions;
   };
-  for (const auto& b : std::vector<bad>{{{"--procs", "x"}, "--procs"},
-                                        {{"--procs", "65"}, "--procs"},
-                                        {{"--strategy", "BEST"}, "--strategy"},
-                                        {{"--group", "9", "--procs", "8"}, "--group"},
-                                        {{"--tl", "0"}, "--tl"},
-                                        {{"--clock", "sundial"}, "--clock"},
-                                        {{"--bogus"}, "--bogus"},
-                                        {{"--quiet=1"}, "--quiet"},
-                                        {{"stray"}, "stray"}}) {
+  for (const auto& b : std::vector<bad>{
+           {{"--procs", "x"}, "--procs"},
+           {{"--procs", "65"}, "--procs"},
+           {{"--strategy", "BEST"}, "--strategy"},
+           {{"--group", "9", "--procs", "8"}, "--group"},
+           {{"--tl", "0"}, "--tl"},
+           {{"--clock", "sundial"}, "--clock"},
+           {{"--bogus"}, "--bogus"},
+           {{"--quiet=1"}, "--quiet"},
+           {{"stray"}, "stray"},
+           {{"--send-overhead", "0.7", "--recv-overhead", "0.5"}, "exceeds the latency"},
+           {{"--header-bytes", "-3"}, "--header-bytes"},
+           {{"--recv-overhead", "2"}, "--recv-overhead"},
+           {{"--network-file", "x.net", "--latency-us", "100"}, "--latency-us"},
+           {{"--network-file", "/nonexistent.net"}, "/nonexistent.net"},
+           {{"--after-no-move", "sulk"}, "--after-no-move"}}) {
     try {
       dlb::read_params(dlb::options::parse(specs, b.args));
       ADD_FAILURE() << "accepted " << b.args.front();
@@ -81,30 +92,117 @@ TEST(Options, ParsesValidatesAndNamesTheOption) {
   }
 }
 
+dlb::network_params net(dlb::network_kind k, double o_s, double o_r, double h) {
+  dlb::network_params p;
+  p.kind = k;
+  p.latency = 2414.5e-6;
+  p.bandwidth = 0.96e6;
+  p.send_overhead = o_s;
+  p.recv_overhead = o_r;
+  p.header_bytes = h;
+  return p;
+}
+
 TEST(Network, ArrivalTimesPerProfile) {
   const double L = 2414.5e-6, B = 0.96e6;
-  // Ideal: arrival = send.
-  dlb::network_model ideal({dlb::network_kind::ideal, L, B, 0}, nullptr);
+  // Ideal: arrival = departure.
+  dlb::network_model ideal(dlb::default_network(dlb::network_kind::ideal), nullptr);
   EXPECT_EQ(ideal.arrival(3.0, 1000), 3.0);
-  // Switched, overhead o = 0: one port per sender; back-to-back messages queue on it.
-  dlb::network_model sw({dlb::network_kind::switched, L, B, 0}, nullptr);
-  EXPECT_DOUBLE_EQ(sw.arrival(1.0, 960), 1.0 + 0.001 + L);
-  EXPECT_DOUBLE_EQ(sw.arrival(1.0, 960), 1.0 + 0.002 + L);  // waited for the first
-  EXPECT_DOUBLE_EQ(sw.arrival(5.0, 0), 5.0 + L);
-  // Shared medium, two senders: the second transmission starts when the first ends.
+  // Switched, no overheads, no header: one port per sender; back-to-back messages queue on it;
+  // l = L - 1/B.
+  dlb::network_model sw(net(dlb::network_kind::switched, 0, 0, 0), nullptr);
+  const double l = L - 1 / B;
+  EXPECT_DOUBLE_EQ(sw.arrival(1.0, 960), 1.0 + 0.001 + l);
+  EXPECT_DOUBLE_EQ(sw.arrival(1.0, 960), 1.0 + 0.002 + l);  // waited for the first
+  EXPECT_DOUBLE_EQ(sw.arrival(5.0, 0), 5.0 + l);
+  // Headers hold the wire too: 96 + 864 bytes take 1 ms.
+  dlb::network_model swh(net(dlb::network_kind::switched, 0, 0, 96), nullptr);
+  EXPECT_DOUBLE_EQ(swh.arrival(1.0, 864), 1.0 + 0.001 + L - 97 / B);
+  // Shared medium, two senders: the second transmission (headers and payload) starts when the
+  // first ends. o_s = o_r = L/4, h = 0: l = L/2 - 1/B.
   const std::string name = "dlb-test-medium-" + std::to_string(getpid());
   auto medium = std::make_shared<dlb::shared_medium>(name, true);
   auto other_view = std::make_shared<dlb::shared_medium>(name, false);
-  dlb::network_model a({dlb::network_kind::ethernet1996, L, B, L}, medium);
-  dlb::network_model b({dlb::network_kind::ethernet1996, L, B, L}, other_view);
-  // Leaves at 1.0 (after its overhead), 0.01 s on the medium, arrives after the rest of L - o = 0.
-  EXPECT_DOUBLE_EQ(a.arrival(1.0, 9600), 1.01);
-  EXPECT_DOUBLE_EQ(b.arrival(1.005, 9600), 1.02);  // queued behind a's transmission
-  EXPECT_DOUBLE_EQ(b.arrival(2.0, 9600), 2.01);    // medium idle again
-  EXPECT_THROW(dlb::network_model({dlb::network_kind::ethernet1996, L, B, L}, nullptr),
-               std::invalid_argument);
+  const auto eth = net(dlb::network_kind::ethernet1996, L / 4, L / 4, 0);
+  dlb::network_model a(eth, medium);
+  dlb::network_model b(eth, other_view);
+  const double l2 = L / 2 - 1 / B;
+  EXPECT_DOUBLE_EQ(a.arrival(1.0, 9600), 1.01 + l2);
+  EXPECT_DOUBLE_EQ(b.arrival(1.005, 9600), 1.02 + l2);  // queued behind a's transmission
+  EXPECT_DOUBLE_EQ(b.arrival(2.0, 9600), 2.01 + l2);    // medium idle again
+  EXPECT_THROW(dlb::network_model(eth, nullptr), std::invalid_argument);
   EXPECT_THROW(dlb::shared_medium(name, true), std::runtime_error)
       << "a second owner of one medium";
+}
+
+// The default split gives back the paper's totals: a 1-byte message takes L one way, and the
+// wire carries b bytes at B.
+TEST(Network, DefaultSplitGivesBackThePapersLatencyAndBandwidth) {
+  const auto p = dlb::default_network(dlb::network_kind::ethernet1996);
+  EXPECT_DOUBLE_EQ(p.send_overhead + p.transmission(1) + p.wire_latency() + p.recv_overhead,
+                   2414.5e-6);
+  EXPECT_DOUBLE_EQ(p.transmission(960000 - 98), 1.0);
+  EXPECT_GT(p.wire_latency(), 0);
+  EXPECT_NO_THROW(dlb::validate(p));
+}
+
+// A description whose parts do not fit in its latency, or with a negative part, is refused,
+// naming the part.
+TEST(Network, InconsistentDescriptionsAreRefusedNamingTheField) {
+  struct bad {
+    dlb::network_params p;
+    std::string mentions;
+  };
+  const double L = 2414.5e-6;
+  for (const auto& b : std::vector<bad>{
+           {net(dlb::network_kind::ethernet1996, 0.6 * L, 0.5 * L, 0), "exceeds the latency"},
+           {net(dlb::network_kind::ethernet1996, 0, 0, 3000), "exceeds the latency"},
+           {net(dlb::network_kind::switched, -1e-6, 0, 0), "send overhead"},
+           {net(dlb::network_kind::switched, 0, -1e-6, 0), "receive overhead"},
+           {net(dlb::network_kind::switched, 0, 0, -1), "header bytes"},
+       }) {
+    try {
+      dlb::validate(b.p);
+      ADD_FAILURE() << "accepted " << b.mentions;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(b.mentions), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(NetworkDescription, ParsesEveryFieldAndRefusesBadFilesNamingTheField) {
+  const std::string good =
+      "# the paper's network, our split\nmedium = switched\nlatency_us = 2414.5\n"
+      "bandwidth_MBps = 0.96\nsend_overhead_us = 1000  # o_s\nrecv_overhead_us = 500\n"
+      "header_bytes = 64\n";
+  const auto p = dlb::parse_network_description(good, "good.net");
+  EXPECT_EQ(p.kind, dlb::network_kind::switched);
+  EXPECT_DOUBLE_EQ(p.send_overhead, 1000e-6);
+  EXPECT_DOUBLE_EQ(p.recv_overhead, 500e-6);
+  EXPECT_DOUBLE_EQ(p.header_bytes, 64);
+  struct bad {
+    std::string from, to, mentions;
+  };
+  for (const auto& b : std::vector<bad>{
+           {"header_bytes = 64\n", "", "missing field 'header_bytes'"},
+           {"recv_overhead_us = 500", "recv_overhead_us = -5", "'recv_overhead_us'"},
+           {"latency_us = 2414.5", "latency_us = fast", "'latency_us'"},
+           {"medium = switched", "medium = token-ring", "'medium'"},
+           {"header_bytes = 64", "header_bytes = 64\nheader_bytes = 2", "given twice"},
+           {"header_bytes = 64", "header_bytes = 64\nwire = 1", "unknown field 'wire'"},
+           {"send_overhead_us = 1000", "send_overhead_us = 2000", "exceeds the latency"},
+           {"bandwidth_MBps = 0.96", "bandwidth_MBps 0.96", "expected 'key = value'"},
+       }) {
+    std::string text = good;
+    text.replace(text.find(b.from), b.from.size(), b.to);
+    try {
+      dlb::parse_network_description(text, "bad.net");
+      ADD_FAILURE() << "accepted: " << b.mentions;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(b.mentions), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("bad.net"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(EmulatedClock, IterationTimeFollowsSpeedAndLoad) {

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <queue>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -83,6 +84,13 @@ class messenger {
   transport& raw() { return transport_; }
   std::string describe(int rank) const { return transport_.describe(rank); }
 
+  // Work of this task: `base_seconds` of computation on the clock, delayed by the receive
+  // overheads of the messages that arrive meanwhile (an interrupt's CPU time).
+  void compute(double base_seconds);
+  // `seconds` of this task's CPU spent on something else than computation (the balancer's
+  // decision), delayed likewise.
+  void busy(double seconds);
+
   // Returns the payload size on the wire (for statistics).
   std::size_t send(int to, tag kind, const bytes& body);
   std::size_t multicast(const std::vector<int>& to, tag kind, const bytes& body);
@@ -107,6 +115,11 @@ class messenger {
   bool modelled() const;
   void drain(std::chrono::microseconds bound);
   void accept(envelope e);
+  // Charges the receive overhead o_r of every message that has arrived by now, in order of
+  // arrival, on this task's CPU: one that arrived while the task was idle (waiting) is handled
+  // from its arrival, one that arrived while it was busy (computing, sending, deciding) after
+  // that work; the clock moves on to when the CPU is free again.
+  void absorb();
   std::optional<delivered> take(const match& m, bool due_only);
 
   transport& transport_;
@@ -118,6 +131,10 @@ class messenger {
   std::uint64_t received_ = 0;  // receipt counter: delivered::seq
   std::vector<bool> watched_;
   double last_poll_ = -1.0;
+  // Arrival times of messages whose receive overhead is not charged yet (earliest first).
+  std::priority_queue<double, std::vector<double>, std::greater<double>> uncharged_;
+  // Until when this task's CPU was busy (computation, send and receive overheads, decisions).
+  double cpu_free_ = 0.0;
   double late_ = 0.0;
 };
 

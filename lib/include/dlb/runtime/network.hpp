@@ -1,19 +1,25 @@
-// network.hpp: when an emulated message arrives.
+// network.hpp: what a message costs on the emulated or simulated 1996 network, and whom.
 //
-// Profiles (--network):
-//   ethernet1996  the paper's PVM on 10 Mbit/s Ethernet: latency L = 2414.5 us, bandwidth
-//                 B = 0.96 MB/s, one shared medium on which transmissions queue: a message of
-//                 b bytes sent at t starts when the medium is free (no earlier than t), holds it
-//                 for b/B, and arrives L after its transmission ends.
-//   switched      the same L and B without the shared medium: each sender's transmissions queue
-//                 on its own port only.
+// The paper gives only totals: PVM latency L = 2414.5 us (a 1-byte message, one way) and
+// bandwidth B = 0.96 MB/s (section 1.5.1). A message of b bytes costs, in order:
+//   o_s        the sender's CPU (packing, system calls, its pvmd): the sender's clock advances;
+//   (h + b)/B  the wire: the message and its headers (h bytes: Ethernet framing, IP/UDP, PVM's
+//              packet and message headers) at the bandwidth, on the medium;
+//   l          the rest of the latency (propagation, interfaces, the daemons' scheduling);
+//   o_r        the receiver's CPU (interrupt, its pvmd, unpacking): it delays whatever the
+//              receiver is doing, its computation included, as an interrupt would (messenger).
+// with l = L - o_s - o_r - (h + 1)/B, so a 1-byte ping-pong gives back L one way and large
+// messages B. The split (o_s, o_r, h) is ours to choose and to vary; the defaults and their
+// sources are in default_network() (network.cpp) and lib/README.md.
+//
+// Media (--network):
+//   ethernet1996  one shared medium that every transmission (headers and payload) holds in turn;
+//   switched      each sender's transmissions queue on its own port only;
 //   ideal         zero cost: a message arrives when it is sent.
-// A message of b bytes handed over at t leaves at t + o (o = send_overhead, the sender's time),
-// is transmitted for b/B, and arrives at the end of its transmission; with o = L a ping-pong
-// measures back L + b/B one way.
-// The shared medium is one word in shared memory (a file in /dev/shm that the master creates
-// and unlinks), updated with compare-and-swap, so all tasks of a run on one host see one
-// medium. Reservations are made in wall-clock order, which follows emulated order up to the lag.
+// The emulated PVM backend keeps the shared medium as one word in shared memory (a file in
+// /dev/shm that the master creates and unlinks), updated with compare-and-swap, so all tasks of
+// a run on one host see one medium; reservations are made in wall-clock order, which follows
+// emulated order up to the lag. The simulated backend carries the wire as SimGrid transfers.
 #pragma once
 
 #include <atomic>
@@ -30,19 +36,41 @@ std::optional<network_kind> parse_network(const std::string& s);
 
 struct network_params {
   network_kind kind = network_kind::ethernet1996;
-  double latency = 2414.5e-6;  // seconds
-  double bandwidth = 0.96e6;   // bytes per second
-  // Seconds of the sender's own time per message (its clock advances by this before the
-  // message leaves). The paper's cost model charges a sender L per message (psi = beta L,
-  // kappa = beta L + alpha D / B), so the default is L; one-way time stays L + b/B.
-  double send_overhead = 2414.5e-6;
-  // The simulated backend: the transport itself carries the wire's cost (SimGrid
-  // communications on a platform of this kind, latency and bandwidth), so the messenger charges
-  // the sender its overhead and stamps no arrival time (sim.hpp).
+  double latency = 2414.5e-6;  // L, seconds: the one-way time of a 1-byte message
+  double bandwidth = 0.96e6;   // B, bytes per second
+  double send_overhead = 0.0;  // o_s, seconds of the sender's CPU per message
+  double recv_overhead = 0.0;  // o_r, seconds of the receiver's CPU per message
+  double header_bytes = 0.0;   // h, bytes on the wire per message besides the payload
+  // The simulated backend: the transport itself carries the wire (SimGrid transfers of h + b
+  // bytes) and stamps each message's arrival (sim.hpp); the messenger charges the overheads.
   bool carried_by_transport = false;
   // Is there a 1996 network to honour (not ideal)?
   bool modelled() const { return kind != network_kind::ideal; }
+  // l = L - o_s - o_r - (h + 1)/B; negative means an inconsistent description.
+  double wire_latency() const {
+    return latency - send_overhead - recv_overhead - (header_bytes + 1.0) / bandwidth;
+  }
+  // Seconds the medium is held by a message of `payload` bytes.
+  double transmission(std::size_t payload) const {
+    return (header_bytes + static_cast<double>(payload)) / bandwidth;
+  }
 };
+
+// The reference description of a medium: the paper's L and B with our default split (sources in
+// network.cpp); ideal: all zero.
+network_params default_network(network_kind kind);
+
+// Throws std::invalid_argument naming the field when a description is inconsistent: a negative
+// or non-finite field, a bandwidth that is not positive, or overheads and header time whose sum
+// exceeds the latency (l < 0).
+void validate(const network_params& p);
+
+// A network description file: "key = value" lines, '#' comments. Keys: medium (ethernet1996,
+// switched or ideal), latency_us, bandwidth_MBps, send_overhead_us, recv_overhead_us,
+// header_bytes; every key is required. Throws std::runtime_error naming the source, line and
+// field.
+network_params parse_network_description(const std::string& text, const std::string& source);
+network_params read_network_description(const std::string& path);
 
 // The shared-memory segment of a run: the medium's next free time, as the bits of a double.
 class shared_medium {
@@ -65,8 +93,9 @@ class shared_medium {
 class network_model {
  public:
   network_model(network_params params, std::shared_ptr<shared_medium> medium);
-  // Arrival time of a message of `payload_bytes` sent at `sent`.
-  double arrival(double sent, std::size_t payload_bytes);
+  // Arrival time of a message of `payload_bytes` that leaves its sender (after o_s) at `leaves`:
+  // its turn on the medium, (h + b)/B on it, then l. The receiver's o_r comes after.
+  double arrival(double leaves, std::size_t payload_bytes);
   const network_params& params() const { return params_; }
 
  private:

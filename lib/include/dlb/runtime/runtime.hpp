@@ -58,7 +58,6 @@ struct run_params {
   bool emulated = true;
   double scale = 10.0;
   network_params network;
-  double send_overhead = 0.0;   // seconds of the sender's time per message
   double delta = 0.0;           // seconds the balancer spends on one decision
   std::int64_t threshold = -1;  // move threshold in iterations; -1: 1% of the loop
   double min_improvement = 0.10;
@@ -68,6 +67,8 @@ struct run_params {
   std::string network_profile;  // file for the cost model; empty: the reference profile
 };
 run_params read_params(const options& o);
+// The emulated or simulated network of --network-file, or of --network and its knobs.
+network_params read_network_options(const options& o);
 
 // What a launcher hands a runtime. The transport and clock outlive the runtime.
 struct runtime_setup {

@@ -30,6 +30,9 @@ struct envelope {
   int from = -1;
   int tag = 0;
   bytes payload;
+  // When the backend's own network delivered it (the simulator stamps it); negative: not
+  // stamped, the messenger's arrival stamp holds.
+  double arrival = -1.0;
 };
 
 class transport {
