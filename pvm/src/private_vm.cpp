@@ -15,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -46,6 +47,13 @@ bool wait_exit(pid_t pid, std::chrono::milliseconds grace) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   return false;
+}
+
+// The last `max` bytes of a file, for an error message; empty if it cannot be read.
+std::string tail_of(const std::string& path, std::size_t max) {
+  std::ifstream in(path, std::ios::binary);
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return all.size() > max ? all.substr(all.size() - max) : all;
 }
 
 }  // namespace
@@ -182,16 +190,35 @@ private_vm::private_vm(private_vm_options opts)
         break;
       }
       if (n == 0) {
+        const std::string log = tail_of(log_file(), 2000);
         halt();
         throw std::runtime_error("private_vm: pvmd (" + opts.pvmd +
-                                 ") exited before it was ready for PVM_VMID=" + vmid_ + "; see " +
-                                 tmp_dir() + "/pvml." + std::to_string(::getuid()) + "." + vmid_);
+                                 ") exited before it was ready for PVM_VMID=" + vmid_ +
+                                 (log.empty() ? std::string() : "; its log:\n" + log));
       }
     }
   }
+  unlink_log();
 }
 
 private_vm::~private_vm() { halt(); }
+
+std::string private_vm::log_file() const {
+  return tmp_dir() + "/pvml." + std::to_string(::getuid()) + "." + vmid_;
+}
+
+// The pvmd removes its address file and socket when it gets SIGTERM (also the parent-death
+// signal when this process is killed with SIGKILL), but never its log. So the log is unlinked as
+// soon as the pvmd has it open: the pvmd keeps writing to the open file (readable as
+// /proc/<pvmd>/fd/... while it runs), and nothing stays in the temporary directory however this
+// process ends. The pvmd opens its log before it prints its address; the short wait only covers
+// a pvmd that would do it the other way round.
+void private_vm::unlink_log() noexcept {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+  while (::unlink(log_file().c_str()) != 0 && errno == ENOENT &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+}
 
 std::string private_vm::address_file() const {
   return tmp_dir() + "/pvmd." + std::to_string(::getuid()) + "." + vmid_;
@@ -234,8 +261,7 @@ void private_vm::halt() noexcept {
     }
     ::unlink(address_file().c_str());
     if (socket_path_.rfind(tmp_dir() + "/pvmtmp", 0) == 0) ::unlink(socket_path_.c_str());
-    std::string log = tmp_dir() + "/pvml." + std::to_string(::getuid()) + "." + vmid_;
-    ::unlink(log.c_str());
+    ::unlink(log_file().c_str());
   }
   if (out_fd_ >= 0) {
     ::close(out_fd_);

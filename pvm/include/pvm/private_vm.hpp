@@ -4,7 +4,8 @@
 // several can run side by side; exports PVM_VMID and PVM_ROOT (and PVM_ALLOW_ROOT when running
 // as root) so that this process and its children join it; halts the pvmd by pid when destroyed,
 // also when a test fails or throws. The pvmd is started with a parent-death signal, so it goes
-// away even if this process is killed outright.
+// away even if this process is killed outright; and its log file is unlinked as soon as the pvmd
+// has opened it, so that nothing of it stays in /tmp (or PVM_TMP) then either.
 #pragma once
 
 #include <sys/types.h>
@@ -39,12 +40,16 @@ class private_vm {
   bool running() const noexcept { return pid_ > 0; }
   // The pvmd's address file (/tmp/pvmd.<uid>.<vmid>, under PVM_TMP if set).
   std::string address_file() const;
+  // The pvmd's log (/tmp/pvml.<uid>.<vmid>); unlinked once the pvmd is ready.
+  std::string log_file() const;
 
   // Stops the pvmd (SIGTERM, then SIGKILL after a grace period), reaps it, removes its files
   // and restores the environment. Idempotent; never throws.
   void halt() noexcept;
 
  private:
+  void unlink_log() noexcept;
+
   std::string vmid_;
   pid_t pid_ = -1;
   int out_fd_ = -1;
