@@ -6,13 +6,15 @@
 #     moves the prefix elsewhere: everything must work from where it lands (relocatable);
 #  2. checks that no installed file carries a path of the checkout or of the first prefix;
 #  3. copies tests/install/outside (myloop: a loop of uneven iterations that checks its result)
-#     to a temporary directory, the only thing taken from the source tree, and builds it there
-#     with pkg-config and with CMake (find_package(DLB)), against the moved prefix only;
+#     to a temporary directory, the only thing taken from the source tree, and, with the source
+#     tree and the build tree hidden (an empty tmpfs mounted over them in a private mount
+#     namespace, where `unshare -m` is permitted: as root), builds it there with pkg-config and
+#     with CMake (find_package(DLB)), against the moved prefix only;
 #  4. runs both builds under --backend pvm (emulated clock) and --backend sim with AUTO, whose
 #     cost model needs the network profiles found relative to the installed library, and checks
 #     the verification; then without the installed profiles (a clear error naming where it looked)
 #     and with DLB_NETWORK_DIR;
-#  5. leaves nothing behind: its own temporary directories, and an empty private PVM_TMP.
+#  5. leaves nothing behind: no process, its own temporary directories, an empty private PVM_TMP.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 source=$(cd "$2" && pwd)
@@ -45,54 +47,24 @@ grep -q "DLB_NETWORK_DIR" "$work/strings" || fail "strings found nothing in libd
 
 echo "== the outside program, copied out of the source tree"
 cp -r "$source/tests/install/outside" "$work/outside"
+cp "$source/tests/install/outside_steps.sh" "$work/outside_steps.sh"
 
-echo "== build with pkg-config"
-mkdir "$work/pc"
-export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
-# shellcheck disable=SC2046
-g++ -O2 -Wall -Wextra -o "$work/pc/myloop" "$work/outside/myloop.cpp" $(pkg-config --cflags --libs dlb)
-unset PKG_CONFIG_PATH
+# The rest runs with the checkout out of sight when the system lets us hide it.
+hide='mount -t tmpfs none "$1" && { [[ $2 == "$1"/* ]] || mount -t tmpfs none "$2"; }'
+if unshare -m --propagation private bash -c "$hide" _ "$source" "$build" 2> /dev/null; then
+  echo "== (source tree $source and build tree $build hidden from here on)"
+  unshare -m --propagation private bash -c "$hide"' && exec bash "$3/outside_steps.sh" "$3"' \
+    _ "$source" "$build" "$work"
+else
+  echo "== (cannot hide the source tree here: unshare -m not permitted; building beside it)"
+  bash "$work/outside_steps.sh" "$work"
+fi
 
-echo "== build with CMake"
-cmake -S "$work/outside" -B "$work/cm" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF > "$work/cmake.log" ||
-  { cat "$work/cmake.log"; fail "cmake configure of the outside program"; }
-grep -q "^DLB_DIR:PATH=$prefix/lib/cmake/DLB$" "$work/cm/CMakeCache.txt" ||
-  fail "find_package(DLB) did not find the moved prefix: $(grep DLB_DIR "$work/cm/CMakeCache.txt")"
-cmake --build "$work/cm" > "$work/build.log" || { cat "$work/build.log"; fail "cmake build"; }
-
-# Every run: in its own private PVM_TMP (left empty afterwards) and from / (no relative paths).
-mkdir "$work/pvmtmp"
-run() {  # run EXPECTED_EXIT OUTPUT_FILE PROGRAM ARGS...
-  local expected=$1 out=$2
-  shift 2
-  local rc=0
-  (cd / && PVM_TMP="$work/pvmtmp" timeout 120 "$@" > "$out" 2>&1) || rc=$?
-  [[ $rc == "$expected" ]] || { cat "$out"; fail "exit $rc (expected $expected): $*"; }
-}
-for program in "$work/pc/myloop" "$work/cm/myloop"; do
-  ldd "$program" > "$work/ldd"
-  grep -q "libdlb.so => $prefix/lib.*/libdlb.so" "$work/ldd" ||
-    fail "$program does not load the installed libdlb.so: $(grep dlb "$work/ldd")"
-  for backend in "pvm --clock emulated --scale 20" "sim"; do
-    echo "== $program --backend $backend"
-    # shellcheck disable=SC2086
-    run 0 "$work/out" "$program" --backend $backend --strategy AUTO --procs 4 --quiet
-    grep -q "Verification = SUCCESSFUL" "$work/out" || { cat "$work/out"; fail "not verified"; }
-    grep -q "chosen=[GL][CD]DLB" "$work/out" || { cat "$work/out"; fail "AUTO chose nothing"; }
-  done
+# No process of the runs (programs, pvmds, slaves) is left.
+sleep 0.2
+for env in /proc/[0-9]*/environ; do
+  if { tr '\0' '\n' < "$env"; } 2> /dev/null | grep -xF "DLB_INSTALL_TEST=$work" > /dev/null; then
+    fail "a process of the runs is still alive: ${env%/environ}"
+  fi
 done
-
-echo "== without the installed profiles: a clear error naming where it looked"
-mv "$prefix/share/dlb/network" "$work/profiles"
-run 1 "$work/out" "$work/cm/myloop" --backend sim --strategy AUTO --procs 4 --quiet
-grep -q "no network profile 'ethernet1996.profile'" "$work/out" || { cat "$work/out"; fail "error"; }
-grep -qF "$prefix/share/dlb/network" "$work/out" || { cat "$work/out"; fail "error names no place"; }
-echo "== with DLB_NETWORK_DIR"
-DLB_NETWORK_DIR=$work/profiles run 0 "$work/out" "$work/cm/myloop" --backend sim --strategy AUTO \
-  --procs 4 --quiet
-grep -q "Verification = SUCCESSFUL" "$work/out" || { cat "$work/out"; fail "not verified"; }
-
-leftover=$(ls -A "$work/pvmtmp")
-[[ -z $leftover ]] || fail "left in PVM_TMP: $leftover"
 echo "install test passed"
