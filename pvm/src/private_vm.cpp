@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +36,16 @@ std::optional<std::string> get_env(const char* name) {
   const char* v = std::getenv(name);
   if (!v) return std::nullopt;
   return std::string(v);
+}
+
+// Alive and not a zombie (a killed pvmd waits as a zombie until someone reaps it).
+bool pid_running(pid_t pid) {
+  if (!pid_alive(pid)) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string s;
+  std::getline(stat, s);
+  const auto close = s.rfind(')');
+  return close == std::string::npos || close + 2 >= s.size() || s[close + 2] != 'Z';
 }
 
 // Waits for pid to exit for up to `grace`; reaps it if it is our child.
@@ -104,8 +115,51 @@ std::vector<pid_t> processes_of_vm(const std::string& vmid) {
   return found;
 }
 
+std::vector<std::string> remove_stale_private_vms() {
+  std::vector<std::string> removed;
+  const std::string dir = tmp_dir();
+  const std::string uid = std::to_string(::getuid());
+  // The vmids of fresh_vmid ("dlb-<creator pid>-<random>") that have a file here.
+  std::vector<std::string> vmids;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      for (const char* kind : {"pvmd.", "pvml."}) {
+        const std::string prefix = kind + uid + ".dlb-";
+        if (name.rfind(prefix, 0) == 0) vmids.push_back(name.substr(prefix.size() - 4));
+      }
+    }
+    ::closedir(d);
+  }
+  std::sort(vmids.begin(), vmids.end());
+  vmids.erase(std::unique(vmids.begin(), vmids.end()), vmids.end());
+  for (const auto& vmid : vmids) {
+    char* end = nullptr;
+    const long creator = std::strtol(vmid.c_str() + 4, &end, 10);
+    if (creator <= 0 || *end != '-' || pid_running(static_cast<pid_t>(creator))) continue;
+    const std::string addr = dir + "/pvmd." + uid + "." + vmid;
+    std::ifstream in(addr);
+    std::string socket;
+    if (in && std::getline(in, socket)) {
+      const auto pvmd = pvmd_pid_from_address_file(addr);
+      if (pvmd && pid_running(*pvmd)) continue;  // its pvmd still runs: not ours to judge
+      if (socket.rfind(dir + "/pvmtmp", 0) == 0 && ::unlink(socket.c_str()) == 0)
+        removed.push_back(socket);
+    }
+    for (const std::string& file : {addr, dir + "/pvml." + uid + "." + vmid}) {
+      if (::unlink(file.c_str()) == 0) removed.push_back(file);
+    }
+  }
+  return removed;
+}
+
 private_vm::private_vm(private_vm_options opts)
     : vmid_(opts.vmid.empty() ? fresh_vmid() : opts.vmid) {
+  try {
+    remove_stale_private_vms();
+  } catch (const std::exception&) {
+    // Tidying up after others is best effort; it never stops a start.
+  }
   const std::string addr = address_file();
   if (::access(addr.c_str(), F_OK) == 0) {
     auto old = pvmd_pid_from_address_file(addr);
