@@ -49,10 +49,13 @@ echo "== the outside program, copied out of the source tree"
 cp -r "$source/tests/install/outside" "$work/outside"
 cp "$source/tests/install/outside_steps.sh" "$work/outside_steps.sh"
 
-# The rest runs with the checkout out of sight when the system lets us hide it.
+# The rest runs with the checkout out of sight when the system lets us hide it. (The commands
+# are expanded by the inner shell, with its own $1..$3.)
+# shellcheck disable=SC2016
 hide='mount -t tmpfs none "$1" && { [[ $2 == "$1"/* ]] || mount -t tmpfs none "$2"; }'
 if unshare -m --propagation private bash -c "$hide" _ "$source" "$build" 2> /dev/null; then
   echo "== (source tree $source and build tree $build hidden from here on)"
+  # shellcheck disable=SC2016
   unshare -m --propagation private bash -c "$hide"' && exec bash "$3/outside_steps.sh" "$3"' \
     _ "$source" "$build" "$work"
 else
