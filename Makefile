@@ -7,7 +7,9 @@ JOBS ?= 2
 BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test unit-test integration-test bench figure-1-6 reproduce reproduce-pvm agreement scale format clean
+PREFIX ?= /usr/local
+
+.PHONY: all deps configure build install test unit-test integration-test bench figure-1-6 reproduce reproduce-pvm agreement scale format clean
 
 all: build
 
@@ -21,6 +23,11 @@ configure: deps $(BUILD)/CMakeCache.txt
 
 build: configure
 	cmake --build $(BUILD) -j$(JOBS)
+
+# Headers, libdlb.so, dlb.pc, find_package(DLB) and the network profiles under $(PREFIX)
+# (README: "Using the library from your own program").
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # Every test: unit tests (no pvmd) and integration tests (each starts its own private pvmd).
 test: build

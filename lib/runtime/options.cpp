@@ -1,11 +1,21 @@
 // options.cpp: parsing and typed access with errors that name the option.
 #include "dlb/runtime/options.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <sstream>
 
 namespace dlb {
+
+namespace {
+// "--name" (or "--name=value"): an option, never the value of the one before it. A negative
+// number ("-1", "-3.5") is a value.
+bool looks_like_option(const std::string& a) {
+  return a.size() > 2 && a.compare(0, 2, "--") == 0 &&
+         std::isalpha(static_cast<unsigned char>(a[2])) != 0;
+}
+}  // namespace
 
 options options::parse(const std::vector<option_spec>& specs,
                        const std::vector<std::string>& args) {
@@ -29,9 +39,13 @@ options options::parse(const std::vector<option_spec>& specs,
     if (!spec) throw usage_error("unknown option '--" + name + "' (see --help)");
     if (spec->flag) {
       if (has_value) throw usage_error("option --" + name + " takes no value");
-      value = "1";
+      value.assign(1, '1');  // (not = "1": GCC 12 warns falsely of overlapping memcpy)
     } else if (!has_value) {
       if (i + 1 >= args.size()) throw usage_error("option --" + name + " needs a value");
+      if (looks_like_option(args[i + 1])) {
+        throw usage_error("option --" + name + " needs a value, got the option '" + args[i + 1] +
+                          "'");
+      }
       value = args[++i];
     }
     o.values_[name] = value;

@@ -16,6 +16,13 @@ namespace {
 constexpr int kMaxPvmSlaves = 64;
 constexpr int kMaxSimSlaves = 4096;
 
+// A default value as --help prints it: 5, not 5.000000.
+std::string decimal(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
 std::vector<double> parse_speeds(const std::string& text, int procs) {
   std::vector<double> v;
   std::stringstream ss(text);
@@ -50,7 +57,7 @@ std::vector<option_spec> common_options() {
       {"group", "0", "K, group size of the local strategies; 0: P/2 as in the paper"},
       {"seed", "1", "seed of the external load function"},
       {"ml", "5", "maximum external load (load uniform in 0..ml); 0: no load"},
-      {"tl", "5", "duration of persistence of the load, seconds"},
+      {"tl", decimal(core::kDefaultPersistence), "duration of persistence of the load, seconds"},
       {"speeds", "1", "normalized processor speeds S_i: one value or P, comma-separated"},
       {"clock", "emulated",
        "emulated (1996 workstations, dilated time) or native (real time); pvm backend only"},
@@ -77,7 +84,8 @@ std::vector<option_spec> common_options() {
        "to run out synchronizes again) or stop (balancing in the group ends)"},
       {"timeout", "120", "wall-clock bound on every wait, seconds"},
       {"network-profile", "",
-       "network profile for the cost model (default: experiments/network/<network>.profile)"},
+       "network profile for the cost model (default: <network>.profile from $DLB_NETWORK_DIR or "
+       "<prefix>/share/dlb/network)"},
       {"join-vm", "", "join the PVM virtual machine of the environment instead of a private one",
        true},
       {"quiet", "", "print only the result lines", true},
@@ -215,18 +223,18 @@ runtime::~runtime() = default;
 
 const core::network_profile& runtime::model_network() {
   if (!model_network_) {
-    std::string path = params_.network_profile;
-    if (path.empty()) {
-      const std::string name =
-          params_.emulated ? to_string(params_.network.kind) : "native-loopback";
-      path = std::string(DLB_NETWORK_PROFILE_DIR) + "/" + name + ".profile";
-    }
     auto p = std::make_unique<core::network_profile>();
-    if (!params_.emulated || params_.network.kind != network_kind::ideal) {
-      *p = read_network_profile(path);
-    } else {
+    const bool ideal = params_.emulated && params_.network.kind == network_kind::ideal;
+    if (ideal) {
       p->latency = 0.0;  // ideal: communication is free
       p->bandwidth = 1e18;
+    } else if (!params_.network_profile.empty()) {
+      *p = read_network_profile(params_.network_profile);
+    } else {
+      // The reference profile: data installed with the library, found as network_profile.hpp
+      // says ($DLB_NETWORK_DIR, then <prefix>/share/dlb/network).
+      *p = read_network_profile(find_network_profile(
+          params_.emulated ? to_string(params_.network.kind) : "native-loopback"));
     }
     if (params_.emulated && params_.network_profile.empty() && params_.network.modelled()) {
       // The reference profile was measured on the reference description of the medium; any

@@ -9,12 +9,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -36,6 +38,16 @@ std::optional<std::string> get_env(const char* name) {
   return std::string(v);
 }
 
+// Alive and not a zombie (a killed pvmd waits as a zombie until someone reaps it).
+bool pid_running(pid_t pid) {
+  if (!pid_alive(pid)) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string s;
+  std::getline(stat, s);
+  const auto close = s.rfind(')');
+  return close == std::string::npos || close + 2 >= s.size() || s[close + 2] != 'Z';
+}
+
 // Waits for pid to exit for up to `grace`; reaps it if it is our child.
 bool wait_exit(pid_t pid, std::chrono::milliseconds grace) {
   auto deadline = std::chrono::steady_clock::now() + grace;
@@ -46,6 +58,13 @@ bool wait_exit(pid_t pid, std::chrono::milliseconds grace) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   return false;
+}
+
+// The last `max` bytes of a file, for an error message; empty if it cannot be read.
+std::string tail_of(const std::string& path, std::size_t max) {
+  std::ifstream in(path, std::ios::binary);
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return all.size() > max ? all.substr(all.size() - max) : all;
 }
 
 }  // namespace
@@ -96,8 +115,51 @@ std::vector<pid_t> processes_of_vm(const std::string& vmid) {
   return found;
 }
 
+std::vector<std::string> remove_stale_private_vms() {
+  std::vector<std::string> removed;
+  const std::string dir = tmp_dir();
+  const std::string uid = std::to_string(::getuid());
+  // The vmids of fresh_vmid ("dlb-<creator pid>-<random>") that have a file here.
+  std::vector<std::string> vmids;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      for (const char* kind : {"pvmd.", "pvml."}) {
+        const std::string prefix = kind + uid + ".dlb-";
+        if (name.rfind(prefix, 0) == 0) vmids.push_back(name.substr(prefix.size() - 4));
+      }
+    }
+    ::closedir(d);
+  }
+  std::sort(vmids.begin(), vmids.end());
+  vmids.erase(std::unique(vmids.begin(), vmids.end()), vmids.end());
+  for (const auto& vmid : vmids) {
+    char* end = nullptr;
+    const long creator = std::strtol(vmid.c_str() + 4, &end, 10);
+    if (creator <= 0 || *end != '-' || pid_running(static_cast<pid_t>(creator))) continue;
+    const std::string addr = dir + "/pvmd." + uid + "." + vmid;
+    std::ifstream in(addr);
+    std::string socket;
+    if (in && std::getline(in, socket)) {
+      const auto pvmd = pvmd_pid_from_address_file(addr);
+      if (pvmd && pid_running(*pvmd)) continue;  // its pvmd still runs: not ours to judge
+      if (socket.rfind(dir + "/pvmtmp", 0) == 0 && ::unlink(socket.c_str()) == 0)
+        removed.push_back(socket);
+    }
+    for (const std::string& file : {addr, dir + "/pvml." + uid + "." + vmid}) {
+      if (::unlink(file.c_str()) == 0) removed.push_back(file);
+    }
+  }
+  return removed;
+}
+
 private_vm::private_vm(private_vm_options opts)
     : vmid_(opts.vmid.empty() ? fresh_vmid() : opts.vmid) {
+  try {
+    remove_stale_private_vms();
+  } catch (const std::exception&) {
+    // Tidying up after others is best effort; it never stops a start.
+  }
   const std::string addr = address_file();
   if (::access(addr.c_str(), F_OK) == 0) {
     auto old = pvmd_pid_from_address_file(addr);
@@ -182,16 +244,35 @@ private_vm::private_vm(private_vm_options opts)
         break;
       }
       if (n == 0) {
+        const std::string log = tail_of(log_file(), 2000);
         halt();
         throw std::runtime_error("private_vm: pvmd (" + opts.pvmd +
-                                 ") exited before it was ready for PVM_VMID=" + vmid_ + "; see " +
-                                 tmp_dir() + "/pvml." + std::to_string(::getuid()) + "." + vmid_);
+                                 ") exited before it was ready for PVM_VMID=" + vmid_ +
+                                 (log.empty() ? std::string() : "; its log:\n" + log));
       }
     }
   }
+  unlink_log();
 }
 
 private_vm::~private_vm() { halt(); }
+
+std::string private_vm::log_file() const {
+  return tmp_dir() + "/pvml." + std::to_string(::getuid()) + "." + vmid_;
+}
+
+// The pvmd removes its address file and socket when it gets SIGTERM (also the parent-death
+// signal when this process is killed with SIGKILL), but never its log. So the log is unlinked as
+// soon as the pvmd has it open: the pvmd keeps writing to the open file (readable as
+// /proc/<pvmd>/fd/... while it runs), and nothing stays in the temporary directory however this
+// process ends. The pvmd opens its log before it prints its address; the short wait only covers
+// a pvmd that would do it the other way round.
+void private_vm::unlink_log() noexcept {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+  while (::unlink(log_file().c_str()) != 0 && errno == ENOENT &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+}
 
 std::string private_vm::address_file() const {
   return tmp_dir() + "/pvmd." + std::to_string(::getuid()) + "." + vmid_;
@@ -234,8 +315,7 @@ void private_vm::halt() noexcept {
     }
     ::unlink(address_file().c_str());
     if (socket_path_.rfind(tmp_dir() + "/pvmtmp", 0) == 0) ::unlink(socket_path_.c_str());
-    std::string log = tmp_dir() + "/pvml." + std::to_string(::getuid()) + "." + vmid_;
-    ::unlink(log.c_str());
+    ::unlink(log_file().c_str());
   }
   if (out_fd_ >= 0) {
     ::close(out_fd_);

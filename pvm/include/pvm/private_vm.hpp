@@ -4,7 +4,8 @@
 // several can run side by side; exports PVM_VMID and PVM_ROOT (and PVM_ALLOW_ROOT when running
 // as root) so that this process and its children join it; halts the pvmd by pid when destroyed,
 // also when a test fails or throws. The pvmd is started with a parent-death signal, so it goes
-// away even if this process is killed outright.
+// away even if this process is killed outright; and its log file is unlinked as soon as the pvmd
+// has opened it, so that nothing of it stays in /tmp (or PVM_TMP) then either.
 #pragma once
 
 #include <sys/types.h>
@@ -39,12 +40,16 @@ class private_vm {
   bool running() const noexcept { return pid_ > 0; }
   // The pvmd's address file (/tmp/pvmd.<uid>.<vmid>, under PVM_TMP if set).
   std::string address_file() const;
+  // The pvmd's log (/tmp/pvml.<uid>.<vmid>); unlinked once the pvmd is ready.
+  std::string log_file() const;
 
   // Stops the pvmd (SIGTERM, then SIGKILL after a grace period), reaps it, removes its files
   // and restores the environment. Idempotent; never throws.
   void halt() noexcept;
 
  private:
+  void unlink_log() noexcept;
+
   std::string vmid_;
   pid_t pid_ = -1;
   int out_fd_ = -1;
@@ -52,12 +57,21 @@ class private_vm {
   std::vector<std::pair<std::string, std::optional<std::string>>> saved_env_;
 };
 
-// A fresh VMID: "dlb-<pid>-<counter>-<microseconds>".
+// A fresh VMID: "dlb-<pid of this process>-<random hex>" (remove_stale_private_vms reads the pid).
 std::string fresh_vmid();
 
 // Pids of processes (other than this one) whose environment carries PVM_VMID=<vmid>: the pvmd
 // and every task it spawned. Used to assert that nothing was left behind.
 std::vector<pid_t> processes_of_vm(const std::string& vmid);
+
+// Removes what dead private virtual machines of this user left in the temporary directory
+// (PVM_TMP or /tmp), as every private_vm does when it starts: for each vmid of fresh_vmid's form
+// ("dlb-<pid>-...") whose creating process <pid> is gone and whose pvmd is gone too, its address
+// file, its pvmd's socket and its log. That happens when the pvmd was killed with SIGKILL (with
+// its whole process group, say) and could not remove them itself. Files of other virtual
+// machines, and of any whose creator or pvmd still runs, are left alone. Returns the files
+// removed.
+std::vector<std::string> remove_stale_private_vms();
 
 // Reads the pid out of a pvmd address file ("/tmp/pvmtmp<pid>.0"); nullopt if unreadable.
 std::optional<pid_t> pvmd_pid_from_address_file(const std::string& path);

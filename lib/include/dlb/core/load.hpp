@@ -31,11 +31,14 @@ int load_at(std::uint64_t seed, std::size_t slave, double t, double persistence,
 // S_i / (load + 1).
 double effective_speed(double base_speed, int load);
 
+// The default duration of persistence tl, seconds (the paper leaves it unstated; also --tl's).
+inline constexpr double kDefaultPersistence = 5.0;
+
 // A whole load function: the hashed one, or a given matrix of loads per block.
 struct load_function {
   std::uint64_t seed = 0;
-  int max_load = 5;          // ml; the paper's value
-  double persistence = 1.0;  // tl, seconds; +infinity means a constant load
+  int max_load = 5;                          // ml; the paper's value
+  double persistence = kDefaultPersistence;  // tl, seconds; +infinity means a constant load
   // If non-empty, table[slave][block] replaces the hash (a recorded or hand-made load). Past the
   // end of a row its last value persists; an empty row is no load; a slave without a row throws.
   std::vector<std::vector<int>> table;

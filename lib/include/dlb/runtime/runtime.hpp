@@ -102,8 +102,8 @@ class runtime {
   std::string vmid() const { return vmid_; }
   dlb::transport& transport() { return transport_; }
   // The network as the cost model sees it: --network-profile, or the reference profile measured
-  // for the network in use (experiments/network/<network>.profile; native-loopback.profile
-  // under the native clock). Read once, on first use.
+  // for the network in use (<network>.profile; native-loopback.profile under the native clock),
+  // found by find_network_profile (network_profile.hpp). Read once, on first use.
   const core::network_profile& model_network();
   // Loops are numbered in program order, the same on every task.
   int next_loop_id() { return ++loops_; }

@@ -1,0 +1,117 @@
+// Unit tests of the command line (lib/runtime/options.cpp, runtime.cpp) and of the reference
+// network profiles' lookup (network_profile.cpp), none of which needs a pvmd: issue 16's small
+// defects (an option taken as the value of the one before it; two defaults for tl) and issue
+// 14's "lib/ receives the profiles, never reads experiments/".
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "dlb/runtime/network_profile.hpp"
+#include "dlb/runtime/runtime.hpp"
+
+namespace {
+
+std::string usage_error_of(const std::vector<std::string>& args) {
+  try {
+    dlb::read_params(dlb::options::parse(dlb::common_options(), args));
+  } catch (const dlb::usage_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// `--procs --strategy GCDLB` is a missing value for --procs, not "unexpected argument 'GCDLB'"
+// (nor a --procs of "--strategy"); the same for every option that takes a value.
+TEST(Options, AnOptionIsNeverTheValueOfTheOneBefore) {
+  struct row {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  for (const auto& r : std::vector<row>{
+           {{"--procs", "--strategy", "GCDLB"},
+            "option --procs needs a value, got the option '--strategy'"},
+           {{"--strategy", "--procs", "4"},
+            "option --strategy needs a value, got the option '--procs'"},
+           {{"--tl", "--quiet"}, "option --tl needs a value, got the option '--quiet'"},
+           {{"--seed", "--ml=3"}, "option --seed needs a value, got the option '--ml=3'"},
+           {{"--procs", "4", "--seed"}, "option --seed needs a value"},
+       }) {
+    EXPECT_EQ(usage_error_of(r.args), r.message) << r.args.front();
+  }
+}
+
+// Negative numbers are values: a range error names the option and the number, never "needs a
+// value"; and a value given with = is taken as it is.
+TEST(Options, NegativeNumbersAreValues) {
+  EXPECT_EQ(usage_error_of({"--tl", "-1"}), "option --tl must be in [1e-06, 1e+12], got -1");
+  EXPECT_EQ(usage_error_of({"--seed", "-3"}),
+            "option --seed must be in 0..9223372036854775807, got -3");
+  EXPECT_EQ(usage_error_of({"--threshold", "-1", "--procs", "2"}), "");
+  const auto o = dlb::options::parse(dlb::common_options(), {"--threshold", "-1", "--speeds=-2"});
+  EXPECT_EQ(o.str("threshold"), "-1");
+  EXPECT_EQ(o.str("speeds"), "-2");
+  EXPECT_NE(usage_error_of({"--speeds", "-2.5"}).find("option --speeds needs positive numbers"),
+            std::string::npos);
+}
+
+// One default for the load's persistence: the load function's and --tl's.
+TEST(Options, OneDefaultPersistence) {
+  const dlb::core::load_function defaults;
+  const auto p = dlb::read_params(dlb::options::parse(dlb::common_options(), {}));
+  EXPECT_EQ(p.load.persistence, defaults.persistence);
+  EXPECT_EQ(p.load.persistence, dlb::core::kDefaultPersistence);
+  EXPECT_EQ(p.load.max_load, defaults.max_load);
+  for (const auto& s : dlb::common_options()) {
+    if (s.name == "tl") {
+      EXPECT_EQ(std::stod(s.value), defaults.persistence);
+    }
+  }
+}
+
+// The reference profiles are found as data: $DLB_NETWORK_DIR first, then beside the file that
+// holds the library (this test program, linked with the static archives: build/share/dlb/network,
+// where the build copies them), never in the source tree's experiments/network.
+TEST(NetworkProfiles, FoundAsDataBesideTheLibraryOrByEnvironment) {
+  ::unsetenv("DLB_NETWORK_DIR");
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe");
+  const auto beside = (exe.parent_path().parent_path() / "share/dlb/network").lexically_normal();
+  const auto dirs = dlb::network_profile_dirs();
+  ASSERT_EQ(dirs, std::vector<std::string>{beside.string()});
+  const std::string found = dlb::find_network_profile("ethernet1996");
+  EXPECT_EQ(found, (beside / "ethernet1996.profile").string());
+  EXPECT_EQ(found.find("experiments/network"), std::string::npos) << found;
+  EXPECT_NO_THROW(dlb::read_network_profile(found));
+
+  // $DLB_NETWORK_DIR comes first; a name found nowhere is an error naming every place.
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("dlb-profiles-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "ethernet1996.profile") << "latency_s = 1\n";
+  ::setenv("DLB_NETWORK_DIR", dir.c_str(), 1);
+  EXPECT_EQ(dlb::network_profile_dirs().front(), dir.string());
+  EXPECT_EQ(dlb::find_network_profile("ethernet1996"), (dir / "ethernet1996.profile").string());
+  EXPECT_EQ(dlb::find_network_profile("switched"), (beside / "switched.profile").string());
+  try {
+    dlb::find_network_profile("token-ring");
+    ADD_FAILURE() << "found a profile that exists nowhere";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'token-ring.profile'"), std::string::npos) << what;
+    EXPECT_NE(what.find(dir.string()), std::string::npos) << what;
+    EXPECT_NE(what.find(beside.string()), std::string::npos) << what;
+  }
+  ::unsetenv("DLB_NETWORK_DIR");
+  std::filesystem::remove_all(dir);
+  try {
+    dlb::find_network_profile("token-ring");
+    ADD_FAILURE() << "found a profile that exists nowhere";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("$DLB_NETWORK_DIR (not set)"), std::string::npos);
+  }
+}
+
+}  // namespace
