@@ -107,10 +107,11 @@ std::vector<placement> place_slaves(const std::vector<pvm::host_info>& hosts,
   return v;
 }
 
+// "option --hostfile: hostfile F, line N, host H" or "host H" (a joined virtual machine).
 std::string where(const placement& p, const pvm::private_vm* vm) {
-  std::string s = "host " + p.host;
-  if (p.entry) s += " (hostfile " + vm->hosts_file().source + ", line " + std::to_string(p.entry->line) + ")";
-  return s;
+  if (!p.entry) return "host " + p.host;
+  return "option --hostfile: hostfile " + vm->hosts_file().source + ", line " +
+         std::to_string(p.entry->line) + ", host " + p.host;
 }
 
 // Starts the P slaves; on any failure kills those that started and throws: usage_error when a
@@ -148,11 +149,12 @@ std::vector<pvm::tid> spawn_slaves(pvm::session& s, const std::string& exe,
     if (!sp.complete()) {
       const auto& f = sp.failed.front();
       const bool missing = pvm::code_symbol(f.code) == "PvmNoFile";
-      std::string what = "could not start slave " + std::to_string(r + 1) + " on " + where(p, vm) +
-                         ": " + sp.summary();
+      std::string what = where(p, vm) + ": could not start slave " + std::to_string(r + 1) +
+                         " there: " + f.reason;
       if (missing)
-        what += o.search_ep ? " (no " + file + " in that host's ep=" + p.entry->options.at("ep") + ")"
-                            : " (every host needs the executable at this path, or an ep= "
+        what += o.search_ep ? " (no " + file + " in that host's ep=" + p.entry->options.at("ep") +
+                                  ")"
+                            : " (every host needs the executable at the same path, or an ep= "
                               "directory holding it in the hostfile)";
       fail(what, missing);
     }

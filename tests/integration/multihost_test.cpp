@@ -200,6 +200,24 @@ INSTANTIATE_TEST_SUITE_P(
       return std::get<0>(i.param) + "_" + std::get<1>(i.param);
     });
 
+TEST(MultiHostEp, ExecutableAtAnotherPathIsFoundThroughEp) {
+  // Host 2 has no build directory, but a copy of mxm elsewhere, named by ep= in the hostfile.
+  ns_hosts hosts(3, {"--hide-on", "2:" + kBinDir});
+  REQUIRE_NAMESPACES(hosts);
+  const std::string bin = hosts.dir() + "/bin";
+  fs::create_directories(bin);
+  fs::copy_file(MXM_BIN, bin + "/mxm");
+  auto f = hosts.write_hostfile("ep", "* dx=" + hosts.dir() + "/pvmd\n" + hosts.host(1) + "\n" +
+                                          hosts.host(2) + " ep=" + bin + "\n");
+  auto r = hosts.exec({bin_of("mxm"), "--hostfile", f, "--clock", "native", "--procs", "3",
+                       "--strategy", "GDDLB", "--n", "60", "--r", "30", "--m", "30", "--tl",
+                       "0.05", "--quiet"});
+  app_testing::expect_verified_run(r, {{"P", "3"}});
+  EXPECT_EQ(testing_support::fields_of(r.out, "HOSTS ")["slave3"], hosts.host(2)) << r.out;
+  EXPECT_EQ(hosts.processes(), "");
+  expect_nothing_left(hosts);
+}
+
 // --- Bad hostfiles: exit 2, the line and host named, nothing left running --------------------
 
 // Runs mxm with `hostfile` on host 0 of `hosts` and checks a usage error naming every string
