@@ -89,7 +89,6 @@ int run_pvm_task(pvm::session& s, const app_spec& spec, options opts, run_params
   return run_task(rt, spec, body);
 }
 
-
 // Where slave r (1-based) goes: the virtual machine's hosts in turn, the master's host first.
 struct placement {
   std::string host;                  // empty: PVM chooses (one host)
@@ -143,19 +142,18 @@ std::vector<pvm::tid> spawn_slaves(pvm::session& s, const std::string& exe,
     pvm::spawn_options o;
     o.where = p.host;
     o.search_ep = p.entry && p.entry->options.count("ep") > 0;
-    const std::string file =
-        o.search_ep ? std::filesystem::path(exe).filename().string() : exe;
+    const std::string file = o.search_ep ? std::filesystem::path(exe).filename().string() : exe;
     auto sp = s.spawn(file, {kSlaveFlag}, 1, o);
     if (!sp.complete()) {
       const auto& f = sp.failed.front();
       const bool missing = pvm::code_symbol(f.code) == "PvmNoFile";
-      std::string what = where(p, vm) + ": could not start slave " + std::to_string(r + 1) +
-                         " there: " + f.reason;
+      std::string what =
+          where(p, vm) + ": could not start slave " + std::to_string(r + 1) + " there: " + f.reason;
       if (missing)
-        what += o.search_ep ? " (no " + file + " in that host's ep=" + p.entry->options.at("ep") +
-                                  ")"
-                            : " (every host needs the executable at the same path, or an ep= "
-                              "directory holding it in the hostfile)";
+        what += o.search_ep
+                    ? " (no " + file + " in that host's ep=" + p.entry->options.at("ep") + ")"
+                    : " (every host needs the executable at the same path, or an ep= "
+                      "directory holding it in the hostfile)";
       fail(what, missing);
     }
     started.push_back(sp.started.front());

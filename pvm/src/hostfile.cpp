@@ -31,8 +31,8 @@ bool valid_name(const std::string& name) {
 // Checks one `key=value` word; returns the reason it is refused, or "".
 std::string check_option(const std::string& key, const std::string& value) {
   static const char* known[] = {"lo", "dx", "ep", "wd", "sp", "bx", "ip", "so", "id"};
-  if (std::find_if(std::begin(known), std::end(known),
-                   [&](const char* k) { return key == k; }) == std::end(known))
+  if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return key == k; }) ==
+      std::end(known))
     return "unknown option '" + key + "=' (PVM knows lo= dx= ep= wd= sp= bx= ip= so=)";
   if (value.empty()) return "option '" + key + "=' needs a value";
   if (key == "so")
@@ -44,7 +44,8 @@ std::string check_option(const std::string& key, const std::string& value) {
   if (key == "sp") {
     char* end = nullptr;
     long v = std::strtol(value.c_str(), &end, 10);
-    if (*end != '\0' || v < 1 || v > 1000000) return "sp= needs an integer 1..1000000, got '" + value + "'";
+    if (*end != '\0' || v < 1 || v > 1000000)
+      return "sp= needs an integer 1..1000000, got '" + value + "'";
   }
   return {};
 }
@@ -138,7 +139,8 @@ hostfile parse_hostfile(std::string_view text, std::string source) {
 
 hostfile read_hostfile(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw hostfile_error(path, 0, "", std::string("cannot read it: ") + std::strerror(errno));
+  if (!in)
+    throw hostfile_error(path, 0, "", std::string("cannot read it: ") + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
   return parse_hostfile(text.str(), path);

@@ -1,8 +1,6 @@
 // private_vm.cpp: start, watch and halt a private pvmd.
 #include "pvm/private_vm.hpp"
 
-#include "pvm/error.hpp"
-
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -23,6 +21,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+
+#include "pvm/error.hpp"
 
 namespace pvm {
 namespace {
@@ -212,7 +212,8 @@ namespace {
 // What adding one host failed of, in words a user can act on.
 std::string add_host_reason(int code) {
   const char* rsh = std::getenv("PVM_RSH");
-  const std::string how = rsh && *rsh ? std::string("PVM_RSH=") + rsh : "rsh (set PVM_RSH, e.g. to ssh)";
+  const std::string how =
+      rsh && *rsh ? std::string("PVM_RSH=") + rsh : "rsh (set PVM_RSH, e.g. to ssh)";
   switch (code) {
     case PvmCantStart:
       return "could not start a pvmd there: host unreachable, or " + how +
@@ -355,8 +356,10 @@ void private_vm::add_hosts(std::chrono::milliseconds bound) {
   }
   if (master_host_.empty() && !wanted.empty()) {
     halt();
-    throw std::runtime_error("private_vm: could not add the hostfile's hosts (the helper that "
-                             "enrolls in PVM_VMID=" + vmid_ + " failed)");
+    throw std::runtime_error(
+        "private_vm: could not add the hostfile's hosts (the helper that "
+        "enrolls in PVM_VMID=" +
+        vmid_ + " failed)");
   }
   if (first_failed) {
     const hostfile_entry failed = *first_failed;

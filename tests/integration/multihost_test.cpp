@@ -56,9 +56,7 @@ std::string trim(std::string s) {
 }
 
 // Lines of a command's output (for `ip` queries).
-std::string output_of(const std::vector<std::string>& argv) {
-  return run_process(argv, 30).out;
-}
+std::string output_of(const std::vector<std::string>& argv) { return run_process(argv, 30).out; }
 
 // What is left of run `id` on the machine: namespaces, veths named after it, processes in its
 // namespaces, its files. Empty when nothing is.
@@ -143,12 +141,12 @@ class ns_hosts {
 };
 
 // Skips the test (with the reason) where namespaces cannot be made.
-#define REQUIRE_NAMESPACES(hosts)                                                          \
-  if (geteuid() != 0)                                                                      \
+#define REQUIRE_NAMESPACES(hosts)                                                            \
+  if (geteuid() != 0)                                                                        \
     GTEST_SKIP() << "needs root to create network namespaces (run the tests as root, as CI " \
-                    "does)";                                                               \
-  if (!fs::exists("/usr/sbin/ip") && !fs::exists("/sbin/ip"))                              \
-    GTEST_SKIP() << "needs iproute2 ('ip'): run scripts/install-deps";                     \
+                    "does)";                                                                 \
+  if (!fs::exists("/usr/sbin/ip") && !fs::exists("/sbin/ip"))                                \
+    GTEST_SKIP() << "needs iproute2 ('ip'): run scripts/install-deps";                       \
   if (!(hosts).up()) GTEST_SKIP() << "network namespaces unavailable: " << (hosts).error()
 
 void expect_nothing_left(ns_hosts& h) {
@@ -174,7 +172,7 @@ TEST_P(MultiHostApps, VerifiedWithSlavesOnEveryHost) {
   ns_hosts hosts(4);
   REQUIRE_NAMESPACES(hosts);
   std::vector<std::string> argv{bin_of(app), "--hostfile", hosts.hostfile(), "--clock", "native",
-                                "--procs",   "8",          "--strategy",     strategy, "--tl",
+                                "--procs",   "8",          "--strategy",     strategy,  "--tl",
                                 "0.05",      "--quiet"};
   const auto size = small_size(app);
   argv.insert(argv.end(), size.begin(), size.end());
@@ -186,19 +184,20 @@ TEST_P(MultiHostApps, VerifiedWithSlavesOnEveryHost) {
   EXPECT_EQ(placed["hosts"], "4") << r.out;
   std::map<std::string, int> per_host;
   for (int s = 1; s <= 8; ++s) ++per_host[placed["slave" + std::to_string(s)]];
-  for (int i = 1; i < 4; ++i) EXPECT_EQ(per_host[hosts.host(i)], 2) << hosts.host(i) << ": " << r.out;
+  for (int i = 1; i < 4; ++i)
+    EXPECT_EQ(per_host[hosts.host(i)], 2) << hosts.host(i) << ": " << r.out;
   EXPECT_EQ(per_host[placed["master"]], 2) << r.out;
   EXPECT_EQ(hosts.processes(), "") << "processes of the run still in its namespaces";
   expect_nothing_left(hosts);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllStrategies, MultiHostApps,
-    ::testing::Combine(::testing::Values("mxm", "trfd", "ac"),
-                       ::testing::Values("NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO")),
-    [](const ::testing::TestParamInfo<app_strategy>& i) {
-      return std::get<0>(i.param) + "_" + std::get<1>(i.param);
-    });
+INSTANTIATE_TEST_SUITE_P(AllStrategies, MultiHostApps,
+                         ::testing::Combine(::testing::Values("mxm", "trfd", "ac"),
+                                            ::testing::Values("NONE", "GCDLB", "GDDLB", "LCDLB",
+                                                              "LDDLB", "AUTO")),
+                         [](const ::testing::TestParamInfo<app_strategy>& i) {
+                           return std::get<0>(i.param) + "_" + std::get<1>(i.param);
+                         });
 
 TEST(MultiHostEp, ExecutableAtAnotherPathIsFoundThroughEp) {
   // Host 2 has no build directory, but a copy of mxm elsewhere, named by ep= in the hostfile.
@@ -209,12 +208,39 @@ TEST(MultiHostEp, ExecutableAtAnotherPathIsFoundThroughEp) {
   fs::copy_file(MXM_BIN, bin + "/mxm");
   auto f = hosts.write_hostfile("ep", "* dx=" + hosts.dir() + "/pvmd\n" + hosts.host(1) + "\n" +
                                           hosts.host(2) + " ep=" + bin + "\n");
-  auto r = hosts.exec({bin_of("mxm"), "--hostfile", f, "--clock", "native", "--procs", "3",
-                       "--strategy", "GDDLB", "--n", "60", "--r", "30", "--m", "30", "--tl",
-                       "0.05", "--quiet"});
+  auto r =
+      hosts.exec({bin_of("mxm"), "--hostfile", f, "--clock", "native", "--procs", "3", "--strategy",
+                  "GDDLB", "--n", "60", "--r", "30", "--m", "30", "--tl", "0.05", "--quiet"});
   app_testing::expect_verified_run(r, {{"P", "3"}});
   EXPECT_EQ(testing_support::fields_of(r.out, "HOSTS ")["slave3"], hosts.host(2)) << r.out;
   EXPECT_EQ(hosts.processes(), "");
+  expect_nothing_left(hosts);
+}
+
+TEST(MultiHostSweep, HostfileIsPassedToEveryRun) {
+  ns_hosts hosts(4);
+  REQUIRE_NAMESPACES(hosts);
+  const std::string conf = hosts.write_hostfile(
+      "sweep.conf",
+      "procs = 8\nstrategies = NONE LDDLB\nrepetitions = 1\nseeds = 1\ntl = 0.05\nclock = "
+      "native\ntimeout = 60\n[app ac]\nsizes = n=48\n");
+  const std::string out = hosts.dir() + "/sweep/results.csv";
+  auto r = hosts.exec({DLB_SWEEP_BIN, "--config", conf, "--out", out, "--bin-dir", kBinDir,
+                       "--hostfile", hosts.hostfile()});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::ifstream results(out);
+  std::string text((std::istreambuf_iterator<char>(results)), {});
+  EXPECT_NE(text.find("# hostfile: " + hosts.hostfile()), std::string::npos) << text;
+  int ok = 0, on_every_host = 0;
+  for (auto at = text.find(",ok,"); at != std::string::npos; at = text.find(",ok,", at + 1)) ++ok;
+  EXPECT_EQ(ok, 2) << text;
+  for (const auto& e : fs::directory_iterator(out + ".logs")) {
+    std::ifstream log(e.path());
+    std::string l((std::istreambuf_iterator<char>(log)), {});
+    auto placed = testing_support::fields_of(l, "HOSTS ");
+    on_every_host += placed["hosts"] == "4" && placed["slave4"] == hosts.host(3);
+  }
+  EXPECT_EQ(on_every_host, 2);
   expect_nothing_left(hosts);
 }
 
@@ -250,8 +276,8 @@ TEST(MultiHostBadInput, UnreachableHostIsNamedWithItsLine) {
 TEST(MultiHostBadInput, UnknownHostIsNamedWithItsLine) {
   ns_hosts hosts(2);
   REQUIRE_NAMESPACES(hosts);
-  auto f = hosts.write_hostfile("unknown", header(hosts) + hosts.host(1) + "\nno-such-host-" +
-                                               hosts.id() + "\n");
+  auto f = hosts.write_hostfile(
+      "unknown", header(hosts) + hosts.host(1) + "\nno-such-host-" + hosts.id() + "\n");
   expect_bad_hostfile(hosts, f, {"line 4", "no-such-host-" + hosts.id(), "does not resolve"});
   expect_nothing_left(hosts);
 }
@@ -285,7 +311,8 @@ TEST(MultiHostBadInput, DuplicateHostIsNamedWithBothLines) {
 
 // Parsing happens before any pvmd starts: these need no root and no namespaces.
 TEST(HostfileBadInput, SyntaxErrorsNameTheLine) {
-  const fs::path dir = fs::temp_directory_path() / ("dlb-hostfile-test-" + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("dlb-hostfile-test-" + std::to_string(getpid()));
   fs::create_directories(dir);
   struct bad_case {
     std::string text, names;
@@ -305,8 +332,8 @@ TEST(HostfileBadInput, SyntaxErrorsNameTheLine) {
     app_testing::expect_usage_error(MXM_BIN, {"--hostfile", f.string(), "--clock", "native"},
                                     c.names);
   }
-  app_testing::expect_usage_error(MXM_BIN, {"--hostfile", (dir / "missing").string(), "--clock",
-                                            "native"},
+  app_testing::expect_usage_error(MXM_BIN,
+                                  {"--hostfile", (dir / "missing").string(), "--clock", "native"},
                                   "missing: cannot read it");
   // The emulated clock needs one host; the simulator has none to add; one VM or the other.
   std::ofstream(dir / "ok") << "alpha\n";
@@ -352,12 +379,12 @@ TEST(JoinVm, AMultiHostMachineOutlivesAFailedSpawn) {
   const std::string pvm_private = fs::path(MXM_BIN).parent_path().parent_path() / "pvm/pvm-private";
   const std::string args = "--clock native --n 40 --r 20 --m 20 --tl 0.05";
   // Two slaves go to hosts 0 and 1 (succeeds); three need host 2 (fails at spawn, exit 2).
-  auto r = hosts.exec({pvm_private, "--quiet", "--hostfile", hosts.hostfile(), "--", "/bin/sh",
-                       "-c",
-                       join_script(args + " --procs 2", bin_of("mxm") + " --join-vm " + args +
-                                                             " --procs 3 --quiet 2>/dev/null; "
-                                                             "echo rc=$?; echo conf | pvm "
-                                                             "2>/dev/null | grep -c LINUX64")});
+  auto r =
+      hosts.exec({pvm_private, "--quiet", "--hostfile", hosts.hostfile(), "--", "/bin/sh", "-c",
+                  join_script(args + " --procs 2", bin_of("mxm") + " --join-vm " + args +
+                                                       " --procs 3 --quiet 2>/dev/null; "
+                                                       "echo rc=$?; echo conf | pvm "
+                                                       "2>/dev/null | grep -c LINUX64")});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out, "3\nrc=0\n3\nrc=2\n3\nrc=2\n3\nrc=2\n3\n") << r.err;
   EXPECT_EQ(hosts.processes(), "");
