@@ -154,6 +154,8 @@ void expect_nothing_left(ns_hosts& h) {
   EXPECT_EQ(leftovers(h.id()), "") << "left behind by run " << h.id();
 }
 
+std::string header(const ns_hosts& h);
+
 // --- Applications under every strategy, slaves on every host --------------------------------
 
 std::vector<std::string> small_size(const std::string& app) {
@@ -214,6 +216,20 @@ TEST(MultiHostEp, ExecutableAtAnotherPathIsFoundThroughEp) {
   app_testing::expect_verified_run(r, {{"P", "3"}});
   EXPECT_EQ(testing_support::fields_of(r.out, "HOSTS ")["slave3"], hosts.host(2)) << r.out;
   EXPECT_EQ(hosts.processes(), "");
+  expect_nothing_left(hosts);
+}
+
+TEST(MultiHostEp, TheMastersOwnHostMayBeListed) {
+  // "The master host may appear on any line of the host file": by its namespace name (another
+  // name of the same address) it is not added twice.
+  ns_hosts hosts(2);
+  REQUIRE_NAMESPACES(hosts);
+  auto f = hosts.write_hostfile("with-master", header(hosts) + hosts.host(0) + "\n" +
+                                                   hosts.host(1) + "\n");
+  auto r = hosts.exec({bin_of("mxm"), "--hostfile", f, "--clock", "native", "--procs", "2", "--n",
+                       "40", "--r", "20", "--m", "20", "--tl", "0.05", "--quiet"});
+  app_testing::expect_verified_run(r, {{"P", "2"}});
+  EXPECT_EQ(testing_support::fields_of(r.out, "HOSTS ")["hosts"], "2") << r.out;
   expect_nothing_left(hosts);
 }
 
