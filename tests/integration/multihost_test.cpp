@@ -224,8 +224,8 @@ TEST(MultiHostEp, TheMastersOwnHostMayBeListed) {
   // name of the same address) it is not added twice.
   ns_hosts hosts(2);
   REQUIRE_NAMESPACES(hosts);
-  auto f = hosts.write_hostfile("with-master", header(hosts) + hosts.host(0) + "\n" +
-                                                   hosts.host(1) + "\n");
+  auto f = hosts.write_hostfile("with-master",
+                                header(hosts) + hosts.host(0) + "\n" + hosts.host(1) + "\n");
   auto r = hosts.exec({bin_of("mxm"), "--hostfile", f, "--clock", "native", "--procs", "2", "--n",
                        "40", "--r", "20", "--m", "20", "--tl", "0.05", "--quiet"});
   app_testing::expect_verified_run(r, {{"P", "2"}});
