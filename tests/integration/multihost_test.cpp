@@ -416,7 +416,7 @@ TEST(MultiHostCleanup, InterruptedRunLeavesNothing) {
   std::string id;
   auto r = run_process(
       {"/bin/bash", kNsHosts, "run", "--hosts", "4", "--", "/bin/sh", "-c",
-       pvm_private + " --quiet --hostfile \"$NSHOSTS_HOSTFILE\" -- sleep 30"},
+       pvm_private + " --hostfile \"$NSHOSTS_HOSTFILE\" -- sleep 30"},
       60,
       [](const std::string& marker) {
         // SIGINT to the script only (not its process group): its trap must clean up.
@@ -438,6 +438,13 @@ TEST(MultiHostCleanup, InterruptedRunLeavesNothing) {
   id = r.err.substr(at + 13, 8);
   EXPECT_EQ(leftovers(id), "");
   EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty());
+  // The files of its virtual machine (pvm-private prints its PVM_VMID) are gone too.
+  const auto v = r.err.find("PVM_VMID=");
+  ASSERT_NE(v, std::string::npos) << r.err;
+  const std::string vmid = r.err.substr(v + 9, r.err.find(' ', v) - v - 9);
+  const std::string uid = std::to_string(geteuid());
+  for (const std::string f : {"pvmd.", "pvml.", "dlb-hostfile."})
+    EXPECT_FALSE(fs::exists("/tmp/" + f + uid + "." + vmid)) << f << uid << "." << vmid;
 }
 
 }  // namespace
