@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build install test unit-test integration-test bench figure-1-6 reproduce reproduce-pvm agreement scale format clean
+.PHONY: all deps configure build install test unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement scale format clean
 
 all: build
 
@@ -38,6 +38,16 @@ unit-test: build
 
 integration-test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -L integration
+
+# The tests of virtual machines of several hosts alone (network namespaces; root).
+multihost-test: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -R "MultiHost|JoinVm|HostfileBad"
+
+# A PVM virtual machine of 4 hosts on this machine (network namespaces and veth pairs; root):
+# MXM, TRFD and AC under every strategy with 8 slaves spread over the hosts, native clock, and
+# the network characterization across them. Removes everything it made, also on interrupt.
+multihost-demo: build
+	BUILD=$(BUILD) bash scripts/multihost-demo
 
 # PVM wrapper vs raw libpvm3 ping-pong (Google Benchmark); table in pvm/README.md.
 bench: build

@@ -27,7 +27,8 @@ namespace {
 
 const char* kUsage =
     "usage: dlb_sweep --config FILE --out RESULTS.csv --bin-dir DIR [--log-dir DIR] [--jobs N]\n"
-    "                 [--grace SECONDS] [--backend pvm|sim] [--dry-run] [--retry-failed]\n"
+    "                 [--grace SECONDS] [--backend pvm|sim] [--hostfile FILE] [--dry-run]\n"
+    "                 [--retry-failed]\n"
     "Runs every run of the config (apps from DIR) and appends one row per run to RESULTS.csv.\n"
     "Re-running the same command resumes: runs already recorded are skipped.\n"
     "  --log-dir DIR     each run's output (default: RESULTS.csv.logs)\n"
@@ -39,6 +40,8 @@ const char* kUsage =
     "(default 3)\n"
     "  --backend B       run every run of the config on backend B (pvm or sim), whatever the\n"
     "                    config's backend key says\n"
+    "  --hostfile FILE   a PVM hostfile passed to every run on pvm (--hostfile FILE): each run\n"
+    "                    starts its private virtual machine on those hosts (native clock only)\n"
     "  --dry-run         print the plan and the commands; run nothing, write nothing\n"
     "  --retry-failed    run again the runs recorded as failed, unverified or timeout\n";
 
@@ -82,6 +85,8 @@ std::vector<std::string> header_comments(const sweep_plan& plan, const cli_args&
       "config_file: " + config.string(),
       "bin_dir: " + bin_dir.string(),
   };
+  if (const auto h = args.value("hostfile"))
+    c.push_back("hostfile: " + fs::absolute(*h).string() + " (passed to every run on pvm)");
   for (const std::string col : {"backend", "clock", "scale", "network", "ml", "tl"}) {
     c.push_back(col + ": " + plan_values(plan, key_index(col), col));
   }
@@ -144,9 +149,10 @@ struct active_run {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const cli_args args(argc, argv, "dlb_sweep", kUsage,
-                      {"config", "out", "bin-dir", "log-dir", "jobs", "grace", "backend"},
-                      {"dry-run", "retry-failed"});
+  const cli_args args(
+      argc, argv, "dlb_sweep", kUsage,
+      {"config", "out", "bin-dir", "log-dir", "jobs", "grace", "backend", "hostfile"},
+      {"dry-run", "retry-failed"});
   const fs::path config_path = args.required("config");
   const fs::path out = args.required("out");
   const fs::path bin_dir = fs::absolute(args.required("bin-dir")).lexically_normal();
@@ -178,6 +184,26 @@ int main(int argc, char** argv) {
       }
     }
   }
+  // --hostfile: every run on pvm gets it (not part of a run's identity, recorded in the header).
+  std::string hostfile;
+  if (const auto h = args.value("hostfile")) {
+    hostfile = fs::absolute(*h).string();
+    if (::access(hostfile.c_str(), R_OK) != 0)
+      args.usage_error("--hostfile: cannot read '" + *h + "'");
+    for (const auto& r : plan.runs) {
+      if (r.backend == "pvm" && r.clock != "native") {
+        std::cerr << "dlb_sweep: --hostfile needs clock = native for every run on pvm (the "
+                     "emulated clock runs on one host); "
+                  << config_path.string() << " plans " << r.describe() << "\n";
+        return 2;
+      }
+    }
+  }
+  const auto argv_of = [&](const run_spec& r) {
+    auto a = r.argv(bin_dir);
+    if (!hostfile.empty() && r.backend == "pvm") a.insert(a.end(), {"--hostfile", hostfile});
+    return a;
+  };
   std::set<std::string> apps;
   for (const auto& r : plan.runs) apps.insert(r.app);
   for (const auto& app : apps) {
@@ -235,7 +261,7 @@ int main(int argc, char** argv) {
         const std::string state = it == recorded.end() ? "to run" : "recorded " + it->second;
         std::cout << "run " << i + 1 << " of " << plan.runs.size() << " [" << state << ", timeout "
                   << format_number(plan.runs[i].timeout_s) << " s] "
-                  << shell_join(plan.runs[i].argv(bin_dir)) << "\n";
+                  << shell_join(argv_of(plan.runs[i])) << "\n";
       }
       return 0;
     }
@@ -307,8 +333,7 @@ int main(int argc, char** argv) {
                   << "\n";
         a.started_utc = utc_now();
         a.start = steady::now();
-        a.child =
-            std::make_unique<child_process>(a.run->argv(bin_dir), a.log, signals.original_mask());
+        a.child = std::make_unique<child_process>(argv_of(*a.run), a.log, signals.original_mask());
         active.push_back(std::move(a));
       }
       const int s = signals.wait(std::chrono::milliseconds(50));

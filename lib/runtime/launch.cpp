@@ -43,6 +43,9 @@ int run_app(int argc, char** argv, const app_spec& spec, const app_body& body) {
         throw usage_error(std::string("option --network-profile: ") + e.what());
       }
     }
+    if (params.backend == backend_kind::sim && !opts.str("hostfile").empty())
+      throw usage_error(
+          "option --hostfile needs --backend pvm (the simulator has no hosts to add)");
     if (params.backend == backend_kind::sim)
       return detail::launch_sim(spec, std::move(opts), std::move(params), body);
     return detail::launch_pvm_master(spec, std::move(opts), std::move(params), body);

@@ -1,15 +1,19 @@
 // pvm_launcher.cpp: starting a DLB run on real PVM tasks.
 //
 // The program the user starts is the master: it starts a private virtual machine (unless
-// --join-vm), spawns P copies of its own executable with --dlb-slave, and sends each the run's
+// --join-vm; of the hosts of --hostfile if given), spawns P copies of its own executable with
+// --dlb-slave (spread over the hosts when there are several), and sends each the run's
 // configuration (epoch, rank, the emulated medium's name, every task id, the options). Each
 // task then builds its PVM transport and its clock (emulated or native), hands them to a
 // runtime, and runs the application's body through run_task. A failure to start the slaves
 // kills the ones that started; the private virtual machine is halted when the master returns.
+// A virtual machine joined with --join-vm is never halted: only the run's own tasks are stopped.
 #include <unistd.h>
 
 #include <filesystem>
+#include <iostream>
 #include <map>
+#include <sstream>
 
 #include "dlb/runtime/pvm_transport.hpp"
 #include "launchers.hpp"
@@ -85,29 +89,119 @@ int run_pvm_task(pvm::session& s, const app_spec& spec, options opts, run_params
   return run_task(rt, spec, body);
 }
 
-}  // namespace
+// Where slave r (1-based) goes: the virtual machine's hosts in turn, the master's host first.
+struct placement {
+  std::string host;                  // empty: PVM chooses (one host)
+  const pvm::hostfile_entry* entry;  // its hostfile line, if any
+};
 
-int launch_pvm_master(const app_spec& spec, options opts, run_params params, const app_body& body) {
-  std::unique_ptr<pvm::private_vm> vm;
-  if (!opts.flag("join-vm")) {
-    pvm::private_vm_options vo;
-    vo.root_notice = !params.quiet;
-    vm = std::make_unique<pvm::private_vm>(vo);
+std::vector<placement> place_slaves(const std::vector<pvm::host_info>& hosts,
+                                    const pvm::private_vm* vm, int procs) {
+  std::vector<placement> v(static_cast<std::size_t>(procs), placement{"", nullptr});
+  if (hosts.size() < 2) return v;
+  for (int r = 0; r < procs; ++r) {
+    const auto& h = hosts[static_cast<std::size_t>(r) % hosts.size()];
+    v[static_cast<std::size_t>(r)] = {h.name, vm ? vm->hosts_file().find(h.name) : nullptr};
   }
-  pvm::session s;
-  const std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
-  auto sp = s.spawn(exe, {kSlaveFlag}, params.procs);
-  if (!sp.complete()) {
-    for (auto t : sp.started) {
+  return v;
+}
+
+// "option --hostfile: hostfile F, line N, host H" or "host H" (a joined virtual machine).
+std::string where(const placement& p, const pvm::private_vm* vm) {
+  if (!p.entry) return "host " + p.host;
+  return "option --hostfile: hostfile " + vm->hosts_file().source + ", line " +
+         std::to_string(p.entry->line) + ", host " + p.host;
+}
+
+// Starts the P slaves; on any failure kills those that started and throws: usage_error when a
+// host has no executable (the hostfile or the installation is wrong), run_error otherwise.
+std::vector<pvm::tid> spawn_slaves(pvm::session& s, const std::string& exe,
+                                   const std::vector<placement>& places,
+                                   const pvm::private_vm* vm) {
+  std::vector<pvm::tid> started;
+  auto fail = [&](const std::string& what, bool usage) {
+    for (auto t : started) {
       try {
         s.kill(t);
       } catch (const pvm::error&) {
       }
     }
-    throw run_error("could not start the slaves: " + sp.summary());
+    if (usage) throw usage_error(what);
+    throw run_error(what);
+  };
+  if (places.empty() || places[0].host.empty()) {
+    auto sp = s.spawn(exe, {kSlaveFlag}, static_cast<int>(places.size()));
+    started = sp.started;
+    if (!sp.complete()) fail("could not start the slaves: " + sp.summary(), false);
+    return started;
+  }
+  for (std::size_t r = 0; r < places.size(); ++r) {
+    const auto& p = places[r];
+    // A host with ep= in the hostfile looks for the executable's name there; the others need
+    // the executable at the master's path.
+    pvm::spawn_options o;
+    o.where = p.host;
+    o.search_ep = p.entry && p.entry->options.count("ep") > 0;
+    const std::string file = o.search_ep ? std::filesystem::path(exe).filename().string() : exe;
+    auto sp = s.spawn(file, {kSlaveFlag}, 1, o);
+    if (!sp.complete()) {
+      const auto& f = sp.failed.front();
+      const bool missing = pvm::code_symbol(f.code) == "PvmNoFile";
+      std::string what =
+          where(p, vm) + ": could not start slave " + std::to_string(r + 1) + " there: " + f.reason;
+      if (missing)
+        what += o.search_ep
+                    ? " (no " + file + " in that host's ep=" + p.entry->options.at("ep") + ")"
+                    : " (every host needs the executable at the same path, or an ep= "
+                      "directory holding it in the hostfile)";
+      fail(what, missing);
+    }
+    started.push_back(sp.started.front());
+  }
+  return started;
+}
+
+}  // namespace
+
+int launch_pvm_master(const app_spec& spec, options opts, run_params params, const app_body& body) {
+  const std::string hostfile = opts.str("hostfile");
+  const bool join = opts.flag("join-vm");
+  if (!hostfile.empty() && join)
+    throw usage_error(
+        "options --hostfile and --join-vm exclude each other: --hostfile starts a private virtual "
+        "machine of its hosts, --join-vm runs in yours as it is (add hosts with the pvm console)");
+  if (!hostfile.empty() && params.emulated)
+    throw usage_error(
+        "option --hostfile needs --clock native: the emulated clock is shared by the tasks of one "
+        "host");
+  std::unique_ptr<pvm::private_vm> vm;
+  if (!join) {
+    pvm::private_vm_options vo;
+    vo.root_notice = !params.quiet;
+    vo.hostfile = hostfile;
+    vo.add_hosts_timeout = std::chrono::milliseconds(
+        static_cast<std::int64_t>(std::min(params.timeout_s, 600.0) * 1000));
+    try {
+      vm = std::make_unique<pvm::private_vm>(vo);
+    } catch (const pvm::hostfile_error& e) {
+      throw usage_error(std::string("option --hostfile: ") + e.what());
+    }
+  }
+  pvm::session s;
+  const std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
+  const auto hosts = s.hosts();
+  const auto places = place_slaves(hosts, vm.get(), params.procs);
+  const auto started = spawn_slaves(s, exe, places, vm.get());
+  if (hosts.size() > 1) {
+    // Where every task runs, as PVM reports it (one line, also under --quiet).
+    std::ostringstream os;
+    os << "HOSTS hosts=" << hosts.size() << " master=" << s.host_of(s.self());
+    for (std::size_t r = 0; r < started.size(); ++r)
+      os << " slave" << r + 1 << "=" << s.host_of(started[r]);
+    std::cout << os.str() << std::endl;
   }
   std::vector<pvm::tid> tids{s.self()};
-  tids.insert(tids.end(), sp.started.begin(), sp.started.end());
+  tids.insert(tids.end(), started.begin(), started.end());
   std::shared_ptr<shared_medium> medium;
   std::string medium_name;
   if (params.emulated && params.network.kind == network_kind::ethernet1996) {

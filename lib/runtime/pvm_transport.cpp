@@ -63,8 +63,16 @@ std::string pvm_transport::describe(int rank) const {
   } else {
     os << "slave " << rank;
   }
-  if (rank >= 0 && static_cast<std::size_t>(rank) < tids_.size())
-    os << " (PVM task " << tids_[static_cast<std::size_t>(rank)] << ")";
+  if (rank >= 0 && static_cast<std::size_t>(rank) < tids_.size()) {
+    const pvm::tid t = tids_[static_cast<std::size_t>(rank)];
+    os << " (PVM task " << t;
+    // On a virtual machine of several hosts, name the host (a lost workstation, a slow one).
+    try {
+      if (s_.hosts().size() > 1) os << " on " << s_.host_of(t);
+    } catch (const pvm::error&) {
+    }
+    os << ")";
+  }
   return os.str();
 }
 

@@ -88,6 +88,9 @@ std::vector<option_spec> common_options() {
        "<prefix>/share/dlb/network)"},
       {"join-vm", "", "join the PVM virtual machine of the environment instead of a private one",
        true},
+      {"hostfile", "",
+       "PVM hostfile: a private virtual machine of those hosts, slaves spread over them "
+       "(--clock native)"},
       {"quiet", "", "print only the result lines", true},
   };
 }

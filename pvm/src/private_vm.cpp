@@ -4,7 +4,9 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pvm3.h>
 #include <signal.h>
+#include <strings.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,6 +23,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+
+#include "pvm/error.hpp"
 
 namespace pvm {
 namespace {
@@ -160,6 +164,8 @@ private_vm::private_vm(private_vm_options opts)
   } catch (const std::exception&) {
     // Tidying up after others is best effort; it never stops a start.
   }
+  // A bad hostfile is reported before anything is started.
+  if (!opts.hostfile.empty()) hostfile_ = read_hostfile(opts.hostfile);
   const std::string addr = address_file();
   if (::access(addr.c_str(), F_OK) == 0) {
     auto old = pvmd_pid_from_address_file(addr);
@@ -192,7 +198,16 @@ private_vm::private_vm(private_vm_options opts)
   }
   const pid_t parent = ::getpid();
   std::vector<std::string> args{opts.pvmd, "-d0"};
-  if (!opts.hostfile.empty()) args.push_back(opts.hostfile);
+  if (!opts.hostfile.empty()) {
+    deferred_file_ = tmp_dir() + "/dlb-hostfile." + std::to_string(::getuid()) + "." + vmid_;
+    std::ofstream f(deferred_file_);
+    f << hostfile_.deferred_text();
+    if (!f.flush()) {
+      halt();
+      throw std::runtime_error("private_vm: cannot write " + deferred_file_);
+    }
+    args.push_back(deferred_file_);
+  }
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -208,6 +223,13 @@ private_vm::private_vm(private_vm_options opts)
     // Child: die with the parent, so that no pvmd outlives a killed test.
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (::getppid() != parent) ::_exit(127);
+    // A blocked SIGCHLD survives exec: the pvmd would notice its tasks' exits only at its next
+    // periodic wake-up (task-exit notices, and so every run's end, late by about 5 s; seen
+    // under pvm-private, which blocks the signals it forwards).
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    ::signal(SIGCHLD, SIG_DFL);
     int devnull = ::open("/dev/null", O_RDWR);
     ::dup2(devnull, 0);
     ::dup2(fds[1], 1);
@@ -253,6 +275,189 @@ private_vm::private_vm(private_vm_options opts)
     }
   }
   unlink_log();
+  if (!opts.hostfile.empty()) add_hosts(opts.add_hosts_timeout);
+}
+
+namespace {
+
+// What adding one host failed of, in words a user can act on.
+std::string add_host_reason(int code) {
+  const char* rsh = std::getenv("PVM_RSH");
+  const std::string how =
+      rsh && *rsh ? std::string("PVM_RSH=") + rsh : "rsh (set PVM_RSH, e.g. to ssh)";
+  switch (code) {
+    case PvmCantStart:
+      return "could not start a pvmd there: host unreachable, or " + how +
+             " failed, or no pvmd at dx= (check: " + (rsh && *rsh ? std::string(rsh) : "rsh") +
+             " HOST true) (PvmCantStart)";
+    case PvmNoHost:
+      return "no such host: its name does not resolve here (PvmNoHost)";
+    case PvmBadVersion:
+      return "its pvmd is another PVM version (PvmBadVersion)";
+    case PvmOutOfRes:
+      return "the pvmd ran out of resources starting it (PvmOutOfRes)";
+    default:
+      return std::string(code_name(code)) + " (" + std::string(code_symbol(code)) + ", " +
+             std::to_string(code) + ")";
+  }
+}
+
+// Reads everything from fd until EOF or the deadline; false on timeout.
+bool read_all(int fd, std::string& out, std::chrono::steady_clock::time_point deadline) {
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    pollfd p{fd, POLLIN, 0};
+    int r = ::poll(&p, 1, static_cast<int>(left.count()));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) continue;
+    char buf[512];
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return true;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace
+
+// Adds the hostfile's hosts (all but deferred ones and the master's own line) in a helper
+// process, so that this process's libpvm state stays untouched (it enrolls later, or never).
+// The helper writes "master NAME" and one "INDEX CODE" line per host it tried.
+void private_vm::add_hosts(std::chrono::milliseconds bound) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    halt();
+    throw std::runtime_error(std::string("private_vm: pipe: ") + std::strerror(errno));
+  }
+  std::vector<const hostfile_entry*> wanted;
+  for (const auto& h : hostfile_.hosts) {
+    if (!h.deferred) wanted.push_back(&h);
+  }
+  const pid_t helper = ::fork();
+  if (helper < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    halt();
+    throw std::runtime_error(std::string("private_vm: fork: ") + std::strerror(errno));
+  }
+  if (helper == 0) {
+    ::close(fds[0]);
+    pvm_setopt(PvmAutoErr, 0);
+    std::string out;
+    if (pvm_mytid() < 0) ::_exit(3);
+    int nhost = 0, narch = 0;
+    pvmhostinfo* hi = nullptr;
+    std::string master;
+    if (pvm_config(&nhost, &narch, &hi) >= 0 && nhost > 0) master = hi[0].hi_name;
+    out += "master " + master + "\n";
+    std::vector<std::string> names;
+    std::vector<std::size_t> index;
+    for (std::size_t i = 0; i < wanted.size(); ++i) {
+      // "The master host may appear on any line of the host file" (pvmd3(1PVM)).
+      if (::strcasecmp(wanted[i]->name.c_str(), master.c_str()) == 0) {
+        out += std::to_string(i) + " master\n";
+        continue;
+      }
+      names.push_back(wanted[i]->name);
+      index.push_back(i);
+    }
+    if (!names.empty()) {
+      std::vector<char*> argv;
+      for (auto& n : names) argv.push_back(n.data());
+      std::vector<int> infos(names.size(), 0);
+      int rc = pvm_addhosts(argv.data(), static_cast<int>(argv.size()), infos.data());
+      for (std::size_t k = 0; k < names.size(); ++k) {
+        const int code = rc < 0 ? rc : infos[k];
+        out += std::to_string(index[k]) + " " + std::to_string(code) + "\n";
+      }
+    }
+    pvm_exit();
+    const char* p = out.data();
+    std::size_t left = out.size();
+    while (left > 0) {
+      ssize_t n = ::write(fds[1], p, left);
+      if (n <= 0) break;
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string out;
+  const bool done = read_all(fds[0], out, std::chrono::steady_clock::now() + bound);
+  ::close(fds[0]);
+  if (!done) ::kill(helper, SIGKILL);
+  ::waitpid(helper, nullptr, 0);
+  if (!done) {
+    halt();
+    throw hostfile_error(hostfile_.source, 0, "",
+                         "adding the hosts did not finish within " +
+                             std::to_string(bound.count() / 1000) +
+                             " s (an rsh/ssh that hangs?); every pvmd started for it was halted");
+  }
+  std::istringstream in(out);
+  std::string word;
+  std::vector<std::string> failures;
+  const hostfile_entry* first_failed = nullptr;
+  std::string first_reason;
+  in >> word >> std::ws;
+  if (word == "master") std::getline(in, master_host_);
+  std::size_t i = 0;
+  std::string code;
+  while (in >> i >> code) {
+    if (i >= wanted.size()) continue;
+    if (code == "master") continue;
+    const int c = std::stoi(code);
+    // PvmDupHost: the host is in the virtual machine already, i.e. it is this machine under
+    // another name (the master may appear on any line).
+    if (c >= 0 || c == PvmDupHost) {
+      if (c >= 0) added_.push_back(*wanted[i]);
+      continue;
+    }
+    const std::string why = add_host_reason(c);
+    if (!first_failed) {
+      first_failed = wanted[i];
+      first_reason = why;
+    } else {
+      failures.push_back("line " + std::to_string(wanted[i]->line) + ", host " + wanted[i]->name +
+                         ": " + why);
+    }
+  }
+  if (master_host_.empty() && !wanted.empty()) {
+    halt();
+    throw std::runtime_error(
+        "private_vm: could not add the hostfile's hosts (the helper that "
+        "enrolls in PVM_VMID=" +
+        vmid_ + " failed)");
+  }
+  if (first_failed) {
+    const hostfile_entry failed = *first_failed;
+    halt();
+    std::string reason = first_reason;
+    for (const auto& f : failures) reason += "; also " + f;
+    throw hostfile_error(hostfile_.source, failed.line, failed.name,
+                         reason + "; every pvmd started for the run was halted");
+  }
+}
+
+// Halts every pvmd of the virtual machine: pvm_halt from a helper process (it kills every task
+// and the remote pvmds), bounded; the caller then makes sure of the local ones.
+void private_vm::halt_all_hosts() noexcept {
+  const pid_t helper = ::fork();
+  if (helper < 0) return;
+  if (helper == 0) {
+    pvm_setopt(PvmAutoErr, 0);
+    if (pvm_mytid() >= 0) pvm_halt();
+    ::_exit(0);
+  }
+  // The master pvmd exits once every remote pvmd has been told.
+  wait_exit(pid_, std::chrono::milliseconds(3000));
+  if (!wait_exit(helper, std::chrono::milliseconds(500))) {
+    ::kill(helper, SIGKILL);
+    wait_exit(helper, std::chrono::milliseconds(500));
+  }
 }
 
 private_vm::~private_vm() { halt(); }
@@ -279,6 +484,7 @@ std::string private_vm::address_file() const {
 }
 
 void private_vm::halt() noexcept {
+  if (pid_ > 0 && !hostfile_.hosts.empty()) halt_all_hosts();
   if (pid_ > 0) {
     // The pvmd's own SIGTERM shutdown also signals every task still in its table, and that can
     // include this process when its pvm_exit has not been processed yet. So the tasks are
@@ -316,6 +522,10 @@ void private_vm::halt() noexcept {
     ::unlink(address_file().c_str());
     if (socket_path_.rfind(tmp_dir() + "/pvmtmp", 0) == 0) ::unlink(socket_path_.c_str());
     ::unlink(log_file().c_str());
+  }
+  if (!deferred_file_.empty()) {
+    ::unlink(deferred_file_.c_str());
+    deferred_file_.clear();
   }
   if (out_fd_ >= 0) {
     ::close(out_fd_);

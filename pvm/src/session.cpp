@@ -144,8 +144,10 @@ spawn_result session::spawn(const std::string& path, const std::vector<std::stri
   if (count < 0) throw error("pvm_spawn", PvmBadParam, "negative task count");
   spawn_result result;
   if (count == 0) return result;
-  // pvm_spawn silently starts nothing for a relative path: make it absolute here.
-  std::string exe = std::filesystem::absolute(path).string();
+  // pvm_spawn silently starts nothing for a relative path: make it absolute here, unless a bare
+  // name is to be found in the hosts' ep= paths.
+  const bool bare = where.search_ep && path.find('/') == std::string::npos;
+  std::string exe = bare ? path : std::filesystem::absolute(path).string();
   std::vector<std::string> argv_store = args;
   std::vector<char*> argv;
   for (auto& a : argv_store) argv.push_back(a.data());
@@ -191,6 +193,25 @@ tid session::exited_task(message& m) {
 }
 
 void session::kill(tid t) { check(pvm_kill(t.value), "pvm_kill"); }
+
+std::vector<host_info> session::hosts() const {
+  int nhost = 0, narch = 0;
+  pvmhostinfo* hi = nullptr;
+  check(pvm_config(&nhost, &narch, &hi), "pvm_config");
+  std::vector<host_info> v;
+  for (int i = 0; i < nhost; ++i)
+    v.push_back({hi[i].hi_name ? hi[i].hi_name : "", hi[i].hi_tid,
+                 hi[i].hi_arch ? hi[i].hi_arch : "", hi[i].hi_speed});
+  return v;
+}
+
+std::string session::host_of(tid t) const {
+  const int dtid = check(pvm_tidtohost(t.value), "pvm_tidtohost");
+  for (const auto& h : hosts()) {
+    if (h.dtid == dtid) return h.name;
+  }
+  return "pvmd " + std::to_string(dtid);
+}
 
 void session::signal(tid t, int signum) { check(pvm_sendsig(t.value, signum), "pvm_sendsig"); }
 

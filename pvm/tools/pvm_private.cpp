@@ -4,7 +4,8 @@
 //
 // Starts a pvmd with a fresh PVM_VMID, runs COMMAND with PVM_VMID/PVM_ROOT (and PVM_ALLOW_ROOT
 // as root) in its environment, and halts the pvmd when COMMAND ends or when this tool is
-// interrupted. Exits with COMMAND's status (128+N if it died of signal N), 2 on usage errors.
+// interrupted. Exits with COMMAND's status (128+N if it died of signal N), 2 on usage errors and
+// on a bad hostfile (a line that does not parse, a host named twice, a host that cannot be added).
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -117,6 +118,9 @@ int main(int argc, char** argv) {
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
     return 1;
+  } catch (const pvm::hostfile_error& e) {
+    std::cerr << "pvm-private: " << e.what() << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "pvm-private: " << e.what() << "\n";
     return 1;

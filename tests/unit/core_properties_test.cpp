@@ -234,9 +234,8 @@ void check_model_invariants(const prediction& pr, const model_input& in, strateg
     }
     ASSERT_GE(g.synchronizations, 1u);
     if (in.program.balance.no_move == after_no_move::stop) {
-      const balance_reason last = g.syncs.back().reason;
-      if (last != balance_reason::moved) {
-        if (last == balance_reason::nothing_left) EXPECT_EQ(g.syncs.back().remaining, 0);
+      if (g.syncs.back().reason == balance_reason::nothing_left) {
+        EXPECT_EQ(g.syncs.back().remaining, 0);
       }
       for (std::size_t j = 0; j + 1 < g.syncs.size(); ++j) {
         EXPECT_EQ(g.syncs[j].reason, balance_reason::moved);

@@ -15,15 +15,22 @@
 #include <string>
 #include <vector>
 
+#include "pvm/hostfile.hpp"
+
 namespace pvm {
 
 struct private_vm_options {
   // Empty: a fresh id made of this process's pid, a counter and the time.
   std::string vmid;
   std::string pvmd = "/usr/bin/pvmd";
-  // Optional pvmd hostfile (for several hosts).
+  // Optional PVM hostfile (several hosts). It is read and checked first (hostfile_error naming
+  // the line and host); then the pvmd starts with every host deferred and adds them one by one
+  // (pvm_addhosts), so that a host that cannot be added is reported by name and line, and the
+  // virtual machine (every pvmd started so far) is halted before the error is thrown.
   std::string hostfile;
   std::chrono::milliseconds start_timeout{5000};
+  // Bound on adding the hostfile's hosts (rsh/ssh to a dead host can take minutes).
+  std::chrono::milliseconds add_hosts_timeout{60000};
   // Print the one-line PVM_ALLOW_ROOT notice on stderr when running as root.
   bool root_notice = true;
 };
@@ -42,6 +49,12 @@ class private_vm {
   std::string address_file() const;
   // The pvmd's log (/tmp/pvml.<uid>.<vmid>); unlinked once the pvmd is ready.
   std::string log_file() const;
+  // The master pvmd's host name (as PVM calls it; empty without a hostfile) and the hostfile's
+  // hosts that were added to the virtual machine (the master's own line excluded).
+  const std::string& master_host() const noexcept { return master_host_; }
+  const std::vector<hostfile_entry>& added_hosts() const noexcept { return added_; }
+  // The parsed hostfile (empty source without one).
+  const struct hostfile& hosts_file() const noexcept { return hostfile_; }
 
   // Stops the pvmd (SIGTERM, then SIGKILL after a grace period), reaps it, removes its files
   // and restores the environment. Idempotent; never throws.
@@ -54,6 +67,13 @@ class private_vm {
   pid_t pid_ = -1;
   int out_fd_ = -1;
   std::string socket_path_;
+  struct hostfile hostfile_;
+  std::string deferred_file_;  // the generated hostfile the pvmd was started with
+  std::string master_host_;
+  std::vector<hostfile_entry> added_;
+
+  void add_hosts(std::chrono::milliseconds bound);
+  void halt_all_hosts() noexcept;
   std::vector<std::pair<std::string, std::optional<std::string>>> saved_env_;
 };
 

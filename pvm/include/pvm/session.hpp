@@ -56,6 +56,17 @@ struct spawn_options {
   // A host name or architecture to spawn on; empty lets PVM choose.
   std::string where;
   bool where_is_arch = false;
+  // Pass a bare file name ("mxm") to PVM as it is, so that each host's pvmd looks for it in
+  // its ep= path (hostfile), instead of making it absolute against this directory.
+  bool search_ep = false;
+};
+
+// One host of the virtual machine (pvm_config).
+struct host_info {
+  std::string name;
+  int dtid = 0;  // the host's pvmd
+  std::string arch;
+  int speed = 0;
 };
 
 class session {
@@ -106,6 +117,10 @@ class session {
 
   void kill(tid t);
   void signal(tid t, int signum);
+
+  // The hosts of the virtual machine, the master pvmd's first; and the host a task runs on.
+  std::vector<host_info> hosts() const;
+  std::string host_of(tid t) const;
 
  private:
   message receive_result(int bufid, const char* routine);
