@@ -16,31 +16,55 @@ messenger::messenger(transport& t, dlb::clock& c, network_model net,
 
 bool messenger::modelled() const { return clock_.emulated() && net_.params().modelled(); }
 
+void messenger::share_cpu(std::shared_ptr<shared_medium> ledger, bool publisher, int partner) {
+  cpu_ = std::move(ledger);
+  cpu_publisher_ = publisher;
+  partner_ = partner;
+}
+
+void messenger::note_busy(double start, double end) {
+  if (cpu_ && cpu_publisher_ && end > start) cpu_->publish_busy(start, end);
+}
+
 void messenger::absorb() {
-  if (!modelled() || net_.params().recv_overhead <= 0) return;
-  drain(std::chrono::microseconds(0));
-  const double o_r = net_.params().recv_overhead;
-  while (!uncharged_.empty() && uncharged_.top() <= clock_.now()) {
-    while (!uncharged_.empty() && uncharged_.top() <= clock_.now()) {
-      cpu_free_ = std::max(cpu_free_, uncharged_.top()) + o_r;
-      uncharged_.pop();
+  const bool receives = modelled() && net_.params().recv_overhead > 0;
+  const bool shares = cpu_ && !cpu_publisher_;
+  if (!receives && !shares) return;
+  for (;;) {
+    drain(std::chrono::microseconds(0));
+    if (shares) {
+      for (const auto n = cpu_->busy_published(); cpu_read_ < n; ++cpu_read_) {
+        const auto [start, end] = cpu_->busy_interval(cpu_read_);
+        uncharged_.push({start, end - start});
+      }
     }
-    clock_.wait_until(cpu_free_);
-    drain(std::chrono::microseconds(0));  // what arrived meanwhile is charged after it
+    if (uncharged_.empty() || uncharged_.top().first > clock_.now()) return;
+    while (!uncharged_.empty() && uncharged_.top().first <= clock_.now()) {
+      const auto [t, length] = uncharged_.top();
+      uncharged_.pop();
+      const double start = std::max(cpu_free_, t);
+      cpu_free_ = start + length;
+      note_busy(start, cpu_free_);
+    }
+    clock_.wait_until(cpu_free_);  // what arrived meanwhile is charged after it
   }
 }
 
 void messenger::compute(double base_seconds) {
   absorb();
+  const double t0 = clock_.now();
   clock_.compute(base_seconds);
   cpu_free_ = std::max(cpu_free_, clock_.now());
+  note_busy(t0, clock_.now());
   absorb();
 }
 
 void messenger::busy(double seconds) {
   absorb();
-  clock_.wait_until(clock_.now() + seconds);
+  const double t0 = clock_.now();
+  clock_.wait_until(t0 + seconds);
   cpu_free_ = std::max(cpu_free_, clock_.now());
+  note_busy(t0, clock_.now());
 }
 
 std::size_t messenger::send(int to, tag kind, const bytes& body) {
@@ -50,13 +74,18 @@ std::size_t messenger::send(int to, tag kind, const bytes& body) {
   std::size_t wire = body.size();
   if (modelled()) {
     // The sender spends its overhead first; then the message takes its turn on the network:
-    // the emulated one stamps its arrival, the simulated one carries it (network.hpp).
+    // the emulated one stamps its arrival, the simulated one carries it (network.hpp). A
+    // message to the task on the same workstation crosses no network.
     const double leaves = sent + net_.params().send_overhead;
-    arrival = net_.params().carried_by_transport ? leaves : net_.arrival(leaves, body.size());
+    const bool local = to == partner_;
+    arrival =
+        net_.params().carried_by_transport || local ? leaves : net_.arrival(leaves, body.size());
     wire = static_cast<std::size_t>(net_.params().header_bytes) + body.size();
     clock_.wait_until(leaves);
     cpu_free_ = std::max(cpu_free_, leaves);
+    note_busy(sent, leaves);
   }
+  if (observer_) observer_(sent, to, kind, body);
   writer w;
   w.put(sent).put(arrival).put_raw(body.data(), body.size());
   transport_.send(to, static_cast<int>(kind), w.data(), wire);
@@ -67,6 +96,8 @@ std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const byt
   if (to.empty()) return 0;
   if (!modelled()) {
     const double sent = clock_.now();
+    if (observer_)
+      for (int r : to) observer_(sent, r, kind, body);
     writer w;
     w.put(sent).put(sent).put_raw(body.data(), body.size());
     transport_.multicast(to, static_cast<int>(kind), w.data());
@@ -105,7 +136,8 @@ void messenger::accept(envelope e) {
   d.sent = r.get<double>();
   d.arrival = r.get<double>();
   if (e.arrival >= 0) d.arrival = e.arrival;  // the backend's network delivered it then
-  if (modelled() && net_.params().recv_overhead > 0) uncharged_.push(d.arrival);
+  if (modelled() && net_.params().recv_overhead > 0)
+    uncharged_.push({d.arrival, net_.params().recv_overhead});
   d.payload.assign(e.payload.begin() + 2 * static_cast<long>(sizeof(double)), e.payload.end());
   d.seq = received_++;
   pending_[e.tag].push_back(std::move(d));

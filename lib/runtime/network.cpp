@@ -37,39 +37,84 @@ std::optional<network_kind> parse_network(const std::string& s) {
   return std::nullopt;
 }
 
+struct shared_medium::layout {
+  std::atomic<std::uint64_t> medium_free;  // bits of a double
+  std::atomic<std::uint64_t> published;    // intervals in the ledger
+  double slots[kLedgerSlots][2];
+};
+
+namespace {
+constexpr std::size_t kSegmentBytes =
+    sizeof(std::atomic<std::uint64_t>) * 2 + sizeof(double) * 2 * shared_medium::kLedgerSlots;
+}  // namespace
+
 shared_medium::shared_medium(const std::string& name, bool owner) : name_(name), owner_(owner) {
   static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
+  static_assert(sizeof(layout) == kSegmentBytes);
   const std::string path = "/" + name;
   int fd = shm_open(path.c_str(), owner ? (O_RDWR | O_CREAT | O_EXCL) : O_RDWR, 0600);
   if (fd < 0) throw std::runtime_error("shared medium " + path + ": " + std::strerror(errno));
-  if (owner && ftruncate(fd, 4096) != 0) {
+  if (owner && ftruncate(fd, kSegmentBytes) != 0) {
     int e = errno;
     close(fd);
     shm_unlink(path.c_str());
     throw std::runtime_error("shared medium " + path + ": ftruncate: " + std::strerror(e));
   }
-  void* p = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void* p = mmap(nullptr, kSegmentBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   close(fd);
   if (p == MAP_FAILED) {
     if (owner) shm_unlink(path.c_str());
     throw std::runtime_error("shared medium " + path + ": mmap: " + std::strerror(errno));
   }
-  word_ = static_cast<std::atomic<std::uint64_t>*>(p);
-  if (owner) word_->store(std::bit_cast<std::uint64_t>(0.0));
+  seg_ = static_cast<layout*>(p);
+  if (owner) {
+    seg_->medium_free.store(std::bit_cast<std::uint64_t>(0.0));
+    seg_->published.store(0);
+  }
+}
+
+shared_medium::shared_medium() : owner_(true), in_process_(true) {
+  void* p =
+      mmap(nullptr, kSegmentBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    throw std::runtime_error(std::string("shared medium: mmap: ") + std::strerror(errno));
+  seg_ = static_cast<layout*>(p);
+  seg_->medium_free.store(std::bit_cast<std::uint64_t>(0.0));
+  seg_->published.store(0);
 }
 
 shared_medium::~shared_medium() {
-  if (word_) munmap(word_, 4096);
-  if (owner_) shm_unlink(("/" + name_).c_str());
+  if (seg_) munmap(seg_, kSegmentBytes);
+  if (owner_ && !in_process_) shm_unlink(("/" + name_).c_str());
 }
 
 double shared_medium::reserve(double ready, double duration) {
-  std::uint64_t old = word_->load();
+  std::uint64_t old = seg_->medium_free.load();
   for (;;) {
     const double start = std::max(ready, std::bit_cast<double>(old));
     const std::uint64_t next = std::bit_cast<std::uint64_t>(start + duration);
-    if (word_->compare_exchange_weak(old, next)) return start;
+    if (seg_->medium_free.compare_exchange_weak(old, next)) return start;
   }
+}
+
+void shared_medium::publish_busy(double start, double end) {
+  const std::uint64_t n = seg_->published.load(std::memory_order_relaxed);
+  seg_->slots[n % kLedgerSlots][0] = start;
+  seg_->slots[n % kLedgerSlots][1] = end;
+  seg_->published.store(n + 1, std::memory_order_release);
+}
+
+std::uint64_t shared_medium::busy_published() const {
+  return seg_->published.load(std::memory_order_acquire);
+}
+
+std::pair<double, double> shared_medium::busy_interval(std::uint64_t i) const {
+  const std::pair<double, double> v{seg_->slots[i % kLedgerSlots][0],
+                                    seg_->slots[i % kLedgerSlots][1]};
+  if (busy_published() > i + kLedgerSlots)
+    throw std::runtime_error("the master's CPU ledger overflowed (slave 1 fell " +
+                             std::to_string(kLedgerSlots) + " intervals behind)");
+  return v;
 }
 
 // The default split of the paper's L = 2414.5 us (sources; the sensitivity study varies all

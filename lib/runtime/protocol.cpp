@@ -51,15 +51,19 @@ slave_stats get_stats(reader& r) {
 
 }  // namespace
 
-int peek_loop(const delivered& d) {
-  reader r(d.payload);
+int peek_loop(const bytes& body) {
+  reader r(body);
   return r.get<int>();
 }
 
-sync_header peek_sync(const delivered& d) {
-  reader r(d.payload);
+sync_header peek_sync(const bytes& body) {
+  reader r(body);
   return get_header(r);
 }
+
+int peek_loop(const delivered& d) { return peek_loop(d.payload); }
+
+sync_header peek_sync(const delivered& d) { return peek_sync(d.payload); }
 
 messenger::match in_loop(tag t, int loop) {
   return {t, [=](const delivered& d) { return peek_loop(d) == loop; }};

@@ -204,7 +204,8 @@ int launch_pvm_master(const app_spec& spec, options opts, run_params params, con
   tids.insert(tids.end(), started.begin(), started.end());
   std::shared_ptr<shared_medium> medium;
   std::string medium_name;
-  if (params.emulated && params.network.kind == network_kind::ethernet1996) {
+  if (params.emulated &&
+      (params.network.kind == network_kind::ethernet1996 || params.balancer_on_master)) {
     medium_name = "dlb-medium-" + std::to_string(getpid()) + "-" + std::to_string(s.self().value);
     medium = std::make_shared<shared_medium>(medium_name, true);
   }

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 
 #include "dlb/runtime/network_profile.hpp"
+#include "dlb/runtime/protocol.hpp"
 
 namespace dlb {
 
@@ -79,6 +82,10 @@ std::vector<option_spec> common_options() {
       {"delta-ms", "1", "time the balancer spends on one decision, ms"},
       {"threshold", "-1", "move threshold in iterations; -1: 1% of the loop's iterations"},
       {"improvement", "0.10", "minimum predicted improvement to move work (profitability)"},
+      {"balancer", "master",
+       "where the master task (the centralized balancer, scatter and gather) runs: master (on "
+       "slave 1's workstation, taking its CPU, as in the paper) or dedicated (a workstation of "
+       "its own)"},
       {"after-no-move", "idle",
        "after a decision not to move: idle (the requester idles, the others go on and the next "
        "to run out synchronizes again) or stop (balancing in the group ends)"},
@@ -91,6 +98,9 @@ std::vector<option_spec> common_options() {
       {"hostfile", "",
        "PVM hostfile: a private virtual machine of those hosts, slaves spread over them "
        "(--clock native)"},
+      {"trace-dir", "",
+       "write every message each task sends to DIR/messages.<rank>.csv (time, from, to, type, "
+       "bytes, loop, group, epoch)"},
       {"quiet", "", "print only the result lines", true},
   };
 }
@@ -187,6 +197,10 @@ run_params read_params(const options& o) {
     throw usage_error("option --after-no-move must be idle or stop, got '" +
                       o.str("after-no-move") + "'");
   p.after_no_move = *rule;
+  const std::string& where = o.str("balancer");
+  if (where != "master" && where != "dedicated")
+    throw usage_error("option --balancer must be master or dedicated, got '" + where + "'");
+  p.balancer_on_master = where == "master";
   p.timeout_s = o.real("timeout", 0.1, 1e7);  // wall time; the simulator detects deadlock
   p.quiet = o.flag("quiet");
   p.network_profile = o.str("network-profile");
@@ -218,11 +232,71 @@ runtime::runtime(runtime_setup setup)
   for (int r : watch) watched[static_cast<std::size_t>(r)] = true;
   messenger_->set_watched(watched);
   transport_.watch(watch);
+  // The paper's master workstation also computes: the master task shares slave 1's CPU.
+  if (params_.emulated && params_.balancer_on_master && rank_ <= 1) {
+    if (!medium_)
+      throw std::logic_error("the launcher gave no shared segment for --balancer master");
+    messenger_->share_cpu(medium_, rank_ == 0, rank_ == 0 ? 1 : 0);
+  }
+  if (!opts_.str("trace-dir").empty()) trace_messages(opts_.str("trace-dir"));
   // Everyone starts at time 0 of the run.
   clock_.wait_until(0.0);
 }
 
 runtime::~runtime() = default;
+
+namespace {
+const char* name_of(tag t) {
+  switch (t) {
+    case tag::config:
+      return "config";
+    case tag::scatter:
+      return "scatter";
+    case tag::interrupt:
+      return "interrupt";
+    case tag::profile:
+      return "profile";
+    case tag::decision:
+      return "decision";
+    case tag::work:
+      return "work";
+    case tag::gather:
+      return "gather";
+    case tag::release:
+      return "release";
+    case tag::abort:
+      return "abort";
+    case tag::task_exit:
+      return "task_exit";
+  }
+  return "other";
+}
+}  // namespace
+
+void runtime::trace_messages(const std::string& dir) {
+  const std::string path = dir + "/messages." + std::to_string(rank_) + ".csv";
+  trace_ = std::make_unique<std::ofstream>(path);
+  if (!*trace_) throw usage_error("option --trace-dir: cannot write '" + path + "'");
+  *trace_ << "time,from,to,type,bytes,loop,group,epoch\n" << std::setprecision(12);
+  messenger_->observe_sends([this](double t, int to, tag kind, const bytes& body) {
+    // The DLB messages start with their loop and, within a synchronization, group and epoch
+    // (protocol.hpp).
+    int loop = -1, group = -1, epoch = -1;
+    const bool in_sync = kind == tag::interrupt || kind == tag::profile || kind == tag::decision ||
+                         kind == tag::work;
+    if (in_sync) {
+      const protocol::sync_header h = protocol::peek_sync(body);
+      loop = h.loop;
+      group = h.group;
+      epoch = h.epoch;
+    } else if (kind == tag::scatter || kind == tag::gather) {
+      loop = protocol::peek_loop(body);
+    }
+    *trace_ << t << "," << rank_ << "," << to << "," << name_of(kind) << "," << body.size() << ","
+            << loop << "," << group << "," << epoch << "\n";
+    trace_->flush();
+  });
+}
 
 const core::network_profile& runtime::model_network() {
   if (!model_network_) {

@@ -91,6 +91,11 @@ struct world::state {
     sg::SemaphorePtr ready = sg::Semaphore::create(0);
   };
   std::vector<std::unique_ptr<transmitter>> transmitters;
+  // The run's shared segment (the master's CPU ledger, --balancer master), and whether the
+  // master and slave 1 share a workstation: their messages then cross no network.
+  std::shared_ptr<shared_medium> segment = std::make_shared<shared_medium>();
+  bool master_on_slave1 = false;
+  bool local(int a, int b) const { return master_on_slave1 && a + b == 1; }
   std::vector<int> transmitter_of;  // by rank; -1: none
   ~state() {
     for (auto& t : transmitters)
@@ -124,6 +129,10 @@ class sim_transport final : public transport {
     auto* m = new message{rank_, tag, payload};
     // The receiver's mailbox has a permanent receiver, so a transfer starts at once.
     const int k = w_.transmitter_of[static_cast<std::size_t>(rank_)];
+    if (w_.local(rank_, to)) {  // the same workstation: no wire
+      mailbox(to)->put(m, 0);
+      return;
+    }
     if (k < 0) {
       mailbox(to)->put(m, static_cast<std::uint64_t>(charged_bytes));
       return;
@@ -266,6 +275,7 @@ world::world(engine& e, std::string name, const run_params& params)
                  ->seal();
   }
   const bool loaded = params.load.max_load > 0;
+  s.master_on_slave1 = params.balancer_on_master && params.procs >= 1;
   for (int r = 0; r < n; ++r) {
     const std::string host = s.name + (r == 0 ? ":master" : ":ws" + std::to_string(r));
     const double speed = r == 0 ? 1.0 : params.speeds[static_cast<std::size_t>(r - 1)];
@@ -370,6 +380,8 @@ void world::start(task_fn task) {
 
 const std::vector<int>& world::exit_codes() const { return state_->exit_codes; }
 
+std::shared_ptr<shared_medium> world::segment() const { return state_->segment; }
+
 bool world::deadlocked() const {
   for (std::size_t r = 0; r < state_->done.size(); ++r)
     if (!state_->done[r]) return true;
@@ -398,8 +410,8 @@ namespace dlb::detail {
 int launch_sim(const app_spec& spec, options opts, run_params params, const app_body& body) {
   sim::engine e;
   sim::world w(e, spec.name, params);
-  w.start([&spec, &opts, &params, &body](int rank, transport& t, dlb::clock& c) {
-    runtime_setup setup{spec.name, opts, params, rank, &t, &c, nullptr, std::string()};
+  w.start([&spec, &opts, &params, &body, seg = w.segment()](int rank, transport& t, dlb::clock& c) {
+    runtime_setup setup{spec.name, opts, params, rank, &t, &c, seg, std::string()};
     runtime rt(std::move(setup));
     return run_task(rt, spec, body);
   });

@@ -7,9 +7,11 @@
 // speed against the pure load function (dlb::core::finish_time).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -121,9 +123,10 @@ dlb::app_spec loop_spec_of(const std::string& name) {
   return {name, "a synthetic loop", loop_options(), nullptr};
 }
 
-dlb::sim::task_fn runtime_task(loop_world& lw, const dlb::app_spec& spec) {
-  return [&lw, &spec](int rank, dlb::transport& t, dlb::clock& c) {
-    dlb::runtime_setup setup{spec.name, lw.opts, lw.params, rank, &t, &c, nullptr, std::string()};
+dlb::sim::task_fn runtime_task(loop_world& lw, const dlb::app_spec& spec,
+                               std::shared_ptr<dlb::shared_medium> segment) {
+  return [&lw, &spec, segment](int rank, dlb::transport& t, dlb::clock& c) {
+    dlb::runtime_setup setup{spec.name, lw.opts, lw.params, rank, &t, &c, segment, std::string()};
     dlb::runtime rt(std::move(setup));
     return dlb::run_task(rt, spec, synthetic_loop(lw.outcome));
   };
@@ -146,6 +149,41 @@ dlb::sim::task_fn compute_task(compute_world& cw) {
     c.wait_until(cw.start);
     c.compute(cw.work);
     cw.ends[static_cast<std::size_t>(rank)] = c.now();
+    return 0;
+  };
+}
+
+// A world of bare messengers on the 1996 Ethernet (default split), P = 2: slave 1 computes 2 s
+// from 0; slave 2 sends it a message at 0.1, which arrives during that computation; the master
+// is busy [1, 1.5) (a decision). Slave 1's computation is delayed by the message's receive
+// overhead o_r (an interrupt), and, when the master shares its workstation (--balancer master),
+// by the master's busy half second too.
+struct cost_world {
+  std::string name;
+  dlb::run_params params;
+  double compute_end = -1;  // slave 1
+  double master_busy_end = -1;
+};
+
+dlb::sim::task_fn cost_task(cost_world& cw, std::shared_ptr<dlb::shared_medium> segment) {
+  return [&cw, segment](int rank, dlb::transport& t, dlb::clock& c) {
+    dlb::messenger m(t, c, dlb::network_model(cw.params.network, nullptr),
+                     std::chrono::milliseconds(1000));
+    if (cw.params.balancer_on_master && rank <= 1) m.share_cpu(segment, rank == 0, 1 - rank);
+    if (rank == 0) {
+      c.wait_until(1.0);
+      m.busy(0.5);
+      cw.master_busy_end = c.now();
+    } else if (rank == 1) {
+      m.compute(2.0);
+      cw.compute_end = c.now();
+      m.wait(dlb::with_tag(dlb::tag::work), "slave 2's message");
+      m.send(2, dlb::tag::work, dlb::bytes(8));
+    } else {
+      c.wait_until(0.1);
+      m.send(1, dlb::tag::work, dlb::bytes(8));
+      m.wait(dlb::with_tag(dlb::tag::work), "slave 1's answer");
+    }
     return 0;
   };
 }
@@ -198,15 +236,28 @@ TEST(SimWorlds, SeveralRunsInOneEngineAreIndependentAndHostsFollowTheLoadFunctio
                  {}};
   computes[2] = {"unloaded", compute_params(3, speeds, 0, 0.3, 4), 0.37, 2.0, {}};
 
+  std::vector<cost_world> costs(2);
+  for (std::size_t k = 0; k < costs.size(); ++k) {
+    costs[k].name = k == 0 ? "shared-cpu" : "dedicated";
+    costs[k].params = compute_params(2, {1.0, 1.0}, 0, 1.0, 1);
+    costs[k].params.network = dlb::default_network(dlb::network_kind::ethernet1996);
+    costs[k].params.network.carried_by_transport = true;
+    costs[k].params.balancer_on_master = k == 0;
+  }
+
   dlb::sim::engine e;
   std::vector<std::unique_ptr<dlb::sim::world>> worlds;
   for (std::size_t i = 0; i < loops.size(); ++i) {
     worlds.push_back(std::make_unique<dlb::sim::world>(e, loops[i].name, loops[i].params));
-    worlds.back()->start(runtime_task(loops[i], specs[i]));
+    worlds.back()->start(runtime_task(loops[i], specs[i], worlds.back()->segment()));
   }
   for (auto& cw : computes) {
     worlds.push_back(std::make_unique<dlb::sim::world>(e, cw.name, cw.params));
     worlds.back()->start(compute_task(cw));
+  }
+  for (auto& cw : costs) {
+    worlds.push_back(std::make_unique<dlb::sim::world>(e, cw.name, cw.params));
+    worlds.back()->start(cost_task(cw, worlds.back()->segment()));
   }
   const double end = e.run();
 
@@ -262,6 +313,11 @@ TEST(SimWorlds, SeveralRunsInOneEngineAreIndependentAndHostsFollowTheLoadFunctio
       EXPECT_NEAR(got, want, 1e-6 * want) << "slave " << r;
     }
   }
+  // Who pays for a message, and what the master's workstation costs its slave.
+  const double o_r = dlb::default_network(dlb::network_kind::ethernet1996).recv_overhead;
+  EXPECT_NEAR(costs[1].compute_end, 2.0 + o_r, 1e-9) << "dedicated master";
+  EXPECT_NEAR(costs[0].compute_end, 2.0 + o_r + 0.5, 1e-9) << "master on slave 1's CPU";
+  EXPECT_NEAR(costs[0].master_busy_end, 1.5, 1e-9) << "the balancer is not slowed by slave 1";
   for (std::size_t s = 0; s < speeds.size(); ++s) {
     const double unloaded = computes[2].ends[s + 1];
     EXPECT_NEAR(unloaded, 0.37 + 2.0 / speeds[s], 1e-9);

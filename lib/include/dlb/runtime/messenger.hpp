@@ -11,6 +11,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <stdexcept>
@@ -91,6 +92,16 @@ class messenger {
   // decision), delayed likewise.
   void busy(double seconds);
 
+  // Two tasks on one workstation's CPU (--balancer master): the master's task publishes every
+  // interval it keeps the CPU busy (sends, receives, decisions, computation) in the run's shared
+  // ledger; slave 1's task, the other, takes them like interrupts: they delay its computation,
+  // not its idle time. Messages between the two do not cross the network.
+  void share_cpu(std::shared_ptr<shared_medium> ledger, bool publisher, int partner);
+
+  // Every message this task sends, as it leaves (a trace: --trace-dir); empty: none.
+  using send_observer = std::function<void(double time, int to, tag kind, const bytes& body)>;
+  void observe_sends(send_observer f) { observer_ = std::move(f); }
+
   // Returns the payload size on the wire (for statistics).
   std::size_t send(int to, tag kind, const bytes& body);
   std::size_t multicast(const std::vector<int>& to, tag kind, const bytes& body);
@@ -131,8 +142,16 @@ class messenger {
   std::uint64_t received_ = 0;  // receipt counter: delivered::seq
   std::vector<bool> watched_;
   double last_poll_ = -1.0;
-  // Arrival times of messages whose receive overhead is not charged yet (earliest first).
-  std::priority_queue<double, std::vector<double>, std::greater<double>> uncharged_;
+  // What will take this task's CPU and is not charged yet, earliest first: (arrival, o_r) of
+  // each message, and (start, length) of the co-located master's busy intervals.
+  using charge = std::pair<double, double>;
+  std::priority_queue<charge, std::vector<charge>, std::greater<charge>> uncharged_;
+  void note_busy(double start, double end);
+  std::shared_ptr<shared_medium> cpu_;  // the ledger of a shared workstation, if any
+  bool cpu_publisher_ = false;
+  std::uint64_t cpu_read_ = 0;  // ledger intervals taken so far (reader)
+  int partner_ = -1;            // the task sharing this workstation
+  send_observer observer_;
   // Until when this task's CPU was busy (computation, send and receive overheads, decisions).
   double cpu_free_ = 0.0;
   double late_ = 0.0;

@@ -72,11 +72,17 @@ void validate(const network_params& p);
 network_params parse_network_description(const std::string& text, const std::string& source);
 network_params read_network_description(const std::string& path);
 
-// The shared-memory segment of a run: the medium's next free time, as the bits of a double.
+// The shared memory of a run's tasks: the medium's next free time (the emulated ethernet1996)
+// and the ledger of the master task's busy intervals on the workstation it shares with slave 1
+// (--balancer master: the paper's balancer "located at one master processor, which also takes
+// part in computation"). The emulated PVM backend maps it from /dev/shm (the master creates and
+// unlinks it, the slaves open it by name); the simulated backend keeps one in memory per run.
 class shared_medium {
  public:
   // Creates (owner) or opens the segment /dev/shm/<name>.
   shared_medium(const std::string& name, bool owner);
+  // A segment private to this process (the simulated backend: all tasks in one address space).
+  shared_medium();
   ~shared_medium();
   shared_medium(const shared_medium&) = delete;
   shared_medium& operator=(const shared_medium&) = delete;
@@ -84,10 +90,21 @@ class shared_medium {
   double reserve(double ready, double duration);
   const std::string& name() const { return name_; }
 
+  // The ledger (one writer, the master's task; one reader, slave 1's). Intervals are numbered
+  // from 0 in the order they were published.
+  void publish_busy(double start, double end);
+  std::uint64_t busy_published() const;
+  // Interval i; throws std::runtime_error if the writer has overwritten it (the reader fell more
+  // than kLedgerSlots behind).
+  std::pair<double, double> busy_interval(std::uint64_t i) const;
+  static constexpr std::uint64_t kLedgerSlots = 16384;
+
  private:
+  struct layout;
   std::string name_;
   bool owner_;
-  std::atomic<std::uint64_t>* word_ = nullptr;
+  bool in_process_ = false;
+  layout* seg_ = nullptr;
 };
 
 class network_model {

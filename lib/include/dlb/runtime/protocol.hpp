@@ -39,6 +39,8 @@ struct sync_header {
 // The header of a delivered message, without unpacking the rest.
 int peek_loop(const delivered& d);
 sync_header peek_sync(const delivered& d);
+int peek_loop(const bytes& body);
+sync_header peek_sync(const bytes& body);
 // Matchers: a message of kind t of loop `loop`; a message of kind t of synchronization h, from
 // rank `from` if from >= 0.
 messenger::match in_loop(tag t, int loop);

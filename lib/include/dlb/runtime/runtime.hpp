@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
@@ -62,6 +63,8 @@ struct run_params {
   std::int64_t threshold = -1;  // move threshold in iterations; -1: 1% of the loop
   double min_improvement = 0.10;
   core::after_no_move after_no_move = core::after_no_move::idle;
+  // The master task on slave 1's workstation (sharing its CPU), or on one of its own.
+  bool balancer_on_master = true;
   double timeout_s = 120.0;  // wall-clock bound on every wait
   bool quiet = false;
   std::string network_profile;  // file for the cost model; empty: the reference profile
@@ -78,7 +81,8 @@ struct runtime_setup {
   int rank = 0;
   dlb::transport* link = nullptr;
   dlb::clock* time = nullptr;
-  // The emulated ethernet1996 medium of a PVM run (null otherwise).
+  // The run's shared segment (network.hpp): the emulated ethernet1996 medium of a PVM run and
+  // the ledger of the master's CPU under --balancer master; null when neither is needed.
   std::shared_ptr<shared_medium> medium;
   // The private PVM virtual machine's id, if the launcher started one.
   std::string vmid;
@@ -126,6 +130,9 @@ class runtime {
   std::shared_ptr<shared_medium> medium_;
   std::unique_ptr<messenger> messenger_;
   std::unique_ptr<core::network_profile> model_network_;
+  // --trace-dir: every message this task sends, one line each.
+  void trace_messages(const std::string& dir);
+  std::unique_ptr<std::ofstream> trace_;
 };
 
 using app_body = std::function<int(runtime&)>;

@@ -69,6 +69,8 @@ class world {
   void start(task_fn task);
   // After engine::run(): the exit code of each rank (-1: it did not finish).
   const std::vector<int>& exit_codes() const;
+  // The run's shared segment (the master's CPU ledger), handed to every task's runtime.
+  std::shared_ptr<shared_medium> segment() const;
   // Did the simulation end with tasks of this world still waiting? Then: their states, one
   // line each ("slave 3: waiting for the master's decision (loop 1, group 0, ...)").
   bool deadlocked() const;
