@@ -8,7 +8,11 @@
 // runtime, and runs the application's body through run_task. A failure to start the slaves
 // kills the ones that started; the private virtual machine is halted when the master returns.
 // A virtual machine joined with --join-vm is never halted: only the run's own tasks are stopped.
+#include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
 
 #include <filesystem>
 #include <iostream>
@@ -87,6 +91,20 @@ int run_pvm_task(pvm::session& s, const app_spec& spec, options opts, run_params
                       &t,        clk.get(),       std::move(medium), std::move(vmid)};
   runtime rt(std::move(setup));
   return run_task(rt, spec, body);
+}
+
+// Removes the shared segments (/dev/shm/dlb-medium-<pid>-<tid>) of runs whose master is gone: a
+// master killed with SIGKILL cannot unlink its own. Best effort, never fails a run.
+void remove_stale_segments() noexcept {
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/dev/shm", ec)) {
+    const std::string name = e.path().filename().string();
+    const std::string prefix = "dlb-medium-";
+    if (name.rfind(prefix, 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+      std::filesystem::remove(e.path(), ec);
+  }
 }
 
 // Where slave r (1-based) goes: the virtual machine's hosts in turn, the master's host first.
@@ -206,6 +224,7 @@ int launch_pvm_master(const app_spec& spec, options opts, run_params params, con
   std::string medium_name;
   if (params.emulated &&
       (params.network.kind == network_kind::ethernet1996 || params.balancer_on_master)) {
+    remove_stale_segments();
     medium_name = "dlb-medium-" + std::to_string(getpid()) + "-" + std::to_string(s.self().value);
     medium = std::make_shared<shared_medium>(medium_name, true);
   }

@@ -112,8 +112,8 @@ TEST_F(PrivateTmp, KillingTheMasterLeavesNothing) {
     }
     if (master > 0) ::kill(master, SIGKILL);
   };
-  // (--network switched: the emulated ethernet1996's shared medium is a /dev/shm segment that a
-  // killed master leaves behind, a separate matter; this test is about PVM_TMP.)
+  // (--network switched: the run's shared segment in /dev/shm, which a killed master leaves
+  // behind, is removed by the next run: StaleSharedSegments below; this test is about PVM_TMP.)
   auto r = run_process({kApp, "--procs", "4", "--iterations", "4000", "--work-ms", "100", "--scale",
                         "20", "--network", "switched", "--quiet"},
                        60, killer, 1.5);
@@ -194,6 +194,25 @@ TEST_F(PrivateTmp, AfterTheWholeRunIsKilledTheNextStartTidiesUp) {
     EXPECT_TRUE(during.empty()) << "left by the killed run: " << joined(during);
   }
   EXPECT_TRUE(left_after(std::chrono::milliseconds(2000)).empty()) << joined(entries());
+}
+
+// The run's shared segment (/dev/shm/dlb-medium-<master pid>-<tid>) cannot be unlinked by a
+// master killed with SIGKILL: the next emulated PVM run removes those whose master is gone, and
+// leaves a live master's alone.
+TEST(StaleSharedSegments, TheNextRunRemovesThoseOfDeadMasters) {
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);
+  const std::string gone = "/dev/shm/dlb-medium-" + std::to_string(dead) + "-262144",
+                    live = "/dev/shm/dlb-medium-" + std::to_string(::getpid()) + "-262145";
+  std::ofstream(gone) << "x";
+  std::ofstream(live) << "x";
+  auto r = testing_support::run_process(
+      {kApp, "--procs", "2", "--iterations", "20", "--work-ms", "5", "--quiet"}, 60);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(gone)) << "a dead master's segment was left";
+  EXPECT_TRUE(std::filesystem::exists(live)) << "a live master's segment was removed";
+  std::filesystem::remove(live);
 }
 
 }  // namespace
