@@ -90,6 +90,42 @@ range_list normalized(range_list ranges) {
   return merged;
 }
 
+namespace {
+// Each range of `ranges` cut by the normalized `cut`: the pieces inside (keep_inside) or outside.
+range_list cut_by(const range_list& ranges, const range_list& other, bool keep_inside) {
+  const range_list cut = normalized(other);
+  range_list out;
+  for (const auto& r : ranges) {
+    std::int64_t at = r.begin;
+    bool any = false;
+    const auto emit = [&](std::int64_t b, std::int64_t e) {
+      if (e > b) {
+        out.push_back({b, e});
+        any = true;
+      }
+    };
+    for (const auto& c : cut) {
+      if (c.end <= at || c.begin >= r.end) continue;
+      const std::int64_t b = std::max(at, c.begin), e = std::min(r.end, c.end);
+      if (!keep_inside) emit(at, b);
+      if (keep_inside) emit(b, e);
+      at = e;
+    }
+    if (!keep_inside) emit(at, r.end);
+    if (!keep_inside && !any) out.push_back({r.begin, r.begin});
+  }
+  return out;
+}
+}  // namespace
+
+range_list intersection(const range_list& ranges, const range_list& other) {
+  return cut_by(ranges, other, true);
+}
+
+range_list without(const range_list& ranges, const range_list& other) {
+  return cut_by(ranges, other, false);
+}
+
 range_split split_front(const range_list& ranges, std::int64_t n) {
   range_split split;
   std::int64_t left = std::max<std::int64_t>(n, 0);

@@ -31,12 +31,29 @@ class central_balancer {
     int epoch = 0;                                             // synchronizations completed
     std::vector<bool> active;                                  // per member position
     std::map<std::size_t, protocol::member_profile> profiles;  // this epoch's, by position
+    // Profiles of later synchronizations that came first (members that go on computing after
+    // their profile may run out and ask again before this one is served), by epoch.
+    std::map<int, std::map<std::size_t, protocol::member_profile>> later;
   };
 
   bool wanted(const delivered& d) const;
   void take_profile(const delivered& d);
   // One group's decision, sent to the members whose profiles it decided on.
   void serve(group_state& gs, const protocol::sync_header& h);
+  // The paper's centralized protocol (context::central_async): instructions to the senders
+  // only, a notice to each requester that gets nothing (it goes idle).
+  void serve_senders_only(group_state& gs, int g, const protocol::sync_header& h);
+  // Serves the group's synchronization if every active member's profile is in.
+  void serve_if_complete(group_state& gs, const protocol::sync_header& h);
+  bool async() const {
+    const strategy_row* r = find_strategy_row(protocol_);
+    return r && r->decided_by == decision_maker::by_master && !choosing_ &&
+           dlb_.balance_.no_move == core::after_no_move::idle &&
+           dlb_.rt_.params().instructions_to_senders;
+  }
+  // Transfers instructed to each slave so far in this loop (a notice tells it how many WORK
+  // messages it still awaits).
+  std::vector<std::int64_t> transfers_to_;
   // Customized mode, every slave's profile in: run the model on the speeds seen so far, commit
   // to the cheapest strategy, and answer each slave with its group's decision under it.
   void commit(const group_state& gs, const protocol::sync_header& h);
@@ -58,6 +75,7 @@ central_balancer::central_balancer(context& dlb)
       group_size_(static_cast<std::size_t>(dlb.group_size_)),
       choosing_(dlb.strategy_ == core::strategy::automatic),
       groups_(core::group_count(procs_, group_size_)) {
+  transfers_to_.assign(procs_, 0);
   const auto initial = dlb_.initial_distribution();
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     for (auto s : core::group_members(g, procs_, group_size_))
@@ -93,6 +111,16 @@ void central_balancer::take_profile(const delivered& d) {
   if (g < 0 || static_cast<std::size_t>(g) >= groups_.size())
     throw run_error("profile for an unknown group");
   auto& gs = groups_[static_cast<std::size_t>(g)];
+  if (async() && m.sync.epoch > gs.epoch) {
+    const auto members = core::group_members(static_cast<std::size_t>(g), procs_, group_size_);
+    const auto pos = static_cast<std::size_t>(
+        std::find(members.begin(), members.end(), m.profile.slave) - members.begin());
+    if (pos == members.size())
+      throw run_error("profile of " + net_.describe(d.from) + " for group " + std::to_string(g) +
+                      ", which it is not a member of");
+    gs.later[m.sync.epoch][pos] = std::move(m.profile);
+    return;
+  }
   if (m.sync.epoch != gs.epoch)
     throw run_error("profile of " + net_.describe(d.from) + " for synchronization " +
                     std::to_string(m.sync.epoch) + " of group " + std::to_string(g) +
@@ -104,16 +132,59 @@ void central_balancer::take_profile(const delivered& d) {
     throw run_error("profile of " + net_.describe(d.from) + " for group " + std::to_string(g) +
                     ", which it is not a member of");
   gs.profiles[pos] = std::move(m.profile);
+  serve_if_complete(gs, m.sync);
+}
+
+void central_balancer::serve_if_complete(group_state& gs, const protocol::sync_header& h) {
   const auto needed =
       static_cast<std::size_t>(std::count(gs.active.begin(), gs.active.end(), true));
   if (gs.profiles.size() < needed) return;
   net_.busy(dlb_.rt_.params().delta);
   if (choosing_) {
     choosing_ = false;
-    commit(gs, m.sync);
-  } else {
-    serve(gs, m.sync);
+    commit(gs, h);
+    return;
   }
+  if (!async()) {
+    serve(gs, h);
+    return;
+  }
+  serve_senders_only(gs, h.group, h);
+  // The next synchronization's profiles may all be in already.
+  auto next = gs.later.find(gs.epoch);
+  if (next == gs.later.end()) return;
+  gs.profiles = std::move(next->second);
+  gs.later.erase(next);
+  serve_if_complete(gs, {h.loop, h.group, gs.epoch});
+}
+
+void central_balancer::serve_senders_only(group_state& gs, int g, const protocol::sync_header& h) {
+  std::vector<protocol::member_profile> profiles;
+  for (const auto& [p, prof] : gs.profiles) profiles.push_back(prof);
+  const auto dec = dlb_.decide(profiles);
+  std::map<std::size_t, int> gets;  // transfers per receiver
+  for (const auto& t : dec.transfers) ++gets[t.to];
+  for (const auto& t : dec.transfers) {
+    ++transfers_to_[t.to];
+    net_.send(static_cast<int>(t.from) + 1, tag::instruction,
+              protocol::encode(protocol::instruction_msg{h, t, gets[t.to]}));
+  }
+  // A requester (it reported no work) that gets none goes idle, and is told so: the only
+  // message besides the instructions ("cancelling work redistribution would lead to an idle
+  // processor").
+  for (const auto& [p, prof] : gs.profiles) {
+    if (core::iteration_count(prof.remaining) > 0 || gets.count(prof.slave)) continue;
+    gs.active[p] = false;
+    net_.send(static_cast<int>(prof.slave) + 1, tag::notice,
+              protocol::encode(protocol::notice_msg{h, transfers_to_[prof.slave]}));
+  }
+  if (dlb_.strategy_ != core::strategy::automatic) {
+    auto& tally = dlb_.master_tally_[g];
+    ++tally.first;
+    if (dec.reason == core::balance_reason::moved) ++tally.second;
+  }
+  gs.profiles.clear();
+  ++gs.epoch;
 }
 
 void central_balancer::serve(group_state& gs, const protocol::sync_header& h) {

@@ -82,6 +82,12 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   // Customized mode runs the first synchronization as a global centralized one: the master
   // sees every profile, runs the model and commits (section 1.3.3).
   DLB.protocol_ = s == core::strategy::automatic ? core::strategy::gcdlb : s;
+  DLB.choosing_ = s == core::strategy::automatic;
+  DLB.works_received_ = 0;
+  DLB.work_got_.clear();
+  DLB.work_due_.clear();
+  DLB.moved_epochs_.clear();
+  DLB.master_tally_.clear();
   DLB.local_group_size_ = K;
   DLB.procs_ = P;
   DLB.group_size_ = group_size_under(DLB.protocol_, K, P);
@@ -177,6 +183,7 @@ void context::adopt(core::strategy c, int group, const std::vector<bool>& active
   std::vector<bool> was_active(static_cast<std::size_t>(procs_), false);
   for (std::size_t p = 0; p < members_.size(); ++p) was_active[members_[p]] = active_before[p];
   protocol_ = c;
+  choosing_ = false;
   group_size_ = group_size_under(c, local_group_size_, procs_);
   group_ = group;
   members_ = core::group_members(static_cast<std::size_t>(group), static_cast<std::size_t>(procs_),
@@ -223,6 +230,9 @@ strategy_prediction context::predict(const std::vector<double>& iterations_per_s
 void DLB_gather_data(context& DLB) {
   auto& net = DLB.net_;
   if (!DLB.master()) {
+    if (!DLB.moved_epochs_.empty())
+      DLB.st_.redistributions = std::max<std::int64_t>(
+          DLB.st_.redistributions, static_cast<std::int64_t>(DLB.moved_epochs_.size()));
     DLB.st_.finish = net.clock().now();
     DLB.st_.idle = std::max(0.0, DLB.st_.finish - DLB.st_.start - DLB.st_.busy - DLB.st_.sync);
     DLB.st_.lag = std::max(net.clock().lag(), net.late_delivery());
@@ -266,6 +276,8 @@ void DLB_gather_data(context& DLB) {
     st.bytes_moved += s.bytes_sent;
     st.lag = std::max(st.lag, s.lag);
   }
+  // Where the members did not all see every decision, the balancer's own count is exact.
+  for (const auto& [g, c] : DLB.master_tally_) per_group[g] = c;
   for (const auto& [g, c] : per_group) {
     st.syncs += c.first;
     st.redistributions += c.second;

@@ -149,15 +149,51 @@ decision_msg decode_decision(reader& r) {
 bytes encode(const work_msg& m) {
   writer w;
   put_header(w, m.sync);
-  w.put_ranges(m.ranges).put_raw(m.slices.data(), m.slices.size());
+  w.put(m.receiver_gets).put_ranges(m.ranges).put_raw(m.slices.data(), m.slices.size());
   return w.take();
 }
 
 work_msg decode_work(reader& r) {
   work_msg m;
   m.sync = get_header(r);
+  m.receiver_gets = r.get<int>();
   m.ranges = r.get_ranges();
   m.slices = rest(r);
+  return m;
+}
+
+bytes encode(const instruction_msg& m) {
+  writer w;
+  put_header(w, m.sync);
+  const core::transfer& t = m.transfer;
+  w.put<std::uint64_t>(t.from).put<std::uint64_t>(t.to).put(t.count).put_ranges(t.ranges);
+  w.put(m.receiver_gets);
+  return w.take();
+}
+
+instruction_msg decode_instruction(reader& r) {
+  instruction_msg m;
+  m.sync = get_header(r);
+  core::transfer& t = m.transfer;
+  t.from = r.get<std::uint64_t>();
+  t.to = r.get<std::uint64_t>();
+  t.count = r.get<std::int64_t>();
+  t.ranges = r.get_ranges();
+  m.receiver_gets = r.get<int>();
+  return m;
+}
+
+bytes encode(const notice_msg& m) {
+  writer w;
+  put_header(w, m.sync);
+  w.put(m.work_due_total);
+  return w.take();
+}
+
+notice_msg decode_notice(reader& r) {
+  notice_msg m;
+  m.sync = get_header(r);
+  m.work_due_total = r.get<std::int64_t>();
   return m;
 }
 

@@ -13,7 +13,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-
 #include <filesystem>
 #include <iostream>
 #include <map>

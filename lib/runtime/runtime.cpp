@@ -86,6 +86,10 @@ std::vector<option_spec> common_options() {
        "where the master task (the centralized balancer, scatter and gather) runs: master (on "
        "slave 1's workstation, taking its CPU, as in the paper) or dedicated (a workstation of "
        "its own)"},
+      {"instructions", "senders",
+       "who hears the centralized balancer's decision: senders (the paper: instructions to the "
+       "senders only, receivers learn from the data, the others go on computing) or all (every "
+       "member waits for the decision and is told it)"},
       {"after-no-move", "idle",
        "after a decision not to move: idle (the requester idles, the others go on and the next "
        "to run out synchronizes again) or stop (balancing in the group ends)"},
@@ -201,6 +205,10 @@ run_params read_params(const options& o) {
   if (where != "master" && where != "dedicated")
     throw usage_error("option --balancer must be master or dedicated, got '" + where + "'");
   p.balancer_on_master = where == "master";
+  const std::string& told = o.str("instructions");
+  if (told != "senders" && told != "all")
+    throw usage_error("option --instructions must be senders or all, got '" + told + "'");
+  p.instructions_to_senders = told == "senders";
   p.timeout_s = o.real("timeout", 0.1, 1e7);  // wall time; the simulator detects deadlock
   p.quiet = o.flag("quiet");
   p.network_profile = o.str("network-profile");
@@ -266,6 +274,10 @@ const char* name_of(tag t) {
       return "release";
     case tag::abort:
       return "abort";
+    case tag::instruction:
+      return "instruction";
+    case tag::notice:
+      return "notice";
     case tag::task_exit:
       return "task_exit";
   }
@@ -283,7 +295,7 @@ void runtime::trace_messages(const std::string& dir) {
     // (protocol.hpp).
     int loop = -1, group = -1, epoch = -1;
     const bool in_sync = kind == tag::interrupt || kind == tag::profile || kind == tag::decision ||
-                         kind == tag::work;
+                         kind == tag::work || kind == tag::instruction || kind == tag::notice;
     if (in_sync) {
       const protocol::sync_header h = protocol::peek_sync(body);
       loop = h.loop;

@@ -13,6 +13,7 @@
 //     idles and the others go on until the next runs out (--after-no-move idle, the paper's
 //     "cancelling work redistribution would lead to an idle processor"), or balancing in the
 //     group ends and its members finish what they hold (--after-no-move stop).
+#include <algorithm>
 #include <string>
 
 #include "arrays.hpp"
@@ -89,6 +90,7 @@ bool DLB_slave_sync(context& DLB) {
   const double t0 = clk.now();
   DLB.net_.compute(DLB.loop_.work(i));
   DLB.st_.busy += clk.now() - t0;
+  if (DLB.central_async()) DLB.take_instructions_and_work();
   if (!DLB.closed_ && !DLB.interrupt_ && DLB.poll_interrupt()) {
     DLB.interrupt_ = true;
     DLB.sync_pending_ = true;
@@ -97,15 +99,105 @@ bool DLB_slave_sync(context& DLB) {
 }
 
 void context::send_interrupts() {
-  net_.multicast(active_other_ranks(), tag::interrupt,
-                 protocol::encode(protocol::interrupt_msg{current_sync()}));
+  std::vector<int> to = active_other_ranks();
+  if (central_async()) {
+    // A member does not see the others' outcomes: it interrupts every other member; those that
+    // have gone idle ignore it.
+    to.clear();
+    for (std::size_t m : members_)
+      if (m != me_) to.push_back(static_cast<int>(m) + 1);
+  }
+  net_.multicast(to, tag::interrupt, protocol::encode(protocol::interrupt_msg{current_sync()}));
+}
+
+bool context::central_async() const {
+  const strategy_row* r = find_strategy_row(protocol_);
+  return r && r->decided_by == decision_maker::by_master && !choosing_ &&
+         balance_.no_move == core::after_no_move::idle && rt_.params().instructions_to_senders;
+}
+
+void context::ship(const protocol::instruction_msg& m) {
+  // The instruction names part of the end of the remaining work the sender reported; it has
+  // gone on computing from the front since, so it ships what it still holds of those
+  // iterations, except that its current range (element 0, where the application's loop stands
+  // at the begin) can only lose a tail: a piece of it that is not one is kept and computed here.
+  core::range_list give;
+  const core::iteration_range cur =
+      remaining_.empty() ? core::iteration_range{0, 0} : remaining_.front();
+  for (const auto& piece : core::intersection(remaining_, m.transfer.ranges)) {
+    const bool in_current = piece.begin >= cur.begin && piece.end <= cur.end;
+    if (!in_current || piece.end == cur.end) give.push_back(piece);
+  }
+  remaining_ = core::without(remaining_, give);
+  writer slices;
+  detail::pack_arrays(slices, arrays_, give, detail::moved_array);
+  st_.bytes_sent += slices.size();
+  st_.iterations_sent += core::iteration_count(give);
+  moved_epochs_.insert(m.sync.epoch);
+  net_.send(static_cast<int>(m.transfer.to) + 1, tag::work,
+            protocol::encode(protocol::work_msg{m.sync, m.receiver_gets, give, slices.data()}));
+}
+
+void context::receive_work(const delivered& d) {
+  reader r = d.body();
+  auto w = protocol::decode_work(r);
+  reader slices(w.slices);
+  detail::unpack_arrays(slices, arrays_, w.ranges, detail::moved_array);
+  st_.iterations_received += core::iteration_count(w.ranges);
+  ++works_received_;
+  ++work_got_[w.sync.epoch];
+  work_due_[w.sync.epoch] = w.receiver_gets;
+  moved_epochs_.insert(w.sync.epoch);
+  if (remaining_.empty()) remaining_.push_back({0, 0});  // keep element 0 as the current range
+  remaining_.insert(remaining_.end(), w.ranges.begin(), w.ranges.end());
+}
+
+void context::take_instructions_and_work() {
+  while (auto d = net_.poll(protocol::in_loop(tag::instruction, loop_id_))) {
+    reader r = d->body();
+    ship(protocol::decode_instruction(r));
+  }
+  while (auto d = net_.poll(protocol::in_loop(tag::work, loop_id_))) receive_work(*d);
+}
+
+void context::await_outcome(int epoch, const std::string& where) {
+  std::int64_t due = -1;
+  const int loop = loop_id_;
+  const auto mine = [loop, epoch](const delivered& d) {
+    if (d.kind != tag::instruction && d.kind != tag::work && d.kind != tag::notice) return false;
+    const protocol::sync_header h = protocol::peek_sync(d);
+    return h.loop == loop && (d.kind != tag::notice || h.epoch == epoch);
+  };
+  while (!(work_got_[epoch] > 0 && work_got_[epoch] >= work_due_[epoch])) {
+    auto d = net_.wait(mine, "the master's answer or work (" + where + ")");
+    reader r = d.body();
+    if (d.kind == tag::instruction) {
+      ship(protocol::decode_instruction(r));
+    } else if (d.kind == tag::work) {
+      receive_work(d);
+    } else {
+      // No work for this requester: it goes idle, once the work still due to it has come.
+      closed_ = true;
+      due = protocol::decode_notice(r).work_due_total;
+      break;
+    }
+  }
+  while (works_received_ < due)
+    receive_work(
+        net_.wait(protocol::in_loop(tag::work, loop_id_), "work still due (" + where + ")"));
+  // Still active with nothing to do (its senders had computed what they were told to ship): it
+  // asks again, at the next synchronization.
+  more_work_ = !closed_ || core::iteration_count(remaining_) > 0;
+  if (core::iteration_count(remaining_) == 0) remaining_.clear();
 }
 
 void DLB_send_interrupt(context& DLB) {
   auto& rem = DLB.remaining_;
   while (!rem.empty() && rem.front().begin >= rem.front().end) rem.erase(rem.begin());
   if (!rem.empty()) return;  // the next local range; nothing to ask for
-  if (DLB.closed_ || !DLB.others_active()) {
+  // (A member of a centralized group does not see the others' outcomes: it asks the balancer
+  // unless it is alone in its group.)
+  if (DLB.closed_ || DLB.members_.size() == 1 || (!DLB.central_async() && !DLB.others_active())) {
     DLB.more_work_ = false;
     return;
   }
@@ -143,6 +235,18 @@ void context::run_sync() {
                             std::to_string(group_) + ", synchronization " + std::to_string(epoch_);
   const protocol::member_profile mine = measure(t_enter);
   const bytes profile = protocol::encode(protocol::profile_msg{current_sync(), mine});
+  if (central_async()) {
+    // The paper's centralized protocol: the profile goes to the balancer; a member with work
+    // goes on (its instructions and work come between iterations); a requester waits.
+    net_.send(protocol::master_rank, tag::profile, profile);
+    const int e = epoch_++;
+    ++st_.syncs;
+    done_since_sync_ = 0;
+    if (core::iteration_count(remaining_) == 0) await_outcome(e, where);
+    sync_start_ = clk.now();
+    st_.sync += sync_start_ - t_enter;
+    return;
+  }
   switch (row.profiles_to) {
     case profile_destination::to_master:
       net_.send(protocol::master_rank, tag::profile, profile);
@@ -209,14 +313,19 @@ void context::apply(const protocol::decision& d) {
     throw run_error("decision and remaining work of " + net_.describe(static_cast<int>(me_) + 1) +
                     " disagree");
   }
+  const auto gets = [&d](std::size_t to) {
+    return static_cast<int>(std::count_if(d.transfers.begin(), d.transfers.end(),
+                                          [to](const core::transfer& x) { return x.to == to; }));
+  };
   for (const auto& t : d.transfers) {
     if (t.from != me_) continue;
     writer slices;
     detail::pack_arrays(slices, arrays_, t.ranges, detail::moved_array);
     st_.bytes_sent += slices.size();
     st_.iterations_sent += t.count;
-    net_.send(static_cast<int>(t.to) + 1, tag::work,
-              protocol::encode(protocol::work_msg{current_sync(), t.ranges, slices.data()}));
+    net_.send(
+        static_cast<int>(t.to) + 1, tag::work,
+        protocol::encode(protocol::work_msg{current_sync(), gets(t.to), t.ranges, slices.data()}));
   }
   // Receivers: wait for each transfer addressed to them.
   for (const auto& t : d.transfers) {

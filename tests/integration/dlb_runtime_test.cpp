@@ -172,22 +172,39 @@ TEST_P(NoExternalLoad, AtMostOneSynchronizationPerGroup) {
                                    "--iterations", std::to_string(40 * procs), "--work-ms", "40",
                                    "--scale", "40"});
       expect_successful_run(r, procs, 40LL * procs);
+      // One synchronization per group; under the centralized strategies a member that was
+      // still working when the balancer decided not to move is not told and asks again when it
+      // runs out (--instructions senders), so one more.
       const int groups = std::string(s).front() == 'L' ? 2 : 1;
-      EXPECT_LE(std::stoi(fields_of(r.out, "RESULT ")["syncs"]), groups) << s << " P=" << procs;
+      const int per_group = std::string(s)[1] == 'C' ? 2 : 1;
+      EXPECT_LE(std::stoi(fields_of(r.out, "RESULT ")["syncs"]), groups * per_group)
+          << s << " P=" << procs;
     }
   }
 }
 
 // A slave so slow that all its work moves away ends cleanly (more_work becomes false).
 using WorkTaken = OnBothBackends;
+// (GCDLB with --instructions all: the slow slave waits for the decision after its profile.
+// With the paper's instructions to senders only it goes on computing, so each instruction waits
+// for the end of one of its 2-second iterations, and it keeps the pieces of its current range
+// that are not a tail of it: it ends cleanly too, having done a few more.)
+using WorkTaken = OnBothBackends;
 TEST_P(WorkTaken, ASlaveWhoseWorkIsAllTakenEndsCleanly) {
-  for (const char* s : {"GCDLB", "GDDLB"}) {
-    auto r = run_on(GetParam(), {"--strategy", s, "--procs", "4", "--ml", "0", "--speeds",
-                                 "8,8,8,0.02", "--iterations", "200", "--work-ms", "40", "--scale",
-                                 "40", "--threshold", "1"});
+  struct row {
+    const char* strategy;
+    const char* instructions;
+    int most_done;
+  };
+  for (const row& c :
+       {row{"GCDLB", "all", 3}, row{"GDDLB", "senders", 3}, row{"GCDLB", "senders", 8}}) {
+    auto r =
+        run_on(GetParam(), {"--strategy", c.strategy, "--instructions", c.instructions, "--procs",
+                            "4", "--ml", "0", "--speeds", "8,8,8,0.02", "--iterations", "200",
+                            "--work-ms", "40", "--scale", "40", "--threshold", "1"});
     expect_successful_run(r, 4, 200);
     auto slow = fields_of(r.out, "SLAVE ", 3);
-    EXPECT_LE(std::stoll(slow["done"]), 3) << r.out;
+    EXPECT_LE(std::stoll(slow["done"]), c.most_done) << c.strategy << " " << c.instructions;
     EXPECT_GE(std::stoll(slow["sent"]), 40) << r.out;
     EXPECT_EQ(slow["received"], "0");
   }

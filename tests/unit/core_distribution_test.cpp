@@ -124,4 +124,26 @@ TEST(Split, FrontAndBackFollowWorkOrder) {
 }
 
 }  // namespace
+// What a sender still holds of the iterations it was told to ship, and what it keeps.
+TEST(RangeLists, IntersectionAndWithoutKeepTheWorkOrder) {
+  struct row {
+    range_list ranges, other, inside, outside;
+  };
+  const std::vector<row> table = {
+      {{{0, 10}}, {{6, 10}}, {{6, 10}}, {{0, 6}}},  // a tail
+      {{{4, 10}}, {{2, 10}}, {{4, 10}}, {{4, 4}}},  // all of it: empty at its begin
+      {{{8, 10}, {0, 3}}, {{2, 9}}, {{8, 9}, {2, 3}}, {{9, 10}, {0, 2}}},  // work order kept
+      {{{0, 10}}, {{3, 5}, {7, 8}}, {{3, 5}, {7, 8}}, {{0, 3}, {5, 7}, {8, 10}}},
+      {{{0, 5}}, {}, {}, {{0, 5}}},
+      {{{5, 5}, {10, 12}}, {{10, 11}}, {{10, 11}}, {{5, 5}, {11, 12}}},
+  };
+  for (const auto& r : table) {
+    EXPECT_EQ(intersection(r.ranges, r.other), r.inside);
+    EXPECT_EQ(without(r.ranges, r.other), r.outside);
+    EXPECT_EQ(iteration_count(intersection(r.ranges, r.other)) +
+                  iteration_count(without(r.ranges, r.other)),
+              iteration_count(r.ranges));
+  }
+}
+
 }  // namespace dlb::core

@@ -29,6 +29,7 @@
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -176,6 +177,7 @@ namespace protocol {  // dlb/runtime/protocol.hpp
 struct sync_header;
 struct member_profile;
 struct decision;
+struct instruction_msg;
 }  // namespace protocol
 namespace detail {
 class central_balancer;  // lib/runtime/central_balancer.cpp
@@ -244,6 +246,19 @@ class context {
                                      const std::string& where);
   // Ship and receive the work the decision moves; update who is active.
   void apply(const protocol::decision& d);
+  // The centralized strategies as the paper has them (slave_sync.cpp): after its profile a
+  // member with work goes on computing; the master instructs the senders only, receivers learn
+  // from the data, a requester that gets nothing is told so and goes idle. (AUTO's first
+  // synchronization, whose commitment every slave must learn, and the stop rule, under which
+  // every member must learn that balancing ended, keep the decision to every member.)
+  bool central_async() const;
+  // Between iterations and while waiting: the master's instructions (ship) and incoming work.
+  void take_instructions_and_work();
+  void ship(const protocol::instruction_msg& m);
+  void receive_work(const delivered& d);
+  // A requester (no work left) after its profile: until its work has come or it is told none
+  // comes.
+  void await_outcome(int epoch, const std::string& where);
 
   runtime& rt_;
   messenger& net_;
@@ -265,8 +280,12 @@ class context {
   std::size_t me_ = 0;  // 0-based slave index
   int group_ = 0;
   std::vector<std::size_t> members_;
-  std::vector<bool> active_;    // per member position
-  bool closed_ = false;         // balancing in this group has ended (a decision not to move)
+  std::vector<bool> active_;         // per member position
+  bool closed_ = false;              // balancing in this group has ended (a decision not to move)
+  bool choosing_ = false;            // customized mode before its commitment
+  std::int64_t works_received_ = 0;  // WORK messages received in this loop
+  std::map<int, int> work_got_, work_due_;  // per epoch: WORK received, and announced
+  std::set<int> moved_epochs_;  // synchronizations in which this slave shipped or got work
   int epoch_ = 0;               // synchronizations completed in this group
   core::range_list remaining_;  // element 0 is the range being worked through
   core::range_list done_;
@@ -280,6 +299,9 @@ class context {
 
   // Master state.
   std::vector<delivered> gathered_;
+  // The centralized balancer's count per group (synchronizations, those that moved work), exact
+  // where the slaves do not all see every decision.
+  std::map<int, std::pair<std::int64_t, std::int64_t>> master_tally_;
   run_stats stats_;
 };
 

@@ -47,6 +47,13 @@ bool owns_each_once(const distribution& d);
 // order, so use it to compare or to store, not on a list a slave is working through.
 range_list normalized(range_list ranges);
 
+// The iterations of `ranges` that are also in `other`, in the work order of `ranges`.
+range_list intersection(const range_list& ranges, const range_list& other);
+// `ranges` without the iterations of `other`, in the work order of `ranges`; a range that loses
+// all its iterations stays as an empty range at its begin (so a slave's current range, element
+// 0, keeps its place and its begin).
+range_list without(const range_list& ranges, const range_list& other);
+
 struct range_split {
   range_list front;
   range_list back;

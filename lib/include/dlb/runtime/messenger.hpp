@@ -28,16 +28,18 @@ namespace dlb {
 // The fields of the DLB calls' messages are packed and unpacked in one place, their codec
 // (dlb/runtime/protocol.hpp); config, release and abort belong to the launchers and the runtime.
 enum class tag : int {
-  config = 1,  // master -> slave: run configuration (pvm_launcher.cpp)
-  scatter,     // master -> slave: loop id, ranges, the inputs' slices of those ranges
-  interrupt,   // slave -> group: loop id, group, epoch
-  profile,     // slave -> balancer or group: loop, group, epoch, slave, done, elapsed, speed,
-               // remaining ranges
-  decision,    // master -> group: loop, group, epoch, customized commitment, the decision
-  work,        // slave -> slave: loop, group, epoch, ranges, the moved arrays' slices
-  gather,      // slave -> master: loop id, done ranges, statistics, the outputs' slices
-  release,     // master -> slaves: the run is over, exit
-  abort,       // master -> slaves: the run failed (reason), exit non-zero
+  config = 1,   // master -> slave: run configuration (pvm_launcher.cpp)
+  scatter,      // master -> slave: loop id, ranges, the inputs' slices of those ranges
+  interrupt,    // slave -> group: loop id, group, epoch
+  profile,      // slave -> balancer or group: loop, group, epoch, slave, done, elapsed, speed,
+                // remaining ranges
+  decision,     // master -> group: loop, group, epoch, customized commitment, the decision
+  work,         // slave -> slave: loop, group, epoch, ranges, the moved arrays' slices
+  gather,       // slave -> master: loop id, done ranges, statistics, the outputs' slices
+  release,      // master -> slaves: the run is over, exit
+  abort,        // master -> slaves: the run failed (reason), exit non-zero
+  instruction,  // master -> a sender (centralized strategies): loop, group, epoch, one transfer
+  notice,       // master -> a requester that gets no work: loop, group, epoch, WORK still due
   task_exit = kTaskExitTag,
 };
 

@@ -95,9 +95,28 @@ struct decision_msg {
   decision body;
 };
 
+// INSTRUCTION, master -> a sender (GCDLB, LCDLB): one transfer of the decision ("the load
+// balancer sends instructions to the processors who have to send work to others, indicating
+// the recipient and the amount of work to be moved", section 1.2), and how many transfers its
+// receiver gets in this synchronization (carried on to it in the WORK message).
+struct instruction_msg {
+  sync_header sync;
+  core::transfer transfer;  // from/to are slave indices
+  int receiver_gets = 0;
+};
+
+// NOTICE, master -> a member that ran out of work and gets none (the paper's idle requester):
+// it is inactive from now on, once the WORK messages still due to it have come (the transfers
+// the master has instructed to it in this loop, in all).
+struct notice_msg {
+  sync_header sync;
+  std::int64_t work_due_total = 0;
+};
+
 // WORK, sender -> receiver: the moved ranges, then the slices of the moved arrays.
 struct work_msg {
   sync_header sync;
+  int receiver_gets = 0;  // WORK messages the receiver gets in this synchronization
   core::range_list ranges;
   std::span<const std::byte> slices;
 };
@@ -116,6 +135,8 @@ bytes encode(const interrupt_msg& m);
 bytes encode(const profile_msg& m);
 bytes encode(const decision_msg& m);
 bytes encode(const work_msg& m);
+bytes encode(const instruction_msg& m);
+bytes encode(const notice_msg& m);
 bytes encode(const gather_msg& m);
 
 // Each throws wire_error on a short or malformed message.
@@ -123,6 +144,8 @@ scatter_msg decode_scatter(reader& r);
 profile_msg decode_profile(reader& r);
 decision_msg decode_decision(reader& r);
 work_msg decode_work(reader& r);
+instruction_msg decode_instruction(reader& r);
+notice_msg decode_notice(reader& r);
 gather_msg decode_gather(reader& r);
 
 }  // namespace dlb::protocol

@@ -65,6 +65,9 @@ struct run_params {
   core::after_no_move after_no_move = core::after_no_move::idle;
   // The master task on slave 1's workstation (sharing its CPU), or on one of its own.
   bool balancer_on_master = true;
+  // Centralized strategies: instructions to the senders only (the paper), or the decision to
+  // every member, who waits for it.
+  bool instructions_to_senders = true;
   double timeout_s = 120.0;  // wall-clock bound on every wait
   bool quiet = false;
   std::string network_profile;  // file for the cost model; empty: the reference profile
