@@ -108,7 +108,13 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    const auto rows = report::load_summary(sweep::read_csv_table(summary_path));
+    const sweep::csv_table table = sweep::read_csv_table(summary_path);
+    std::vector<report::summary_row> rows;
+    try {
+      rows = report::load_summary(table);
+    } catch (const sweep::csv_error& e) {
+      throw sweep::csv_error(summary_path + ": " + e.what());  // name the file
+    }
     const auto configs = report::group_configs(rows);
     if (apps.empty()) {
       for (const auto& c : configs) {
@@ -240,6 +246,9 @@ int main(int argc, char** argv) {
       return 1;
     }
     return 0;
+  } catch (const sweep::csv_error& e) {  // an input unreadable or not what it should be
+    std::cerr << "dlb_plot_normalized: " << e.what() << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "dlb_plot_normalized: " << e.what() << "\n";
     return 1;

@@ -273,7 +273,7 @@ std::string summary_row::config_key() const {
 }
 
 std::vector<summary_row> load_summary(const csv_table& table) {
-  for (const std::string c : {"app", "P", "size", "strategy"}) {
+  for (const std::string c : {"app", "P", "size", "strategy", "runs", "total_median"}) {
     if (!table.column(c)) throw sweep::csv_error("not a dlb_summary file: no column '" + c + "'");
   }
   std::vector<summary_row> rows;
