@@ -71,7 +71,7 @@ std::vector<const config_view*> select(const std::vector<config_view>& all, cons
 using per_config = check (*)(const config_view&, double tolerance);
 
 // A claim that must hold in every configuration under load of `app` (on `procs`, 0: any).
-claim_evaluator every(std::string app, int procs, per_config f) {
+claim_evaluator every(const std::string& app, int procs, per_config f) {
   return [app, procs, f](const claim_spec& spec, const std::vector<config_view>& all) {
     claim_result c = start(spec);
     std::size_t n = 0, yes = 0;
