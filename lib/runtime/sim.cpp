@@ -317,7 +317,7 @@ world::world(engine& e, std::string name, const run_params& params)
 
 world::~world() = default;
 
-void world::start(task_fn task) {
+void world::start(task_fn task) {  // NOLINT(performance-unnecessary-value-param): copied per actor
   auto st = state_;
   const int n = static_cast<int>(st->hosts.size());
   for (std::size_t k = 0; k < st->transmitters.size(); ++k) {
