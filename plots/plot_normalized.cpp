@@ -62,7 +62,7 @@ std::pair<std::string, std::vector<std::vector<std::string>>> size_labels(
       bool same = true;
       for (const auto& sp : specs) {
         const auto it = std::find_if(sp.params.begin(), sp.params.end(),
-                                     [&](const auto& p) { return p.first == k; });
+                                     [&key = k](const auto& p) { return p.first == key; });
         same = same && it != sp.params.end() && it->second == v;
       }
       if (same) common.insert(k);

@@ -96,7 +96,7 @@ std::vector<pid_t> processes_of_vm(const std::string& vmid) {
   return found;
 }
 
-private_vm::private_vm(private_vm_options opts)
+private_vm::private_vm(const private_vm_options& opts)
     : vmid_(opts.vmid.empty() ? fresh_vmid() : opts.vmid) {
   const std::string addr = address_file();
   if (::access(addr.c_str(), F_OK) == 0) {
