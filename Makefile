@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build install test unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement scale cost-ablation format clean
+.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement scale cost-ablation format clean
 
 all: build
 
@@ -32,6 +32,39 @@ install: build
 # Every test: unit tests (no pvmd) and integration tests (each starts its own private pvmd).
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --timeout 600
+
+# The same tests built with AddressSanitizer + UndefinedBehaviorSanitizer in build-check/, PVM
+# tasks included: a spawned slave is the same instrumented executable, and the pvmd (started by
+# each test) hands its environment to the tasks it spawns; PVM_EXPORT names the options again so
+# that a task spawning further tasks passes them on too. Every report goes to a file under
+# $(CHECK_BUILD)/sanitizer (log_path, one file per process), and any such file fails the check,
+# even from a process whose exit status nobody reads (a killed slave, a pvmd child).
+#  - halt_on_error=1 (ASan's default, and -fno-sanitize-recover for UBSan): the first report
+#    ends the process, so a test cannot pass over one.
+#  - detect_leaks=1: the tests' own processes exit normally, so LeakSanitizer runs in each;
+#    leaks inside libpvm3 and SimGrid (not ours, not instrumented) are suppressed by name in
+#    tests/sanitizer/lsan.supp.
+CHECK_BUILD ?= build-check
+SAN_DIR = $(abspath $(CHECK_BUILD))/sanitizer
+SAN_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:log_path=$(SAN_DIR)/asan \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(SAN_DIR)/ubsan \
+  LSAN_OPTIONS=suppressions=$(abspath tests/sanitizer/lsan.supp):print_suppressions=0 \
+  PVM_EXPORT=ASAN_OPTIONS:UBSAN_OPTIONS:LSAN_OPTIONS
+check: deps
+	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDLB_SANITIZE=ON $(CMAKE_FLAGS)
+	cmake --build $(CHECK_BUILD) -j$(JOBS)
+	rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)
+	cd $(CHECK_BUILD) && $(SAN_ENV) ctest --output-on-failure -j$(JOBS) --timeout 900
+	@if [ -n "$$(ls -A $(SAN_DIR))" ]; then cat $(SAN_DIR)/*; \
+	  echo "make check: sanitizer reports above ($(SAN_DIR))"; exit 1; fi
+	@echo "make check: no sanitizer report"
+
+# clang-tidy (checks and their reasons in .clang-tidy) over our sources, with the compile
+# commands of build/ (g++ flags clang does not know are ignored). Not in CI: about 15 CPU minutes.
+tidy: build
+	@bash scripts/install-deps clang-tidy
+	find pvm lib apps experiments plots tests -name '*.cpp' | sort | xargs -P$(JOBS) -n4 \
+	  clang-tidy -p $(BUILD) --quiet --extra-arg=-Wno-unknown-warning-option
 
 unit-test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -L unit

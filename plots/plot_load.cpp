@@ -159,6 +159,9 @@ int main(int argc, char** argv) {
       std::cerr << "dlb_plot_load: wrote " << f.string() << "\n";
     }
     return 0;
+  } catch (const sweep::csv_error& e) {  // an input unreadable or not what it should be
+    std::cerr << "dlb_plot_load: " << e.what() << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "dlb_plot_load: " << e.what() << "\n";
     return 1;

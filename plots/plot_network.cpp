@@ -82,6 +82,9 @@ int main(int argc, char** argv) {
     for (const auto& f : plots::render(fig, out_dir, formats))
       std::cerr << "dlb_plot_network: wrote " << f.string() << "\n";
     return 0;
+  } catch (const sweep::csv_error& e) {  // an input unreadable or not what it should be
+    std::cerr << "dlb_plot_network: " << e.what() << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "dlb_plot_network: " << e.what() << "\n";
     return 1;

@@ -86,6 +86,9 @@ void validate(const dlb::options& o) {
   o.integer("degree", 0, 3);
   parse_sizes(o.str("sizes"));
   if (o.str("out").empty()) throw dlb::usage_error("option --out needs a directory");
+  const std::filesystem::path out = o.str("out");
+  if (std::filesystem::exists(out) && !std::filesystem::is_directory(out))
+    throw dlb::usage_error("option --out: '" + out.string() + "' exists and is not a directory");
   if (o.integer("procs", 1, 64) < 2)
     throw dlb::usage_error("option --procs must be at least 2 for a network characterization");
 }
@@ -173,118 +176,216 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-int body(dlb::runtime& rt) {
+// A slave: takes part in each round it is told of, reports its time, until told it is done.
+int slave_loop(dlb::runtime& rt) {
   auto& net = rt.net();
-  const auto& o = rt.opts();
-  const int P = rt.slaves();
-  if (!rt.master()) {
-    for (;;) {
-      auto cmd = net.wait(dlb::with_tag(kCommand), "the next command of the characterization");
-      dlb::reader r = cmd.body();
-      const int round = r.get<int>();
-      const auto kind = static_cast<pattern>(r.get<int>());
-      const long long param = r.get<long long>();
-      const double t0 = r.get<double>();
-      const long long payload = r.get<long long>();
-      if (kind == pattern::done) return 0;
-      const double t = take_part(rt, kind, param, round, t0, payload);
-      dlb::writer w;
-      w.put(round).put(t);
-      net.send(0, kReport, w.data());
-    }
+  for (;;) {
+    auto cmd = net.wait(dlb::with_tag(kCommand), "the next command of the characterization");
+    dlb::reader r = cmd.body();
+    const int round = r.get<int>();
+    const auto kind = static_cast<pattern>(r.get<int>());
+    const long long param = r.get<long long>();
+    const double t0 = r.get<double>();
+    const long long payload = r.get<long long>();
+    if (kind == pattern::done) return 0;
+    const double t = take_part(rt, kind, param, round, t0, payload);
+    dlb::writer w;
+    w.put(round).put(t);
+    net.send(0, kReport, w.data());
+  }
+}
+
+struct sample {
+  pattern kind;
+  long long param;
+  int rep;
+  double seconds;
+};
+
+// The master's side of the measurement: every round of every repetition, then "done" to all.
+class measurement {
+ public:
+  measurement(dlb::runtime& rt, long long payload) : rt_(rt), payload_(payload) {
+    const bool emulated = rt.params().emulated;
+    const int P = rt.slaves();
+    // Room for the command to reach every slave before the round starts.
+    margin_ =
+        emulated
+            ? 0.05 + 2.0 * P * (rt.params().network.latency + 64.0 / rt.params().network.bandwidth)
+            : 0.02;
   }
 
-  const int reps = static_cast<int>(o.integer("reps", 1, 1000));
-  const long long payload = o.integer("payload", 1, 1 << 20);
-  const auto sizes = parse_sizes(o.str("sizes"));
-  const bool emulated = rt.params().emulated;
-  std::string name = o.str("name");
-  if (name.empty()) name = emulated ? dlb::to_string(rt.params().network.kind) : "native-loopback";
-  // Room for the command to reach every slave before the round starts.
-  const double margin =
-      emulated
-          ? 0.05 + 2.0 * P * (rt.params().network.latency + 64.0 / rt.params().network.bandwidth)
-          : 0.02;
+  std::vector<sample> run(int reps, const std::vector<long long>& sizes) {
+    const int P = rt_.slaves();
+    std::vector<sample> samples;
+    for (int rep = 0; rep < reps; ++rep) {
+      for (long long s : sizes)
+        samples.push_back({pattern::ping_pong, s, rep, run_round(pattern::ping_pong, s)});
+      for (pattern kind : {pattern::one_to_all, pattern::all_to_one, pattern::all_to_all}) {
+        for (int p = 2; p <= P; ++p) samples.push_back({kind, p, rep, run_round(kind, p)});
+      }
+      if (!rt_.params().quiet)
+        std::cerr << "dlb_netchar: repetition " << rep + 1 << " of " << reps << " done\n";
+    }
+    std::vector<int> all;
+    for (int r = 1; r <= P; ++r) all.push_back(r);
+    dlb::writer w;
+    w.put(++round_).put(static_cast<int>(pattern::done)).put(0LL).put(0.0).put(0LL);
+    rt_.net().multicast(all, kCommand, w.data());
+    return samples;
+  }
 
-  struct sample {
-    pattern kind;
-    long long param;
-    int rep;
-    double seconds;
-  };
-  std::vector<sample> samples;
-  int round = 0;
-  std::vector<int> all;
-  for (int r = 1; r <= P; ++r) all.push_back(r);
+ private:
   // Only the round's participants are told and report: a bystander's report would cross the
   // shared medium during the measurement (on the simulated Ethernet, whose link is shared
   // fairly, it slowed a P = 16 ping-pong by tens of microseconds).
-  auto run_round = [&](pattern kind, long long param) {
-    const double t0 = rt.clock().now() + margin;
+  double run_round(pattern kind, long long param) {
+    auto& net = rt_.net();
+    const double t0 = rt_.clock().now() + margin_;
     dlb::writer w;
-    w.put(++round).put(static_cast<int>(kind)).put(param).put(t0).put(payload);
+    w.put(++round_).put(static_cast<int>(kind)).put(param).put(t0).put(payload_);
     const int n = kind == pattern::ping_pong ? 2 : static_cast<int>(param);
     std::vector<int> part;
     for (int r = 1; r <= n; ++r) part.push_back(r);
     net.multicast(part, kCommand, w.data());
     double last = t0;
     for (int k = 0; k < n; ++k) {
-      auto rep = net.wait(dlb::with_tag(kReport), "reports of round " + std::to_string(round));
+      auto rep = net.wait(dlb::with_tag(kReport), "reports of round " + std::to_string(round_));
       dlb::reader r = rep.body();
-      if (r.get<int>() != round) throw dlb::run_error("a report of another round");
+      if (r.get<int>() != round_) throw dlb::run_error("a report of another round");
       last = std::max(last, r.get<double>());
     }
     return last - t0;
-  };
-  for (int rep = 0; rep < reps; ++rep) {
-    for (long long s : sizes)
-      samples.push_back({pattern::ping_pong, s, rep, run_round(pattern::ping_pong, s)});
-    for (pattern kind : {pattern::one_to_all, pattern::all_to_one, pattern::all_to_all}) {
-      for (int p = 2; p <= P; ++p) samples.push_back({kind, p, rep, run_round(kind, p)});
-    }
-    if (!rt.params().quiet)
-      std::cerr << "dlb_netchar: repetition " << rep + 1 << " of " << reps << " done\n";
   }
-  dlb::writer w;
-  w.put(++round).put(static_cast<int>(pattern::done)).put(0LL).put(0.0).put(0LL);
-  net.multicast(all, kCommand, w.data());
 
-  // Medians and fits.
-  auto medians = [&](pattern kind) {
-    std::vector<double> x, y;
-    std::vector<long long> params;
+  dlb::runtime& rt_;
+  long long payload_;
+  double margin_ = 0;
+  int round_ = 0;
+};
+
+// Per parameter value of one pattern (in order of first appearance), the median time.
+std::pair<std::vector<double>, std::vector<double>> medians(const std::vector<sample>& samples,
+                                                            pattern kind) {
+  std::vector<double> x, y;
+  std::vector<long long> params;
+  for (const auto& s : samples) {
+    if (s.kind == kind && std::find(params.begin(), params.end(), s.param) == params.end())
+      params.push_back(s.param);
+  }
+  for (long long prm : params) {
+    std::vector<double> v;
     for (const auto& s : samples) {
-      if (s.kind == kind && std::find(params.begin(), params.end(), s.param) == params.end())
-        params.push_back(s.param);
+      if (s.kind == kind && s.param == prm) v.push_back(s.seconds);
     }
-    for (long long prm : params) {
-      std::vector<double> v;
-      for (const auto& s : samples) {
-        if (s.kind == kind && s.param == prm) v.push_back(s.seconds);
-      }
-      x.push_back(static_cast<double>(prm));
-      y.push_back(median(v));
-    }
-    return std::make_pair(x, y);
-  };
-  const int degree = static_cast<int>(o.integer("degree", 0, 3));
-  const auto [pb, pt] = medians(pattern::ping_pong);
+    x.push_back(static_cast<double>(prm));
+    y.push_back(median(v));
+  }
+  return {x, y};
+}
+
+const std::vector<pattern>& collectives() {
+  static const std::vector<pattern> c{pattern::one_to_all, pattern::all_to_one,
+                                      pattern::all_to_all};
+  return c;
+}
+
+// The profile's polynomial of a collective (a const profile gives a const one).
+template <class profile>
+auto& fit_of(profile& prof, pattern kind) {
+  return kind == pattern::one_to_all   ? prof.one_to_all
+         : kind == pattern::all_to_one ? prof.all_to_one
+                                       : prof.all_to_all;
+}
+
+// Latency and bandwidth from the ping-pongs, a polynomial in p for each collective.
+dlb::core::network_profile fit_profile(const std::vector<sample>& samples, int degree, int P) {
+  const auto [pb, pt] = medians(samples, pattern::ping_pong);
   const auto lb = dlb::core::fit_latency_bandwidth(pb, pt);
   dlb::core::network_profile prof;
   prof.latency = lb.latency;
   prof.bandwidth = lb.bandwidth;
-  std::vector<std::pair<pattern, dlb::core::polynomial*>> fits{
-      {pattern::one_to_all, &prof.one_to_all},
-      {pattern::all_to_one, &prof.all_to_one},
-      {pattern::all_to_all, &prof.all_to_all}};
   const int deg = std::min(degree, P - 2);  // p = 2..P gives P - 1 distinct points
-  for (auto& [kind, poly] : fits) {
-    const auto [x, y] = medians(kind);
-    *poly = dlb::core::fit_polynomial(x, y, deg);
+  for (pattern kind : collectives()) {
+    const auto [x, y] = medians(samples, kind);
+    fit_of(prof, kind) = dlb::core::fit_polynomial(x, y, deg);
   }
+  return prof;
+}
+
+// Writes `text` to `path` through a temporary file, so that a failed run leaves no part file.
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  const std::filesystem::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    f.flush();
+    if (!f) throw dlb::run_error("cannot write " + tmp.string());
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+// The profile, the raw samples and the fits (for Figure 1.6), each with the same header.
+void write_outputs(const std::filesystem::path& dir, const std::string& name,
+                   const std::string& header, const std::vector<sample>& samples,
+                   const dlb::core::network_profile& prof) {
+  std::filesystem::create_directories(dir);
+  std::ostringstream profile, raw, fit;
+  profile << header;
+  dlb::write_network_profile(profile, prof);
+  raw << header << "pattern,param,rep,seconds\n";
+  for (const auto& s : samples)
+    raw << name_of(s.kind) << "," << s.param << "," << s.rep << "," << s.seconds << "\n";
+  fit << header << "pattern,p,measured_s,fit_s\n";
+  for (pattern kind : collectives()) {
+    const auto [x, y] = medians(samples, kind);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      fit << name_of(kind) << "," << x[i] << "," << y[i] << ","
+          << dlb::core::evaluate(fit_of(prof, kind), x[i]) << "\n";
+    }
+  }
+  const auto [pb, pt] = medians(samples, pattern::ping_pong);
+  for (std::size_t i = 0; i < pb.size(); ++i) {
+    fit << "ping_pong_bytes," << pb[i] << "," << pt[i] << ","
+        << prof.latency + pb[i] / prof.bandwidth << "\n";
+  }
+  write_file(dir / (name + ".profile"), profile.str());
+  write_file(dir / (name + "_samples.csv"), raw.str());
+  write_file(dir / (name + "_fit.csv"), fit.str());
+}
+
+void print_profile(dlb::runtime& rt, const dlb::core::network_profile& prof,
+                   const std::filesystem::path& dir, const std::string& name) {
+  std::printf("latency = %.1f us (paper 2414.5 us, %+.2f%%)\n", prof.latency * 1e6,
+              100.0 * (prof.latency / 2414.5e-6 - 1));
+  std::printf("bandwidth = %.4f MB/s (paper 0.96 MB/s, %+.2f%%)\n", prof.bandwidth / 1e6,
+              100.0 * (prof.bandwidth / 0.96e6 - 1));
+  for (pattern kind : collectives()) {
+    const auto& poly = fit_of(prof, kind);
+    std::printf("%s(p) =", name_of(kind));
+    for (std::size_t k = 0; k < poly.coefficients.size(); ++k)
+      std::printf(" %+.6g p^%zu", poly.coefficients[k], k);
+    std::printf(" s\n");
+  }
+  std::printf("lag = %.4f s\nwrote %s/%s.profile, %s_samples.csv, %s_fit.csv\n", rt.clock().lag(),
+              dir.c_str(), name.c_str(), name.c_str(), name.c_str());
+}
+
+int body(dlb::runtime& rt) {
+  if (!rt.master()) return slave_loop(rt);
+  const auto& o = rt.opts();
+  const int P = rt.slaves();
+  const int reps = static_cast<int>(o.integer("reps", 1, 1000));
+  const long long payload = o.integer("payload", 1, 1 << 20);
+  const bool emulated = rt.params().emulated;
+  std::string name = o.str("name");
+  if (name.empty()) name = emulated ? dlb::to_string(rt.params().network.kind) : "native-loopback";
+
+  const std::vector<sample> samples =
+      measurement(rt, payload).run(reps, parse_sizes(o.str("sizes")));
+  const auto prof = fit_profile(samples, static_cast<int>(o.integer("degree", 0, 3)), P);
 
   const std::filesystem::path dir = o.str("out");
-  std::filesystem::create_directories(dir);
   const std::string header =
       std::string("# dlb_netchar: ") +
       (rt.params().backend == dlb::backend_kind::sim
@@ -293,44 +394,8 @@ int body(dlb::runtime& rt) {
                   : "native clock (real PVM)") +
       ", P = " + std::to_string(P) + ", repetitions " + std::to_string(reps) + ", payload " +
       std::to_string(payload) + " bytes; medians; times in seconds\n";
-  {
-    std::ofstream f(dir / (name + ".profile"));
-    f << header;
-    dlb::write_network_profile(f, prof);
-  }
-  {
-    std::ofstream f(dir / (name + "_samples.csv"));
-    f << header << "pattern,param,rep,seconds\n";
-    for (const auto& s : samples)
-      f << name_of(s.kind) << "," << s.param << "," << s.rep << "," << s.seconds << "\n";
-  }
-  {
-    std::ofstream f(dir / (name + "_fit.csv"));
-    f << header << "pattern,p,measured_s,fit_s\n";
-    for (auto& [kind, poly] : fits) {
-      const auto [x, y] = medians(kind);
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        f << name_of(kind) << "," << x[i] << "," << y[i] << "," << dlb::core::evaluate(*poly, x[i])
-          << "\n";
-      }
-    }
-    for (std::size_t i = 0; i < pb.size(); ++i) {
-      f << "ping_pong_bytes," << pb[i] << "," << pt[i] << "," << lb.latency + pb[i] / lb.bandwidth
-        << "\n";
-    }
-  }
-  std::printf("latency = %.1f us (paper 2414.5 us, %+.2f%%)\n", prof.latency * 1e6,
-              100.0 * (prof.latency / 2414.5e-6 - 1));
-  std::printf("bandwidth = %.4f MB/s (paper 0.96 MB/s, %+.2f%%)\n", prof.bandwidth / 1e6,
-              100.0 * (prof.bandwidth / 0.96e6 - 1));
-  for (auto& [kind, poly] : fits) {
-    std::printf("%s(p) =", name_of(kind));
-    for (std::size_t k = 0; k < poly->coefficients.size(); ++k)
-      std::printf(" %+.6g p^%zu", poly->coefficients[k], k);
-    std::printf(" s\n");
-  }
-  std::printf("lag = %.4f s\nwrote %s/%s.profile, %s_samples.csv, %s_fit.csv\n", rt.clock().lag(),
-              dir.c_str(), name.c_str(), name.c_str(), name.c_str());
+  write_outputs(dir, name, header, samples, prof);
+  print_profile(rt, prof, dir, name);
   return 0;
 }
 

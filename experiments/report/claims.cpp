@@ -1,8 +1,8 @@
-// The paper's claims as predicates over a summary.
+// The paper's claims (../shared/paper/claims.md) as data: one table entry per claim, evaluated
+// by one loop (evaluate_claims).
 #include "report/claims.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 
 #include "sweep/text.hpp"
@@ -40,39 +40,22 @@ double mean2(const ranking& r, const char* a, const char* b) {
 
 std::string num(double x) { return format_sig(x, 3); }
 
+// `better` beats `worse` by more than the relative tolerance (0: any difference counts).
+bool beats(double better, double worse, double tolerance) {
+  return better < worse * (1.0 - tolerance);
+}
+
 // Outcome of one claim for one configuration.
 struct check {
   std::optional<bool> ok;  // nullopt: this configuration cannot tell
   std::string evidence;
 };
 
-claim_result make(std::string id, std::string statement, std::string predicate) {
+claim_result start(const claim_spec& spec) {
   claim_result c;
-  c.id = std::move(id);
-  c.statement = std::move(statement);
-  c.predicate = std::move(predicate);
-  return c;
-}
-
-// A claim that must hold in every configuration of a set.
-claim_result every(claim_result c, const std::vector<const config_view*>& configs,
-                   const std::function<check(const config_view&)>& f) {
-  std::size_t n = 0, yes = 0;
-  for (const auto* cv : configs) {
-    const check k = f(*cv);
-    if (!k.ok) continue;
-    ++n;
-    if (*k.ok) ++yes;
-    c.evidence.push_back(cv->app + " " + cv->label() + ": " + k.evidence +
-                         (*k.ok ? " (yes)" : " (no)"));
-  }
-  if (n == 0) {
-    c.outcome = verdict::not_measured;
-    c.tally = "no configuration measured";
-  } else {
-    c.outcome = yes == n ? verdict::holds : verdict::does_not_hold;
-    c.tally = std::to_string(yes) + " of " + std::to_string(n) + " configurations";
-  }
+  c.id = spec.id;
+  c.statement = spec.statement;
+  c.predicate = spec.predicate;
   return c;
 }
 
@@ -83,6 +66,32 @@ std::vector<const config_view*> select(const std::vector<config_view>& all, cons
     if (c.app == app && c.ml > 0 && (procs == 0 || c.procs == procs)) out.push_back(&c);
   }
   return out;
+}
+
+using per_config = check (*)(const config_view&, double tolerance);
+
+// A claim that must hold in every configuration under load of `app` (on `procs`, 0: any).
+claim_evaluator every(const std::string& app, int procs, per_config f) {
+  return [app, procs, f](const claim_spec& spec, const std::vector<config_view>& all) {
+    claim_result c = start(spec);
+    std::size_t n = 0, yes = 0;
+    for (const auto* cv : select(all, app, procs)) {
+      const check k = f(*cv, spec.tolerance);
+      if (!k.ok) continue;
+      ++n;
+      if (*k.ok) ++yes;
+      c.evidence.push_back(cv->app + " " + cv->label() + ": " + k.evidence +
+                           (*k.ok ? " (yes)" : " (no)"));
+    }
+    if (n == 0) {
+      c.outcome = verdict::not_measured;
+      c.tally = "no configuration measured";
+    } else {
+      c.outcome = yes == n ? verdict::holds : verdict::does_not_hold;
+      c.tally = std::to_string(yes) + " of " + std::to_string(n) + " configurations";
+    }
+    return c;
+  };
 }
 
 bool size_before(const config_view* a, const config_view* b) { return size_less(a->size, b->size); }
@@ -99,55 +108,347 @@ std::optional<std::pair<const config_view*, const config_view*>> size_extremes(
   return std::make_pair(cs.front(), cs.back());
 }
 
-check pairwise(const config_view& c, const char* better, const char* worse) {
+template <const char* better, const char* worse>
+check pairwise(const config_view& c, double tolerance) {
   const auto r = rank_strategies(c);
   if (!r) return {};
   const double a = value(*r, better), b = value(*r, worse);
-  return {a < b, std::string(better) + " " + num(a) + " vs " + worse + " " + num(b)};
+  return {beats(a, b, tolerance),
+          std::string(better) + " " + num(a) + " vs " + worse + " " + num(b)};
 }
 
-check distributed_beats_centralized(const config_view& c) {
+check distributed_beats_centralized(const config_view& c, double tolerance) {
   const auto r = rank_strategies(c);
   if (!r) return {};
-  const bool ok =
-      value(*r, "GDDLB") < value(*r, "GCDLB") && value(*r, "LDDLB") < value(*r, "LCDLB");
+  const bool ok = beats(value(*r, "GDDLB"), value(*r, "GCDLB"), tolerance) &&
+                  beats(value(*r, "LDDLB"), value(*r, "LCDLB"), tolerance);
   return {ok, "GDDLB " + num(value(*r, "GDDLB")) + " vs GCDLB " + num(value(*r, "GCDLB")) +
                   ", LDDLB " + num(value(*r, "LDDLB")) + " vs LCDLB " + num(value(*r, "LCDLB"))};
 }
 
-check first_two(const config_view& c, const char* first, const char* second) {
+// The ranking's first two are `first` and `second` (ties broken by the ranking's stable order).
+template <const char* first, const char* second>
+check first_two(const config_view& c, double) {
   const auto r = rank_strategies(c);
   if (!r) return {};
   return {r->order[0].first == first && r->order[1].first == second, r->text()};
 }
 
-// A1/A2: locals better at the smallest size, globals at the largest.
-claim_result local_to_global(claim_result c, const std::vector<config_view>& all, int procs) {
-  const auto ext = size_extremes(select(all, "ac", procs));
+check globals_beat_locals(const config_view& c, double tolerance) {
+  const auto r = rank_strategies(c);
+  if (!r) return {};
+  const double g = mean2(*r, "GCDLB", "GDDLB"), l = mean2(*r, "LCDLB", "LDDLB");
+  return {beats(g, l, tolerance), "global " + num(g) + " vs local " + num(l)};
+}
+
+// Strategy names as template arguments (static storage).
+constexpr char gc[] = "GCDLB", gd[] = "GDDLB", lc[] = "LCDLB", ld[] = "LDDLB";
+
+// M4: the local - global gap, averaged over sizes, is smaller on the largest P than the smallest.
+claim_result mxm_gap_shrinks(const claim_spec& spec, const std::vector<config_view>& all) {
+  claim_result c = start(spec);
+  std::map<int, std::vector<double>> gaps;
+  for (const auto* cv : select(all, "mxm")) {
+    if (const auto r = rank_strategies(*cv)) {
+      gaps[cv->procs].push_back(mean2(*r, "LCDLB", "LDDLB") - mean2(*r, "GCDLB", "GDDLB"));
+    }
+  }
+  if (gaps.size() < 2) {
+    c.outcome = verdict::not_measured;
+    c.tally = "needs MXM on two processor counts";
+    return c;
+  }
+  auto mean = [](const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v) s += x;
+    return s / static_cast<double>(v.size());
+  };
+  const double small = mean(gaps.begin()->second), large = mean(gaps.rbegin()->second);
+  for (const auto& [p, v] : gaps) {
+    c.evidence.push_back("P=" + std::to_string(p) + ": local - global = " + num(mean(v)) +
+                         " (mean over " + std::to_string(v.size()) + " sizes)");
+  }
+  c.outcome = large < small - spec.tolerance ? verdict::holds : verdict::does_not_hold;
+  c.tally = "P=" + std::to_string(gaps.rbegin()->first) + " gap " + num(large) +
+            " vs P=" + std::to_string(gaps.begin()->first) + " gap " + num(small);
+  return c;
+}
+
+// T1: on P=4 the best is LDDLB at the smallest n and GDDLB at the largest.
+claim_result trfd_best_shifts(const claim_spec& spec, const std::vector<config_view>& all) {
+  claim_result c = start(spec);
+  const auto ext = size_extremes(select(all, "trfd", 4));
   if (!ext) {
     c.outcome = verdict::not_measured;
-    c.tally = "needs two sizes of AC on P=" + std::to_string(procs);
+    c.tally = "needs two sizes of TRFD on P=4";
     return c;
   }
   const auto rs = *rank_strategies(*ext->first);
   const auto rl = *rank_strategies(*ext->second);
-  auto best = [](const ranking& r, const char* a, const char* b) {
-    return std::min(value(r, a), value(r, b));
-  };
-  const bool small_ok = best(rs, "LCDLB", "LDDLB") < best(rs, "GCDLB", "GDDLB");
-  const bool large_ok = best(rl, "GCDLB", "GDDLB") < best(rl, "LCDLB", "LDDLB");
-  c.evidence.push_back("smallest " + ext->first->label() + ": best local " +
-                       num(best(rs, "LCDLB", "LDDLB")) + " vs best global " +
-                       num(best(rs, "GCDLB", "GDDLB")) + (small_ok ? " (yes)" : " (no)"));
-  c.evidence.push_back("largest " + ext->second->label() + ": best global " +
-                       num(best(rl, "GCDLB", "GDDLB")) + " vs best local " +
-                       num(best(rl, "LCDLB", "LDDLB")) + (large_ok ? " (yes)" : " (no)"));
-  c.outcome = small_ok && large_ok ? verdict::holds : verdict::does_not_hold;
-  c.tally = std::to_string(int(small_ok) + int(large_ok)) + " of 2 ends";
+  const bool ok = rs.order[0].first == "LDDLB" && rl.order[0].first == "GDDLB";
+  c.evidence.push_back("smallest " + ext->first->label() + ": " + rs.text());
+  c.evidence.push_back("largest " + ext->second->label() + ": " + rl.text());
+  c.outcome = ok ? verdict::holds : verdict::does_not_hold;
+  c.tally = "best " + rs.order[0].first + " -> " + rl.order[0].first;
   return c;
 }
 
+// T6: the best strategy per loop of TRFD (Table 1.4).
+claim_result trfd_per_loop(const claim_spec& spec, const std::vector<config_view>& all) {
+  claim_result c = start(spec);
+  std::size_t n = 0, yes = 0;
+  auto add = [&](bool ok, const std::string& line) {
+    ++n;
+    yes += ok;
+    c.evidence.push_back(line + (ok ? " (yes)" : " (no)"));
+  };
+  for (const auto* cv : select(all, "trfd")) {
+    for (const measure m : {measure::loop1, measure::loop2}) {
+      const auto r = rank_strategies(*cv, m);
+      if (!r) continue;
+      const std::string loop = m == measure::loop1 ? "L1" : "L2";
+      const std::string line = cv->label() + " " + loop + ": " + r->text();
+      if (cv->procs == 16 || (cv->procs == 4 && m == measure::loop1)) {
+        add(r->order[0].first == "LDDLB", line);
+      }
+    }
+  }
+  const auto ext = size_extremes(select(all, "trfd", 4), measure::loop2);
+  if (ext) {
+    const auto r = *rank_strategies(*ext->second, measure::loop2);
+    add(r.order[0].first == "GDDLB", "largest " + ext->second->label() + " L2: " + r.text());
+  }
+  c.outcome = n == 0 ? verdict::not_measured : yes == n ? verdict::holds : verdict::does_not_hold;
+  c.tally = n == 0 ? "no loop times" : std::to_string(yes) + " of " + std::to_string(n) + " checks";
+  return c;
+}
+
+// A1/A2: locals better at the smallest size, globals at the largest.
+claim_evaluator local_to_global(int procs) {
+  return [procs](const claim_spec& spec, const std::vector<config_view>& all) {
+    claim_result c = start(spec);
+    const auto ext = size_extremes(select(all, "ac", procs));
+    if (!ext) {
+      c.outcome = verdict::not_measured;
+      c.tally = "needs two sizes of AC on P=" + std::to_string(procs);
+      return c;
+    }
+    const auto rs = *rank_strategies(*ext->first);
+    const auto rl = *rank_strategies(*ext->second);
+    auto best = [](const ranking& r, const char* a, const char* b) {
+      return std::min(value(r, a), value(r, b));
+    };
+    const bool small_ok =
+        beats(best(rs, "LCDLB", "LDDLB"), best(rs, "GCDLB", "GDDLB"), spec.tolerance);
+    const bool large_ok =
+        beats(best(rl, "GCDLB", "GDDLB"), best(rl, "LCDLB", "LDDLB"), spec.tolerance);
+    c.evidence.push_back("smallest " + ext->first->label() + ": best local " +
+                         num(best(rs, "LCDLB", "LDDLB")) + " vs best global " +
+                         num(best(rs, "GCDLB", "GDDLB")) + (small_ok ? " (yes)" : " (no)"));
+    c.evidence.push_back("largest " + ext->second->label() + ": best global " +
+                         num(best(rl, "GCDLB", "GDDLB")) + " vs best local " +
+                         num(best(rl, "LCDLB", "LDDLB")) + (large_ok ? " (yes)" : " (no)"));
+    c.outcome = small_ok && large_ok ? verdict::holds : verdict::does_not_hold;
+    c.tally = std::to_string(int(small_ok) + int(large_ok)) + " of 2 ends";
+    return c;
+  };
+}
+
+// A3: distributed / centralized, averaged over the AC configurations, below 1.
+claim_result ac_distributed_edge(const claim_spec& spec, const std::vector<config_view>& all) {
+  claim_result c = start(spec);
+  double sum = 0;
+  std::size_t n = 0;
+  for (const auto* cv : select(all, "ac")) {
+    const auto r = rank_strategies(*cv);
+    if (!r) continue;
+    const double ratio = mean2(*r, "GDDLB", "LDDLB") / mean2(*r, "GCDLB", "LCDLB");
+    sum += ratio;
+    ++n;
+    c.evidence.push_back("ac " + cv->label() + ": distributed / centralized = " + num(ratio));
+  }
+  if (n == 0) {
+    c.outcome = verdict::not_measured;
+    c.tally = "no configuration measured";
+    return c;
+  }
+  const double mean = sum / static_cast<double>(n);
+  c.outcome = beats(mean, 1.0, spec.tolerance) ? verdict::holds : verdict::does_not_hold;
+  c.tally = "mean ratio " + num(mean) + " over " + std::to_string(n) + " configurations";
+  return c;
+}
+
+// O1: without external load, at most one synchronization per balanced loop and group.
+claim_result overhead_without_load(const claim_spec& spec, const std::vector<config_view>& all) {
+  claim_result c = start(spec);
+  std::size_t n = 0, yes = 0;
+  for (const auto& cv : all) {
+    if (cv.ml != 0) continue;
+    const int loops = cv.app == "trfd" ? 2 : 1;
+    for (const auto& [s, r] : cv.strategies) {
+      if (s == "NONE") continue;
+      const auto syncs = r->number("syncs_max");
+      if (!syncs) continue;
+      const bool local = s == "LCDLB" || s == "LDDLB";
+      const int groups = local && cv.group > 0 ? (cv.procs + cv.group - 1) / cv.group : 1;
+      const int allowed = loops * groups;
+      ++n;
+      const bool ok = *syncs <= allowed + spec.tolerance;
+      yes += ok;
+      std::string line = cv.app + " " + cv.label() + " " + s + ": syncs max " + num(*syncs) +
+                         " (allowed " + std::to_string(allowed) + ")";
+      if (const auto norm = r->number("norm_median")) line += ", time / no-DLB " + num(*norm);
+      c.evidence.push_back(line + (ok ? " (yes)" : " (no)"));
+    }
+  }
+  c.outcome = n == 0 ? verdict::not_measured : yes == n ? verdict::holds : verdict::does_not_hold;
+  c.tally = n == 0 ? "no runs with ml=0"
+                   : std::to_string(yes) + " of " + std::to_string(n) + " strategy groups";
+  return c;
+}
+
+// O2: the model's predicted best against our measured ranking.
+claim_result model_prediction(const claim_spec& spec, const std::vector<config_view>& all) {
+  claim_result c = start(spec);
+  std::size_t n = 0, match = 0, second = 0;
+  double diff_sum = 0, diff_max = 0;
+  for (const auto& cv : all) {
+    if (cv.ml == 0) continue;
+    const auto r = rank_strategies(cv);
+    const auto p = predicted_best(cv);
+    if (!r || !p) continue;
+    ++n;
+    const std::string& best = r->order[0].first;
+    std::string line = cv.app + " " + cv.label() + ": actual " + best + ", predicted " + *p;
+    if (*p == best) {
+      ++match;
+      c.evidence.push_back(line + " (match)");
+      continue;
+    }
+    const bool is_second = r->order[1].first == *p;
+    second += is_second;
+    const summary_row* pb = cv.row(*p);
+    const summary_row* bb = cv.row(best);
+    if (pb && bb && pb->number("total_median") && bb->number("total_median")) {
+      const double d = (*pb->number("total_median") - *bb->number("total_median")) /
+                       *bb->number("total_median") * 100.0;
+      diff_sum += d;
+      diff_max = std::max(diff_max, d);
+      line += ", " + num(d) + "% slower";
+    }
+    c.evidence.push_back(line + (is_second ? " (our second best)" : " (not our second best)"));
+  }
+  if (n == 0) {
+    c.outcome = verdict::not_measured;
+    c.tally = "no predicted_best in the results";
+    return c;
+  }
+  const std::size_t mis = n - match;
+  const bool most = static_cast<double>(match) > spec.tolerance * static_cast<double>(n);
+  c.outcome = most && second == mis ? verdict::holds : verdict::does_not_hold;
+  c.tally = std::to_string(match) + " of " + std::to_string(n) + " match";
+  if (mis) {
+    c.tally += "; mismatches: " + std::to_string(second) + " of " + std::to_string(mis) +
+               " second best, mean " + num(diff_sum / static_cast<double>(mis)) + "%, max " +
+               num(diff_max) + "%";
+  }
+  return c;
+}
+
+// What most claims read: the four DLB strategies' median paired normalized times (else median
+// times) per configuration under external load.
+constexpr const char* ranked = "norm_median (else total_median) of GCDLB, GDDLB, LCDLB, LDDLB";
+// The ordering claims' tolerance: the paper's figures carry no error bars, so any difference of
+// the medians counts.
+constexpr double strict = 0.0;
+
 }  // namespace
+
+const std::vector<claim_spec>& claim_table() {
+  static const std::vector<claim_spec> table{
+      {"M1", "MXM: GDDLB is the best strategy, followed closely by GCDLB.",
+       std::string("MXM under load: ") + ranked,
+       "in every MXM configuration GDDLB ranks first and GCDLB second", strict,
+       every("mxm", 0, first_two<gd, gc>)},
+      {"M2", "MXM: among local strategies, LDDLB does better than LCDLB.",
+       std::string("MXM under load: ") + ranked, "LDDLB < LCDLB in every MXM configuration", strict,
+       every("mxm", 0, pairwise<ld, lc>)},
+      {"M3", "MXM: global schemes are better than local schemes.",
+       std::string("MXM under load: ") + ranked,
+       "mean(GCDLB, GDDLB) < mean(LCDLB, LDDLB) in every MXM configuration", strict,
+       every("mxm", 0, globals_beat_locals)},
+      {"M4", "MXM: on 16 processors the gap between global and local schemes is smaller than on 4.",
+       std::string("MXM under load, per P: ") + ranked,
+       "mean over sizes of [mean(locals) - mean(globals)] is smaller on the largest P than on the "
+       "smallest P",
+       strict, mxm_gap_shrinks},
+      {"M5", "MXM: distributed schemes beat centralized ones.",
+       std::string("MXM under load: ") + ranked,
+       "GDDLB < GCDLB and LDDLB < LCDLB in every MXM configuration", strict,
+       every("mxm", 0, distributed_beats_centralized)},
+      {"T1",
+       "TRFD, P=4: as data size grows, the best shifts from LDDLB (small n) to GDDLB (large n).",
+       std::string("TRFD under load on P=4, smallest and largest size: ") + ranked,
+       "on P=4 the best strategy is LDDLB at the smallest n and GDDLB at the largest n", strict,
+       trfd_best_shifts},
+      {"T2", "TRFD, P=4: GCDLB beats LCDLB.", std::string("TRFD under load on P=4: ") + ranked,
+       "GCDLB < LCDLB in every TRFD configuration on P=4", strict,
+       every("trfd", 4, pairwise<gc, lc>)},
+      {"T3", "TRFD, P=16: LDDLB is best, followed by GDDLB.",
+       std::string("TRFD under load on P=16: ") + ranked,
+       "in every TRFD configuration on P=16 LDDLB ranks first and GDDLB second", strict,
+       every("trfd", 16, first_two<ld, gd>)},
+      {"T4", "TRFD, P=16: LCDLB beats GCDLB.", std::string("TRFD under load on P=16: ") + ranked,
+       "LCDLB < GCDLB in every TRFD configuration on P=16", strict,
+       every("trfd", 16, pairwise<lc, gc>)},
+      {"T5", "TRFD: distributed schemes beat centralized ones.",
+       std::string("TRFD under load: ") + ranked,
+       "GDDLB < GCDLB and LDDLB < LCDLB in every TRFD configuration", strict,
+       every("trfd", 0, distributed_beats_centralized)},
+      {"T6",
+       "TRFD per loop: on P=4 LDDLB is best for L1, for L2 GDDLB tends to win as n grows; on "
+       "P=16 LDDLB is best for both loops.",
+       "TRFD under load: norm_loop1_median / norm_loop2_median (else loop1_median / "
+       "loop2_median) of the four DLB strategies",
+       "P=4: best of loop 1 is LDDLB at every n, best of loop 2 at the largest n is GDDLB; "
+       "P=16: best of both loops is LDDLB at every n (loop times: loop1_s, loop2_s)",
+       strict, trfd_per_loop},
+      {"A1",
+       "AC, P=4: local strategies beat global ones at small data sizes; the trend reverses as data "
+       "size grows.",
+       std::string("AC under load on P=4, smallest and largest size: ") + ranked,
+       "P=4: at the smallest n the best local beats the best global; at the largest n the best "
+       "global beats the best local",
+       strict, local_to_global(4)},
+      {"A2", "AC, P=16: similar results (locals better at small sizes, globals at large).",
+       std::string("AC under load on P=16, smallest and largest size: ") + ranked, "as A1, on P=16",
+       strict, local_to_global(16)},
+      {"A3", "AC: distributed schemes have a slight edge over centralized ones.",
+       std::string("AC under load: ") + ranked,
+       "mean over AC configurations of mean(GDDLB, LDDLB) / mean(GCDLB, LCDLB) < 1", strict,
+       ac_distributed_edge},
+      // Tolerance: extra synchronizations allowed beyond one per balanced loop and group.
+      {"O1",
+       "The overhead of DLB without external load is almost negligible (typically a single "
+       "synchronization).",
+       "configurations without external load (ml=0): syncs_max (and norm_median as evidence) of "
+       "each DLB strategy, P, K",
+       "every DLB run without external load (ml=0) has at most one synchronization per balanced "
+       "loop and group (TRFD balances two loops; a local strategy has P/K groups)",
+       0.0, overhead_without_load},
+      // Tolerance: the share of configurations that must match ("most": more than half).
+      {"O2",
+       "The model's predicted best matches the actual best in most cases; where it does not, the "
+       "predicted scheme is the actual second best (paper: 19 of 28, mismatches 2.7% on average, "
+       "8.2% at most).",
+       std::string("all configurations under load: predicted_best (mode over rows), ") + ranked +
+           ", total_median",
+       "predicted_best equals our best strategy in more than half of the configurations, and "
+       "every mismatch names our second best",
+       0.5, model_prediction},
+  };
+  return table;
+}
 
 std::string to_string(verdict v) {
   switch (v) {
@@ -243,246 +544,7 @@ std::optional<std::string> predicted_best(const config_view& c, measure m) {
 std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows) {
   const std::vector<config_view> all = group_configs(rows);
   std::vector<claim_result> out;
-  const auto mxm = select(all, "mxm");
-  const auto trfd = select(all, "trfd");
-  const auto ac = select(all, "ac");
-
-  out.push_back(every(make("M1", "MXM: GDDLB is the best strategy, followed closely by GCDLB.",
-                           "in every MXM configuration GDDLB ranks first and GCDLB second"),
-                      mxm, [](const config_view& c) { return first_two(c, "GDDLB", "GCDLB"); }));
-  out.push_back(every(make("M2", "MXM: among local strategies, LDDLB does better than LCDLB.",
-                           "LDDLB < LCDLB in every MXM configuration"),
-                      mxm, [](const config_view& c) { return pairwise(c, "LDDLB", "LCDLB"); }));
-  out.push_back(every(make("M3", "MXM: global schemes are better than local schemes.",
-                           "mean(GCDLB, GDDLB) < mean(LCDLB, LDDLB) in every MXM configuration"),
-                      mxm, [](const config_view& c) -> check {
-                        const auto r = rank_strategies(c);
-                        if (!r) return {};
-                        const double g = mean2(*r, "GCDLB", "GDDLB"),
-                                     l = mean2(*r, "LCDLB", "LDDLB");
-                        return {g < l, "global " + num(g) + " vs local " + num(l)};
-                      }));
-  {
-    claim_result c =
-        make("M4",
-             "MXM: on 16 processors the gap between global and local schemes is smaller than on 4.",
-             "mean over sizes of [mean(locals) - mean(globals)] is smaller on the largest P than "
-             "on the smallest P");
-    std::map<int, std::vector<double>> gaps;
-    for (const auto* cv : mxm) {
-      if (const auto r = rank_strategies(*cv)) {
-        gaps[cv->procs].push_back(mean2(*r, "LCDLB", "LDDLB") - mean2(*r, "GCDLB", "GDDLB"));
-      }
-    }
-    if (gaps.size() < 2) {
-      c.outcome = verdict::not_measured;
-      c.tally = "needs MXM on two processor counts";
-    } else {
-      auto mean = [](const std::vector<double>& v) {
-        double s = 0;
-        for (double x : v) s += x;
-        return s / static_cast<double>(v.size());
-      };
-      const double small = mean(gaps.begin()->second), large = mean(gaps.rbegin()->second);
-      for (const auto& [p, v] : gaps) {
-        c.evidence.push_back("P=" + std::to_string(p) + ": local - global = " + num(mean(v)) +
-                             " (mean over " + std::to_string(v.size()) + " sizes)");
-      }
-      c.outcome = large < small ? verdict::holds : verdict::does_not_hold;
-      c.tally = "P=" + std::to_string(gaps.rbegin()->first) + " gap " + num(large) +
-                " vs P=" + std::to_string(gaps.begin()->first) + " gap " + num(small);
-    }
-    out.push_back(c);
-  }
-  out.push_back(every(make("M5", "MXM: distributed schemes beat centralized ones.",
-                           "GDDLB < GCDLB and LDDLB < LCDLB in every MXM configuration"),
-                      mxm, distributed_beats_centralized));
-
-  {
-    claim_result c = make(
-        "T1",
-        "TRFD, P=4: as data size grows, the best shifts from LDDLB (small n) to GDDLB (large n).",
-        "on P=4 the best strategy is LDDLB at the smallest n and GDDLB at the largest n");
-    const auto ext = size_extremes(select(all, "trfd", 4));
-    if (!ext) {
-      c.outcome = verdict::not_measured;
-      c.tally = "needs two sizes of TRFD on P=4";
-    } else {
-      const auto rs = *rank_strategies(*ext->first);
-      const auto rl = *rank_strategies(*ext->second);
-      const bool ok = rs.order[0].first == "LDDLB" && rl.order[0].first == "GDDLB";
-      c.evidence.push_back("smallest " + ext->first->label() + ": " + rs.text());
-      c.evidence.push_back("largest " + ext->second->label() + ": " + rl.text());
-      c.outcome = ok ? verdict::holds : verdict::does_not_hold;
-      c.tally = "best " + rs.order[0].first + " -> " + rl.order[0].first;
-    }
-    out.push_back(c);
-  }
-  out.push_back(every(make("T2", "TRFD, P=4: GCDLB beats LCDLB.",
-                           "GCDLB < LCDLB in every TRFD configuration on P=4"),
-                      select(all, "trfd", 4),
-                      [](const config_view& c) { return pairwise(c, "GCDLB", "LCDLB"); }));
-  out.push_back(
-      every(make("T3", "TRFD, P=16: LDDLB is best, followed by GDDLB.",
-                 "in every TRFD configuration on P=16 LDDLB ranks first and GDDLB second"),
-            select(all, "trfd", 16),
-            [](const config_view& c) { return first_two(c, "LDDLB", "GDDLB"); }));
-  out.push_back(every(make("T4", "TRFD, P=16: LCDLB beats GCDLB.",
-                           "LCDLB < GCDLB in every TRFD configuration on P=16"),
-                      select(all, "trfd", 16),
-                      [](const config_view& c) { return pairwise(c, "LCDLB", "GCDLB"); }));
-  out.push_back(every(make("T5", "TRFD: distributed schemes beat centralized ones.",
-                           "GDDLB < GCDLB and LDDLB < LCDLB in every TRFD configuration"),
-                      trfd, distributed_beats_centralized));
-  {
-    claim_result c =
-        make("T6",
-             "TRFD per loop: on P=4 LDDLB is best for L1, for L2 GDDLB tends to win as n grows; on "
-             "P=16 LDDLB is best for both loops.",
-             "P=4: best of loop 1 is LDDLB at every n, best of loop 2 at the largest n is GDDLB; "
-             "P=16: best of both loops is LDDLB at every n (loop times: loop1_s, loop2_s)");
-    std::size_t n = 0, yes = 0;
-    auto add = [&](bool ok, const std::string& line) {
-      ++n;
-      yes += ok;
-      c.evidence.push_back(line + (ok ? " (yes)" : " (no)"));
-    };
-    for (const auto* cv : trfd) {
-      for (const measure m : {measure::loop1, measure::loop2}) {
-        const auto r = rank_strategies(*cv, m);
-        if (!r) continue;
-        const std::string loop = m == measure::loop1 ? "L1" : "L2";
-        const std::string line = cv->label() + " " + loop + ": " + r->text();
-        if (cv->procs == 16 || (cv->procs == 4 && m == measure::loop1)) {
-          add(r->order[0].first == "LDDLB", line);
-        }
-      }
-    }
-    const auto ext = size_extremes(select(all, "trfd", 4), measure::loop2);
-    if (ext) {
-      const auto r = *rank_strategies(*ext->second, measure::loop2);
-      add(r.order[0].first == "GDDLB", "largest " + ext->second->label() + " L2: " + r.text());
-    }
-    c.outcome = n == 0 ? verdict::not_measured : yes == n ? verdict::holds : verdict::does_not_hold;
-    c.tally =
-        n == 0 ? "no loop times" : std::to_string(yes) + " of " + std::to_string(n) + " checks";
-    out.push_back(c);
-  }
-  out.push_back(local_to_global(make("A1",
-                                     "AC, P=4: local strategies beat global ones at small data "
-                                     "sizes; the trend reverses as data size grows.",
-                                     "P=4: at the smallest n the best local beats the best global; "
-                                     "at the largest n the best global beats the best local"),
-                                all, 4));
-  out.push_back(local_to_global(
-      make("A2", "AC, P=16: similar results (locals better at small sizes, globals at large).",
-           "as A1, on P=16"),
-      all, 16));
-  {
-    claim_result c =
-        make("A3", "AC: distributed schemes have a slight edge over centralized ones.",
-             "mean over AC configurations of mean(GDDLB, LDDLB) / mean(GCDLB, LCDLB) < 1");
-    double sum = 0;
-    std::size_t n = 0;
-    for (const auto* cv : ac) {
-      const auto r = rank_strategies(*cv);
-      if (!r) continue;
-      const double ratio = mean2(*r, "GDDLB", "LDDLB") / mean2(*r, "GCDLB", "LCDLB");
-      sum += ratio;
-      ++n;
-      c.evidence.push_back("ac " + cv->label() + ": distributed / centralized = " + num(ratio));
-    }
-    if (n == 0) {
-      c.outcome = verdict::not_measured;
-      c.tally = "no configuration measured";
-    } else {
-      c.outcome = sum / n < 1 ? verdict::holds : verdict::does_not_hold;
-      c.tally = "mean ratio " + num(sum / n) + " over " + std::to_string(n) + " configurations";
-    }
-    out.push_back(c);
-  }
-  {
-    claim_result c = make("O1",
-                          "The overhead of DLB without external load is almost negligible "
-                          "(typically a single synchronization).",
-                          "every DLB run without external load (ml=0) has at most one "
-                          "synchronization per balanced loop and group (TRFD balances two "
-                          "loops; a local strategy has P/K groups)");
-    std::size_t n = 0, yes = 0;
-    for (const auto& cv : all) {
-      if (cv.ml != 0) continue;
-      const int loops = cv.app == "trfd" ? 2 : 1;
-      for (const auto& [s, r] : cv.strategies) {
-        if (s == "NONE") continue;
-        const auto syncs = r->number("syncs_max");
-        if (!syncs) continue;
-        const bool local = s == "LCDLB" || s == "LDDLB";
-        const int groups = local && cv.group > 0 ? (cv.procs + cv.group - 1) / cv.group : 1;
-        const int allowed = loops * groups;
-        ++n;
-        const bool ok = *syncs <= allowed;
-        yes += ok;
-        std::string line = cv.app + " " + cv.label() + " " + s + ": syncs max " + num(*syncs) +
-                           " (allowed " + std::to_string(allowed) + ")";
-        if (const auto norm = r->number("norm_median")) line += ", time / no-DLB " + num(*norm);
-        c.evidence.push_back(line + (ok ? " (yes)" : " (no)"));
-      }
-    }
-    c.outcome = n == 0 ? verdict::not_measured : yes == n ? verdict::holds : verdict::does_not_hold;
-    c.tally = n == 0 ? "no runs with ml=0"
-                     : std::to_string(yes) + " of " + std::to_string(n) + " strategy groups";
-    out.push_back(c);
-  }
-  {
-    claim_result c = make("O2",
-                          "The model's predicted best matches the actual best in most cases; where "
-                          "it does not, the predicted scheme is the actual second best (paper: 19 "
-                          "of 28, mismatches 2.7% on average, 8.2% at most).",
-                          "predicted_best equals our best strategy in more than half of the "
-                          "configurations, and every mismatch names our second best");
-    std::size_t n = 0, match = 0, second = 0;
-    double diff_sum = 0, diff_max = 0;
-    for (const auto& cv : all) {
-      if (cv.ml == 0) continue;
-      const auto r = rank_strategies(cv);
-      const auto p = predicted_best(cv);
-      if (!r || !p) continue;
-      ++n;
-      const std::string& best = r->order[0].first;
-      if (*p == best) {
-        ++match;
-        c.evidence.push_back(cv.app + " " + cv.label() + ": actual " + best + ", predicted " + *p +
-                             " (match)");
-        continue;
-      }
-      const bool is_second = r->order[1].first == *p;
-      second += is_second;
-      std::string line = cv.app + " " + cv.label() + ": actual " + best + ", predicted " + *p;
-      const summary_row* pb = cv.row(*p);
-      const summary_row* bb = cv.row(best);
-      if (pb && bb && pb->number("total_median") && bb->number("total_median")) {
-        const double d = (*pb->number("total_median") - *bb->number("total_median")) /
-                         *bb->number("total_median") * 100.0;
-        diff_sum += d;
-        diff_max = std::max(diff_max, d);
-        line += ", " + num(d) + "% slower";
-      }
-      c.evidence.push_back(line + (is_second ? " (our second best)" : " (not our second best)"));
-    }
-    if (n == 0) {
-      c.outcome = verdict::not_measured;
-      c.tally = "no predicted_best in the results";
-    } else {
-      const std::size_t mis = n - match;
-      c.outcome = 2 * match > n && second == mis ? verdict::holds : verdict::does_not_hold;
-      c.tally = std::to_string(match) + " of " + std::to_string(n) + " match";
-      if (mis) {
-        c.tally += "; mismatches: " + std::to_string(second) + " of " + std::to_string(mis) +
-                   " second best, mean " + num(diff_sum / mis) + "%, max " + num(diff_max) + "%";
-      }
-    }
-    out.push_back(c);
-  }
+  for (const auto& spec : claim_table()) out.push_back(spec.evaluate(spec, all));
   return out;
 }
 

@@ -7,6 +7,7 @@
 // configuration it needs is in the summary.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -59,6 +60,26 @@ std::optional<ranking> rank_strategies(const config_view& c, measure m = measure
 // loop of TRFD: predicted_best_loop1 / _loop2, falling back to the whole run's).
 std::optional<std::string> predicted_best(const config_view& c, measure m = measure::total);
 
+// One claim as data: the paper's words, what it reads, what we check, with which tolerance, and
+// the function that checks it over the configurations of a summary.
+struct claim_spec;
+using claim_evaluator =
+    std::function<claim_result(const claim_spec&, const std::vector<config_view>&)>;
+struct claim_spec {
+  std::string id;         // M1 ... O2, as in claims.md
+  std::string statement;  // the paper's words
+  std::string reads;      // the summary's data it reads
+  std::string predicate;  // what we check
+  // Ordering claims: the relative margin by which the better must beat the worse (0: any
+  // difference of the medians counts). O1: extra synchronizations allowed. O2: the share of
+  // configurations that must match.
+  double tolerance = 0;
+  claim_evaluator evaluate;
+};
+// Every claim of claims.md, in its order.
+const std::vector<claim_spec>& claim_table();
+
+// Each claim of claim_table() evaluated over the summary's rows, in the table's order.
 std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows);
 
 }  // namespace dlb::report

@@ -53,11 +53,10 @@ int main(int argc, char** argv) {
                 << " not found (pass --paper-dir DIR holding table1_1_mxm_nodlb.csv ...)\n";
       return 2;
     }
-    in.summary_table = sweep::read_csv_table(in.summary_path);
-    // An optional further summary (--crosscheck, --crosscheck-base): unreadable or not a
-    // summary is bad input, naming the option and the file.
-    const auto optional_summary = [&args](const std::string& option, std::string& path,
-                                          sweep::csv_table& table) {
+    // The summary and the optional further ones (--crosscheck, --crosscheck-base): unreadable or
+    // not a summary is bad input, naming the option and the file.
+    const auto read_summary = [&args](const std::string& option, std::string& path,
+                                      sweep::csv_table& table) {
       const auto given = args.value(option);
       if (!given) return true;
       path = *given;
@@ -70,8 +69,9 @@ int main(int argc, char** argv) {
       }
       return true;
     };
-    if (!optional_summary("crosscheck", in.crosscheck_path, in.crosscheck_table) ||
-        !optional_summary("crosscheck-base", in.crosscheck_base_path, in.crosscheck_base_table))
+    if (!read_summary("summary", in.summary_path, in.summary_table) ||
+        !read_summary("crosscheck", in.crosscheck_path, in.crosscheck_table) ||
+        !read_summary("crosscheck-base", in.crosscheck_base_path, in.crosscheck_base_table))
       return 2;
     for (const auto& r : results) in.results.emplace_back(r, sweep::read_csv_table(r));
     in.paper_nodlb = report::read_paper_nodlb(in.paper_dir);
@@ -95,6 +95,9 @@ int main(int argc, char** argv) {
     sweep::write_atomically(out, md);
     std::cerr << "dlb_report: wrote " << out.string() << "\n";
     return 0;
+  } catch (const sweep::csv_error& e) {  // an input unreadable or not what it should be
+    std::cerr << "dlb_report: " << e.what() << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "dlb_report: " << e.what() << "\n";
     return 1;

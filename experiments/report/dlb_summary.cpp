@@ -77,6 +77,9 @@ int main(int argc, char** argv) {
               << " ok runs; excluded " << (excluded.empty() ? std::string("none") : excluded)
               << "; wrote " << out << "\n";
     return 0;
+  } catch (const sweep::csv_error& e) {  // an input unreadable or not what it should be
+    std::cerr << "dlb_summary: " << e.what() << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "dlb_summary: " << e.what() << "\n";
     return 1;

@@ -36,7 +36,7 @@ std::string upper(std::string s) {
 }
 
 // Markdown table cells must not contain a bare '|'.
-std::string cell(std::string s) {
+std::string cell(const std::string& s) {
   std::string out;
   for (char c : s) {
     if (c == '|') out += "\\";

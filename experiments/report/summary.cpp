@@ -102,9 +102,10 @@ bool size_less(std::string_view a, std::string_view b) {
   return a < b;
 }
 
-summary_result summarize(const std::vector<csv_table>& results) {
-  summary_result out;
-  // The last row of each run wins; keep the order of first appearance for determinism.
+namespace {
+
+// The last row of each run (later rows win), in order of the run's first appearance.
+std::vector<used_run> latest_runs(const std::vector<csv_table>& results, std::size_t& superseded) {
   std::map<std::string, used_run> last;
   std::vector<std::string> order;
   std::size_t rows_seen = 0;
@@ -120,110 +121,135 @@ summary_result summarize(const std::vector<csv_table>& results) {
       }
     }
   }
-  out.counts.superseded = rows_seen - last.size();
+  superseded = rows_seen - last.size();
+  std::vector<used_run> runs;
+  for (const auto& key : order) runs.push_back(last.at(key));
+  return runs;
+}
 
-  // Group the ok runs; index the no-DLB runs by (configuration, seed) for pairing.
+// The ok runs grouped by configuration and strategy, and the no-DLB runs indexed by
+// (configuration, seed) for pairing.
+struct run_groups {
   std::map<std::string, std::vector<used_run>> groups;  // config key + strategy
+  std::vector<std::string> order;                       // of first appearance
   std::map<std::string, used_run> none_by_seed;         // config key + seed
-  std::vector<std::string> group_order;
-  for (const auto& key : order) {
-    const auto& u = last.at(key);
+};
+
+run_groups group_ok_runs(const std::vector<used_run>& runs, summary_counts& counts) {
+  run_groups g;
+  for (const auto& u : runs) {
     const auto& t = *u.table;
     const std::string status(t.field(*u.row, "status"));
     if (status != "ok") {
-      ++out.counts.excluded[status.empty() ? "(no status)" : status];
+      ++counts.excluded[status.empty() ? "(no status)" : status];
       continue;
     }
     if (!num(t, *u.row, "total_s")) {
-      ++out.counts.no_total;
+      ++counts.no_total;
       continue;
     }
-    ++out.counts.used;
+    ++counts.used;
     const std::string config = join_key(t, *u.row, config_columns());
     const std::string strategy(t.field(*u.row, "strategy"));
     const std::string gk = config + strategy;
-    if (!groups.count(gk)) group_order.push_back(gk);
-    groups[gk].push_back(u);
-    if (strategy == "NONE") none_by_seed[config + std::string(t.field(*u.row, "seed"))] = u;
+    if (!g.groups.count(gk)) g.order.push_back(gk);
+    g.groups[gk].push_back(u);
+    if (strategy == "NONE") g.none_by_seed[config + std::string(t.field(*u.row, "seed"))] = u;
   }
+  return g;
+}
 
-  for (const auto& gk : group_order) {
-    const auto& runs = groups.at(gk);
-    const csv_table& t0 = *runs.front().table;
-    const auto& r0 = *runs.front().row;
-    std::map<std::string, std::string> f;
-    for (const auto& c : config_columns()) f[c] = sweep::key_field(t0, r0, c);
-    f["strategy"] = std::string(t0.field(r0, "strategy"));
-    f["runs"] = std::to_string(runs.size());
-    const std::string config = join_key(t0, r0, config_columns());
+// The most frequent prediction; ties go to the strategy listed first.
+std::map<std::string, std::size_t>::const_iterator most_voted(
+    const std::map<std::string, std::size_t>& v) {
+  return std::max_element(v.begin(), v.end(), [](auto& a, auto& b) {
+    if (a.second != b.second) return a.second < b.second;
+    return strategy_rank(a.first) > strategy_rank(b.first);
+  });
+}
 
-    std::map<std::string, std::vector<double>> samples;
-    std::map<std::string, std::size_t> votes;
-    std::map<std::string, std::map<std::string, std::size_t>> loop_votes;
-    std::size_t paired = 0;
-    for (const auto& u : runs) {
-      const auto& t = *u.table;
-      const auto& row = *u.row;
-      for (const std::string c : {"total_s", "loop1_s", "loop2_s", "syncs", "redistributions",
-                                  "iterations_moved", "bytes_moved", "lag_pct", "wall_s"}) {
-        if (auto x = num(t, row, c)) samples[c].push_back(*x);
-      }
-      // Time over the oracle bound (an ideal zero-overhead balancer under the same load).
-      if (const auto total = num(t, row, "total_s"), oracle = num(t, row, "oracle_s");
-          total && oracle && *oracle > 0)
-        samples["over_oracle"].push_back(*total / *oracle);
-      const std::string pb(t.field(row, "predicted_best"));
-      if (!pb.empty() && pb != "-") ++votes[pb];
-      // TRFD balances its two loops independently: each has its own prediction.
-      for (const std::string loop : {"loop1", "loop2"}) {
-        const std::string pl(t.field(row, "predicted_best_" + loop));
-        if (!pl.empty() && pl != "-") ++loop_votes[loop][pl];
-      }
-      const auto partner = none_by_seed.find(config + std::string(t.field(row, "seed")));
-      if (partner == none_by_seed.end()) continue;
-      ++paired;
-      const auto& pt = *partner->second.table;
-      const auto& prow = *partner->second.row;
-      for (const std::string c : {"total_s", "loop1_s", "loop2_s"}) {
-        const auto mine = num(t, row, c);
-        const auto base = num(pt, prow, c);
-        if (mine && base && *base > 0) samples["norm_" + c].push_back(*mine / *base);
-      }
+// One group's summary fields: its configuration, the median/min/max of each measure over its
+// runs (normalized ones paired with the no-DLB run of the same seed), and the predictions.
+std::map<std::string, std::string> summary_fields(
+    const std::vector<used_run>& runs, const std::map<std::string, used_run>& none_by_seed) {
+  const csv_table& t0 = *runs.front().table;
+  const auto& r0 = *runs.front().row;
+  std::map<std::string, std::string> f;
+  for (const auto& c : config_columns()) f[c] = sweep::key_field(t0, r0, c);
+  f["strategy"] = std::string(t0.field(r0, "strategy"));
+  f["runs"] = std::to_string(runs.size());
+  const std::string config = join_key(t0, r0, config_columns());
+
+  std::map<std::string, std::vector<double>> samples;
+  std::map<std::string, std::size_t> votes;
+  std::map<std::string, std::map<std::string, std::size_t>> loop_votes;
+  std::size_t paired = 0;
+  for (const auto& u : runs) {
+    const auto& t = *u.table;
+    const auto& row = *u.row;
+    for (const std::string c : {"total_s", "loop1_s", "loop2_s", "syncs", "redistributions",
+                                "iterations_moved", "bytes_moved", "lag_pct", "wall_s"}) {
+      if (auto x = num(t, row, c)) samples[c].push_back(*x);
     }
-    f["paired"] = std::to_string(paired);
-    auto put = [&](const std::string& prefix, const std::string& sample) {
-      if (const auto s = describe(samples[sample])) {
-        f[prefix + "_median"] = fmt(s->median);
-        f[prefix + "_min"] = fmt(s->min);
-        f[prefix + "_max"] = fmt(s->max);
-      }
-    };
-    put("total", "total_s");
-    put("loop1", "loop1_s");
-    put("loop2", "loop2_s");
-    put("norm", "norm_total_s");
-    put("norm_loop1", "norm_loop1_s");
-    put("norm_loop2", "norm_loop2_s");
-    put("syncs", "syncs");
-    put("redistributions", "redistributions");
-    put("iterations_moved", "iterations_moved");
-    put("bytes_moved", "bytes_moved");
-    put("lag_pct", "lag_pct");
-    put("wall", "wall_s");
-    put("over_oracle", "over_oracle");
-    // The most frequent prediction; ties go to the strategy listed first.
-    auto most_voted = [](const std::map<std::string, std::size_t>& v) {
-      return std::max_element(v.begin(), v.end(), [](auto& a, auto& b) {
-        if (a.second != b.second) return a.second < b.second;
-        return strategy_rank(a.first) > strategy_rank(b.first);
-      });
-    };
-    if (!votes.empty()) {
-      const auto best = most_voted(votes);
-      f["predicted_best"] = best->first;
-      f["predicted_best_votes"] = std::to_string(best->second) + "/" + std::to_string(runs.size());
+    // Time over the oracle bound (an ideal zero-overhead balancer under the same load).
+    if (const auto total = num(t, row, "total_s"), oracle = num(t, row, "oracle_s");
+        total && oracle && *oracle > 0)
+      samples["over_oracle"].push_back(*total / *oracle);
+    const std::string pb(t.field(row, "predicted_best"));
+    if (!pb.empty() && pb != "-") ++votes[pb];
+    // TRFD balances its two loops independently: each has its own prediction.
+    for (const std::string loop : {"loop1", "loop2"}) {
+      const std::string pl(t.field(row, "predicted_best_" + loop));
+      if (!pl.empty() && pl != "-") ++loop_votes[loop][pl];
     }
-    for (const auto& [loop, v] : loop_votes) f["predicted_best_" + loop] = most_voted(v)->first;
+    const auto partner = none_by_seed.find(config + std::string(t.field(row, "seed")));
+    if (partner == none_by_seed.end()) continue;
+    ++paired;
+    const auto& pt = *partner->second.table;
+    const auto& prow = *partner->second.row;
+    for (const std::string c : {"total_s", "loop1_s", "loop2_s"}) {
+      const auto mine = num(t, row, c);
+      const auto base = num(pt, prow, c);
+      if (mine && base && *base > 0) samples["norm_" + c].push_back(*mine / *base);
+    }
+  }
+  f["paired"] = std::to_string(paired);
+  for (const auto& [prefix, sample] :
+       std::vector<std::pair<std::string, std::string>>{{"total", "total_s"},
+                                                        {"loop1", "loop1_s"},
+                                                        {"loop2", "loop2_s"},
+                                                        {"norm", "norm_total_s"},
+                                                        {"norm_loop1", "norm_loop1_s"},
+                                                        {"norm_loop2", "norm_loop2_s"},
+                                                        {"syncs", "syncs"},
+                                                        {"redistributions", "redistributions"},
+                                                        {"iterations_moved", "iterations_moved"},
+                                                        {"bytes_moved", "bytes_moved"},
+                                                        {"lag_pct", "lag_pct"},
+                                                        {"wall", "wall_s"},
+                                                        {"over_oracle", "over_oracle"}}) {
+    if (const auto s = describe(samples[sample])) {
+      f[prefix + "_median"] = fmt(s->median);
+      f[prefix + "_min"] = fmt(s->min);
+      f[prefix + "_max"] = fmt(s->max);
+    }
+  }
+  if (!votes.empty()) {
+    const auto best = most_voted(votes);
+    f["predicted_best"] = best->first;
+    f["predicted_best_votes"] = std::to_string(best->second) + "/" + std::to_string(runs.size());
+  }
+  for (const auto& [loop, v] : loop_votes) f["predicted_best_" + loop] = most_voted(v)->first;
+  return f;
+}
+
+}  // namespace
+
+summary_result summarize(const std::vector<csv_table>& results) {
+  summary_result out;
+  const run_groups g = group_ok_runs(latest_runs(results, out.counts.superseded), out.counts);
+  for (const auto& gk : g.order) {
+    auto f = summary_fields(g.groups.at(gk), g.none_by_seed);
     std::vector<std::string> row;
     for (const auto& c : summary_columns()) row.push_back(f.count(c) ? f[c] : std::string());
     out.table.rows.push_back(row);
@@ -273,7 +299,7 @@ std::string summary_row::config_key() const {
 }
 
 std::vector<summary_row> load_summary(const csv_table& table) {
-  for (const std::string c : {"app", "P", "size", "strategy"}) {
+  for (const std::string c : {"app", "P", "size", "strategy", "runs", "total_median"}) {
     if (!table.column(c)) throw sweep::csv_error("not a dlb_summary file: no column '" + c + "'");
   }
   std::vector<summary_row> rows;

@@ -10,7 +10,8 @@
 namespace dlb::sweep {
 
 cli_args::cli_args(int argc, char** argv, std::string tool, std::string usage,
-                   std::vector<std::string> value_options, std::vector<std::string> flag_options)
+                   const std::vector<std::string>& value_options,
+                   const std::vector<std::string>& flag_options)
     : tool_(std::move(tool)), usage_(std::move(usage)) {
   std::vector<std::string> all(argv, argv + argc);
   command_line_ = shell_join(all);

@@ -13,7 +13,8 @@ class cli_args {
  public:
   // `value_options` take a value (may repeat: see values()); `flag_options` do not.
   cli_args(int argc, char** argv, std::string tool, std::string usage,
-           std::vector<std::string> value_options, std::vector<std::string> flag_options);
+           const std::vector<std::string>& value_options,
+           const std::vector<std::string>& flag_options);
 
   std::optional<std::string> value(const std::string& name) const;  // the last one given
   std::vector<std::string> values(const std::string& name) const;   // every one, in order

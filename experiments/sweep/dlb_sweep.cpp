@@ -74,7 +74,7 @@ std::vector<std::string> header_comments(const sweep_plan& plan, const cli_args&
                                          const std::string& revision) {
   std::vector<std::string> c{
       "dlb_sweep results: one row per run (raw data; never edit by hand)",
-      "format: CSV; '#' lines are metadata; the first other line names the columns; "
+      "format: CSV; '#' lines are metadata; the first other line names the columns; "  // NOLINT
       "fields with commas are double-quoted",
       "revision: " + revision,
       "compiler: " + compiler_description() + " (the build of dlb_sweep; apps from bin_dir)",

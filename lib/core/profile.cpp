@@ -15,17 +15,4 @@ std::vector<double> speeds(const std::vector<profile>& profiles) {
   return out;
 }
 
-std::vector<std::int64_t> remaining_counts(const std::vector<profile>& profiles) {
-  std::vector<std::int64_t> out;
-  out.reserve(profiles.size());
-  for (const auto& p : profiles) out.push_back(p.remaining);
-  return out;
-}
-
-std::int64_t total_remaining(const std::vector<profile>& profiles) {
-  std::int64_t total = 0;
-  for (const auto& p : profiles) total += p.remaining;
-  return total;
-}
-
 }  // namespace dlb::core

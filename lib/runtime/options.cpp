@@ -23,7 +23,7 @@ options options::parse(const std::vector<option_spec>& specs,
   o.specs_ = specs;
   for (const auto& s : specs) o.values_[s.name] = s.value;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
+    const std::string& a = args[i];
     if (a.rfind("--", 0) != 0) throw usage_error("unexpected argument '" + a + "'");
     std::string name = a.substr(2), value;
     bool has_value = false;

@@ -44,6 +44,7 @@ engine::engine() : impl_(std::make_unique<impl>()) {
   // (its CRITICAL deadlock line cannot be thresholded away: the appender is dropped instead).
   std::vector<std::string> args{"dlb-sim", "--log=root.thresh:critical", "--log=ker_engine.add:0",
                                 "--log=ker_engine.thresh:critical"};
+  if (DLB_SANITIZED) args.emplace_back("--cfg=contexts/factory:thread");  // ASan: no stack swaps
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
@@ -336,7 +337,7 @@ world::world(engine& e, std::string name, const run_params& params)
 
 world::~world() = default;
 
-void world::start(task_fn task) {
+void world::start(task_fn task) {  // NOLINT(performance-unnecessary-value-param): copied per actor
   auto st = state_;
   const int n = static_cast<int>(st->hosts.size());
   for (std::size_t k = 0; k < st->transmitters.size(); ++k) {

@@ -65,16 +65,18 @@ void unpack_wide(message& m, T* p, std::size_t n) {
 namespace detail {
 
 // The traits table: one line per packable scalar.
-#define PVM_SCALAR(T, C, PK, UPK)                                          \
-  void scalar_traits<T>::pack(send_buffer& b, const T* p, std::size_t n) { \
-    pack_as<C>(b, p, n, PK, #PK);                                          \
-  }                                                                        \
-  void scalar_traits<T>::unpack(message& m, T* p, std::size_t n) {         \
-    unpack_as<C>(m, p, n, UPK, #UPK);                                      \
+#define PVM_SCALAR(T, C, PK, UPK)                                                            \
+  void scalar_traits<T>::pack(send_buffer& b, const T* p, std::size_t n) {                   \
+    pack_as<C>(b, p, n, PK, #PK);                                                            \
+  }                                                                                          \
+  void scalar_traits<T>::unpack(message& m, T* p, std::size_t n) { /* NOLINT: T is a type */ \
+    unpack_as<C>(m, p, n, UPK, #UPK);                                                        \
   }
 #define PVM_WIDE(T)                                                                              \
   void scalar_traits<T>::pack(send_buffer& b, const T* p, std::size_t n) { pack_wide(b, p, n); } \
-  void scalar_traits<T>::unpack(message& m, T* p, std::size_t n) { unpack_wide(m, p, n); }
+  void scalar_traits<T>::unpack(message& m, T* p, std::size_t n) { /* NOLINT: T is a type */     \
+    unpack_wide(m, p, n);                                                                        \
+  }
 
 PVM_SCALAR(char, char, pvm_pkbyte, pvm_upkbyte)
 PVM_SCALAR(signed char, char, pvm_pkbyte, pvm_upkbyte)

@@ -46,7 +46,7 @@ std::string describe(const std::string& routine, int code, const std::string& de
 }
 }  // namespace
 
-error::error(std::string routine, int code, std::string detail)
+error::error(std::string routine, int code, const std::string& detail)
     : std::runtime_error(describe(routine, code, detail)),
       routine_(std::move(routine)),
       code_(code) {}

@@ -157,7 +157,7 @@ std::vector<std::string> remove_stale_private_vms() {
   return removed;
 }
 
-private_vm::private_vm(private_vm_options opts)
+private_vm::private_vm(const private_vm_options& opts)
     : vmid_(opts.vmid.empty() ? fresh_vmid() : opts.vmid) {
   try {
     remove_stale_private_vms();

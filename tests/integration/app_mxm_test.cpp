@@ -52,7 +52,8 @@ TEST_P(MxmStrategies, MatchesTheSequentialProductUnderLoad) {
     EXPECT_EQ(res["predicted_best"], "-");
   }
   // Moving a row of Z's computation moves one row of X: r = 16 doubles.
-  EXPECT_EQ(std::stoll(res["bytes_moved"]), 16 * 8 * std::stoll(res["iterations_moved"])) << r.out;
+  EXPECT_EQ(std::stoll(res["bytes_moved"]), 16LL * 8 * std::stoll(res["iterations_moved"]))
+      << r.out;
 }
 
 INSTANTIATE_TEST_SUITE_P(P4, MxmStrategies,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -97,9 +98,10 @@ TEST_P(StrategyMatrix, FinishesWithEveryIterationOnceUnderRandomLoad) {
     EXPECT_EQ(res["syncs"], "0");
   }
   if (strategy == "AUTO" && res["syncs"] != "0") {
-    // Customized mode committed to one of the four strategies, the one its model predicted.
+    // Customized mode committed to one of the four strategies (which one is right is
+    // CustomizedMode's check, against the measured runs of all four).
     EXPECT_NE(res["chosen"], "NONE");
-    EXPECT_EQ(res["chosen"], res["predicted_best"]);
+    EXPECT_NE(res["chosen"], "AUTO");
   }
   if (strategy != "NONE" && strategy != "AUTO" && procs > 1) {
     EXPECT_NE(res["predicted_best"], "-") << "every balancing run records the model's prediction";
@@ -235,8 +237,11 @@ TEST_P(Interrupts, AnInterruptArrivingInsideAnIterationIsNeverLost) {
 // to the order of equal-time events). In virtual time they are the same run exactly.
 using ModernEntryPoint = OnBothBackends;
 TEST_P(ModernEntryPoint, ParallelForMatchesFigure14) {
-  std::vector<std::string> base{"--strategy", "GDDLB", "--procs", "4",  "--iterations", "120",
-                                "--work-ms",  "40",    "--scale", "40", "--seed",       "3"};
+  // Scale 10, not 40: 10 ms of host scheduling on a loaded machine moved a run of 0.1 s wall by
+  // 10% of its emulated time; at 0.4 s wall both styles land on the same time.
+  std::vector<std::string> base{"--strategy", "GDDLB",     "--procs",   "4",       "--iterations",
+                                "120",        "--work-ms", "40",        "--scale", "10",
+                                "--seed",     "3",         "--network", "ideal"};
   auto a = base, b = base;
   a.insert(a.end(), {"--style", "figure"});
   b.insert(b.end(), {"--style", "parallel_for"});
@@ -247,6 +252,39 @@ TEST_P(ModernEntryPoint, ParallelForMatchesFigure14) {
   EXPECT_NEAR(std::stod(fa["total_s"]), std::stod(fb["total_s"]), 0.05 * std::stod(fa["total_s"]));
   if (GetParam() == "sim") {
     EXPECT_EQ(without_wall_time(ra.out), without_wall_time(rb.out));
+  }
+}
+
+// Customized mode (AUTO) against what the four strategies measure, not against its own model's
+// output: in virtual time, with the same load seed, the strategy AUTO commits to must be within
+// 10% of the fastest of the four measured (the paper: where its model missed, the predicted
+// strategy was at most 8.2% slower), and AUTO's run must be that strategy's run.
+TEST(CustomizedMode, ChoosesAStrategyWithinTenPercentOfTheMeasuredBest) {
+  const std::vector<std::vector<std::string>> configs{
+      {"--procs", "4", "--shape", "uniform", "--seed", "3"},
+      {"--procs", "4", "--shape", "triangular", "--seed", "5"},
+      {"--procs", "8", "--shape", "triangular", "--seed", "11", "--speeds", "2,1,1,1,1,1,1,1"},
+      {"--procs", "16", "--shape", "uniform", "--seed", "2"}};
+  for (const auto& config : configs) {
+    auto run = [&config](const std::string& strategy) {
+      std::vector<std::string> args{"--strategy", strategy,    "--iterations",
+                                    "400",        "--work-ms", "40"};
+      args.insert(args.end(), config.begin(), config.end());
+      auto r = run_on("sim", args);
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      return fields_of(r.out, "RESULT ");
+    };
+    std::map<std::string, double> measured;
+    for (const char* s : {"GCDLB", "GDDLB", "LCDLB", "LDDLB"})
+      measured[s] = std::stod(run(s)["total_s"]);
+    auto autorun = run("AUTO");
+    const std::string chosen = autorun["chosen"];
+    ASSERT_EQ(measured.count(chosen), 1u) << "chosen=" << chosen;
+    double best = measured.begin()->second;
+    for (const auto& [s, t] : measured) best = std::min(best, t);
+    const std::string what = config[1] + " " + config[3] + " seed " + config[5];
+    EXPECT_LE(measured[chosen], 1.10 * best) << what << ": chose " << chosen;
+    EXPECT_NEAR(std::stod(autorun["total_s"]), measured[chosen], 0.02 * measured[chosen]) << what;
   }
 }
 

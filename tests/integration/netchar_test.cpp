@@ -92,7 +92,7 @@ TEST(NetworkCharacterization, SimulatedBackendMeasuresThePapersNetworkWithinOneP
       first = r.out;
     } else {
       // Deterministic: the same numbers (only the output directory differs).
-      auto strip = [](std::string s) { return s.substr(0, s.find("wrote ")); };
+      auto strip = [](const std::string& s) { return s.substr(0, s.find("wrote ")); };
       EXPECT_EQ(strip(r.out), strip(first));
     }
   }

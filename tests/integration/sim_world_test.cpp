@@ -143,7 +143,7 @@ struct compute_world {
 };
 
 dlb::sim::task_fn compute_task(compute_world& cw) {
-  cw.ends.assign(static_cast<std::size_t>(cw.params.procs + 1), -1.0);
+  cw.ends.assign(static_cast<std::size_t>(cw.params.procs) + 1, -1.0);
   return [&cw](int rank, dlb::transport&, dlb::clock& c) {
     if (rank == 0) return 0;
     c.wait_until(cw.start);

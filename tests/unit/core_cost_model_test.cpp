@@ -32,7 +32,7 @@ network_profile small_network() {
   return net;
 }
 
-model_input small_world(std::vector<int> loads) {
+model_input small_world(const std::vector<int>& loads) {
   model_input in;
   in.network = small_network();
   in.program.iterations = 8;

@@ -22,12 +22,9 @@ TEST(Speed, IsIterationsPerSecondAndZeroWithoutAMeasurement) {
   }
 }
 
-TEST(Profiles, CollectSpeedsAndRemainingWork) {
+TEST(Profiles, CollectSpeeds) {
   const std::vector<profile> ps = {{10, 2.0, 5}, {3, 4.0, 0}, {0, 1.0, 7}};
   EXPECT_EQ(speeds(ps), (std::vector<double>{5.0, 0.75, 0.0}));
-  EXPECT_EQ(remaining_counts(ps), (std::vector<std::int64_t>{5, 0, 7}));
-  EXPECT_EQ(total_remaining(ps), 12);
-  EXPECT_EQ(total_remaining({}), 0);
 }
 
 }  // namespace

@@ -24,8 +24,9 @@ TEST(KernelElementHash, IsAPureFunctionOfSeedArrayAndIndex) {
   EXPECT_NE(apps::element_hash(7, apps::array_id::mxm_x, 123),
             apps::element_hash(7, apps::array_id::mxm_x, 124));
   // Usable at compile time: the data are fixed by the code, not by a run.
-  static_assert(apps::element_hash(1, apps::array_id::ac_b, 0) ==
-                apps::element_hash(1, apps::array_id::ac_b, 0));
+  static_assert(
+      apps::element_hash(1, apps::array_id::ac_b, 0) ==  // NOLINT(misc-redundant-expression)
+      apps::element_hash(1, apps::array_id::ac_b, 0));
 }
 
 TEST(KernelElementHash, UniformValuesStayInRangeAndSpreadOut) {

@@ -28,11 +28,11 @@ namespace detail {
 template <class T>
 struct scalar_traits {};
 
-#define PVM_DECLARE_SCALAR(T)                                    \
-  template <>                                                    \
-  struct scalar_traits<T> {                                      \
-    static void pack(send_buffer& b, const T* p, std::size_t n); \
-    static void unpack(message& m, T* p, std::size_t n);         \
+#define PVM_DECLARE_SCALAR(T)                                                            \
+  template <>                                                                            \
+  struct scalar_traits<T> {                                                              \
+    static void pack(send_buffer& b, const T* p, std::size_t n);                         \
+    /* T is a type: */ static void unpack(message& m, T* p, std::size_t n); /* NOLINT */ \
   };
 PVM_DECLARE_SCALAR(char)
 PVM_DECLARE_SCALAR(signed char)

@@ -16,7 +16,7 @@ std::string_view code_symbol(int code) noexcept;
 
 class error : public std::runtime_error {
  public:
-  error(std::string routine, int code, std::string detail = {});
+  error(std::string routine, int code, const std::string& detail = {});
 
   const std::string& routine() const noexcept { return routine_; }
   int code() const noexcept { return code_; }

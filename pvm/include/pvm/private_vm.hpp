@@ -37,7 +37,7 @@ struct private_vm_options {
 
 class private_vm {
  public:
-  explicit private_vm(private_vm_options opts = {});
+  explicit private_vm(const private_vm_options& opts = {});
   ~private_vm();
   private_vm(const private_vm&) = delete;
   private_vm& operator=(const private_vm&) = delete;

@@ -17,8 +17,5 @@ struct profile {
 // without a measurement is treated like one that did nothing, which the redistribution handles.
 double speed(const profile& p);
 std::vector<double> speeds(const std::vector<profile>& profiles);
-std::vector<std::int64_t> remaining_counts(const std::vector<profile>& profiles);
-// Gamma = sum of gamma_i.
-std::int64_t total_remaining(const std::vector<profile>& profiles);
 
 }  // namespace dlb::core
