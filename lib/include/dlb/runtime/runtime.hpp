@@ -22,6 +22,7 @@
 
 #include "dlb/core/cost_model.hpp"
 #include "dlb/core/load.hpp"
+#include "dlb/core/load_estimate.hpp"
 #include "dlb/core/redistribution.hpp"
 #include "dlb/core/strategy.hpp"
 #include "dlb/runtime/clocks.hpp"
@@ -63,6 +64,9 @@ struct run_params {
   std::int64_t threshold = -1;  // move threshold in iterations; -1: 1% of the loop
   double min_improvement = 0.10;
   core::after_no_move after_no_move = core::after_no_move::idle;
+  // The load the cost model assumes (--model-load): the run's own load function, or ml and tl
+  // estimated from the speeds seen up to the first synchronization (core/load_estimate.hpp).
+  core::model_load model_load = core::model_load::run;
   double timeout_s = 120.0;  // wall-clock bound on every wait
   bool quiet = false;
   std::string network_profile;  // file for the cost model; empty: the reference profile
