@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -57,7 +58,11 @@ std::optional<ranking> rank_strategies(const config_view& c, measure m = measure
 
 // The predicted best of a configuration: the most frequent predicted_best over its rows (for a
 // loop of TRFD: predicted_best_loop1 / _loop2, falling back to the whole run's).
-std::optional<std::string> predicted_best(const config_view& c, measure m = measure::total);
+// `load`: the prediction under one assumption about the load ("run" or "estimated",
+// --model-load), falling back to the whole run's under that assumption; "" is the one the runs
+// used (predicted_best).
+std::optional<std::string> predicted_best(const config_view& c, measure m = measure::total,
+                                          std::string_view load = "");
 
 std::vector<claim_result> evaluate_claims(const std::vector<summary_row>& rows);
 
