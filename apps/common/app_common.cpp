@@ -39,6 +39,33 @@ std::string predicted_best(const dlb::run_stats& st) {
   return st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)) : "-";
 }
 
+std::string predicted_best(const dlb::run_stats& st, dlb::core::model_load m) {
+  const auto& p = st.prediction_with(m);
+  return p.valid ? std::string(dlb::core::to_string(p.best)) : "-";
+}
+
+std::string estimated_ml(const dlb::run_stats& st) {
+  const auto& p = st.prediction_with(dlb::core::model_load::estimated);
+  return p.valid ? std::to_string(p.max_load) : "-";
+}
+
+std::string estimated_tl(const dlb::run_stats& st) {
+  const auto& p = st.prediction_with(dlb::core::model_load::estimated);
+  if (!p.valid) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", p.persistence);
+  return buf;
+}
+
+void set_predictions(outcome& o, const dlb::runtime& rt, const dlb::run_stats& st) {
+  o.predicted_best = predicted_best(st);
+  o.model_load = std::string(dlb::core::to_string(rt.params().model_load));
+  o.predicted_best_run = predicted_best(st, dlb::core::model_load::run);
+  o.predicted_best_estimated = predicted_best(st, dlb::core::model_load::estimated);
+  o.est_ml = estimated_ml(st);
+  o.est_tl = estimated_tl(st);
+}
+
 std::string chosen_strategy(const dlb::run_stats& st) {
   return st.strategy == dlb::core::strategy::automatic
              ? std::string(dlb::core::to_string(st.chosen))
@@ -112,7 +139,12 @@ void add_outcome(result_line& line, const outcome& o) {
       .add("lag_pct", o.total_s > 0 ? 100.0 * o.stats.lag / o.total_s : 0.0, 4)
       .add("predicted_best", o.predicted_best)
       .add("wall_s", o.wall_s, 3)
-      .add("oracle_s", o.stats.oracle_s);
+      .add("oracle_s", o.stats.oracle_s)
+      .add("model_load", o.model_load)
+      .add("predicted_best_run", o.predicted_best_run)
+      .add("predicted_best_estimated", o.predicted_best_estimated)
+      .add("est_ml", o.est_ml)
+      .add("est_tl", o.est_tl);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -127,7 +159,7 @@ int report_single_loop(const dlb::runtime& rt, const std::string& app, const std
   out.total_s = st.total_time();
   out.loop1_s = st.total_time();  // one loop: the whole program
   out.stats = totals({&st});
-  out.predicted_best = predicted_best(st);
+  set_predictions(out, rt, st);
   out.wall_s = seconds_since(started);
   auto line = parameters(rt, app, size);
   add_outcome(line, out);

@@ -34,6 +34,12 @@ bool report_verification(const dlb::runtime& rt, const std::string& what, const 
 // The cost model's predicted best strategy of a loop ("-" when the run made no prediction,
 // e.g. under NONE).
 std::string predicted_best(const dlb::run_stats& st);
+// The same under one assumption about the load (--model-load run or estimated): every balanced
+// run makes both predictions.
+std::string predicted_best(const dlb::run_stats& st, dlb::core::model_load m);
+// The load the estimated prediction assumed: its ml and tl ("-" without one).
+std::string estimated_ml(const dlb::run_stats& st);
+std::string estimated_tl(const dlb::run_stats& st);
 // The strategy a customized (AUTO) loop committed to, or "-" for the other strategies.
 std::string chosen_strategy(const dlb::run_stats& st);
 
@@ -76,7 +82,17 @@ struct outcome {
   loop_totals stats;
   std::string predicted_best = "-";
   double wall_s = 0.0;
+  // Appended after oracle_s: model_load (the assumption predicted_best used),
+  // predicted_best_run, predicted_best_estimated (both assumptions), est_ml, est_tl (the load
+  // parameters the estimated prediction assumed).
+  std::string model_load = "run";
+  std::string predicted_best_run = "-";
+  std::string predicted_best_estimated = "-";
+  std::string est_ml = "-";
+  std::string est_tl = "-";
 };
+// Fills the prediction fields of an outcome from one loop's statistics.
+void set_predictions(outcome& o, const dlb::runtime& rt, const dlb::run_stats& st);
 void add_outcome(result_line& line, const outcome& o);
 
 // Wall seconds since `start`.

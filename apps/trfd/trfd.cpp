@@ -94,7 +94,7 @@ int report(dlb::runtime& rt, const apps::trfd::problem& p, double t_op,
   out.loop2_s = st2.total_time();
   out.stats = apps::common::totals({&st1, &st2});
   // The run's prediction is loop 2's (the longer loop); each loop's is reported below.
-  out.predicted_best = apps::common::predicted_best(st2);
+  apps::common::set_predictions(out, rt, st2);
   out.wall_s = apps::common::seconds_since(started);
   auto line = apps::common::parameters(rt, "trfd", "n=" + std::to_string(n));
   apps::common::add_outcome(line, out);
@@ -102,6 +102,16 @@ int report(dlb::runtime& rt, const apps::trfd::problem& p, double t_op,
       .add("loop2_syncs", st2.syncs)
       .add("loop1_predicted_best", apps::common::predicted_best(st1))
       .add("loop2_predicted_best", apps::common::predicted_best(st2))
+      .add("loop1_predicted_best_run",
+           apps::common::predicted_best(st1, dlb::core::model_load::run))
+      .add("loop2_predicted_best_run",
+           apps::common::predicted_best(st2, dlb::core::model_load::run))
+      .add("loop1_predicted_best_estimated",
+           apps::common::predicted_best(st1, dlb::core::model_load::estimated))
+      .add("loop2_predicted_best_estimated",
+           apps::common::predicted_best(st2, dlb::core::model_load::estimated))
+      .add("loop1_est_ml", apps::common::estimated_ml(st1))
+      .add("loop1_est_tl", apps::common::estimated_tl(st1))
       .add("transpose_s", static_cast<double>(apps::trfd::transpose_ops(n)) * t_op);
   if (st1.strategy == dlb::core::strategy::automatic) {
     line.add("loop1_chosen", apps::common::chosen_strategy(st1))

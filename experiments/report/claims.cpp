@@ -522,14 +522,16 @@ std::optional<ranking> rank_strategies(const config_view& c, measure m) {
   return std::nullopt;
 }
 
-std::optional<std::string> predicted_best(const config_view& c, measure m) {
+std::optional<std::string> predicted_best(const config_view& c, measure m, std::string_view load) {
   std::map<std::string, int> votes;
-  const std::string column = m == measure::loop1   ? "predicted_best_loop1"
-                             : m == measure::loop2 ? "predicted_best_loop2"
-                                                   : "predicted_best";
+  const std::string column = prediction_column(m == measure::loop1   ? "loop1"
+                                               : m == measure::loop2 ? "loop2"
+                                                                     : "",
+                                               load);
+  const std::string whole = prediction_column("", load);
   for (const auto& [s, r] : c.strategies) {
     std::string p(r->text(column));
-    if (p.empty() || p == "-") p = std::string(r->text("predicted_best"));
+    if (p.empty() || p == "-") p = std::string(r->text(whole));
     if (!p.empty() && p != "-") ++votes[p];
   }
   if (votes.empty()) return std::nullopt;

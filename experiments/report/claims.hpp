@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -58,7 +59,11 @@ std::optional<ranking> rank_strategies(const config_view& c, measure m = measure
 
 // The predicted best of a configuration: the most frequent predicted_best over its rows (for a
 // loop of TRFD: predicted_best_loop1 / _loop2, falling back to the whole run's).
-std::optional<std::string> predicted_best(const config_view& c, measure m = measure::total);
+// `load`: the prediction under one assumption about the load ("run" or "estimated",
+// --model-load), falling back to the whole run's under that assumption; "" is the one the runs
+// used (predicted_best).
+std::optional<std::string> predicted_best(const config_view& c, measure m = measure::total,
+                                          std::string_view load = "");
 
 // One claim as data: the paper's words, what it reads, what we check, with which tolerance, and
 // the function that checks it over the configurations of a summary.

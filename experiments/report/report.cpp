@@ -197,19 +197,78 @@ double median_of(const summary_row* r, const std::string& column) {
   return v ? *v : -1.0;
 }
 
+// How often one prediction (the runs' own, or under one assumption about the load) picked the
+// actual best, and by how much it missed.
+struct prediction_tally {
+  std::size_t rows = 0, right = 0, second = 0;
+  std::vector<double> miss_pct;
+};
+
+// The prediction of one configuration under `load` beside its ranking: the predicted strategy
+// and, where it is not the best, how much slower it actually was.
+std::pair<std::string, std::string> judge_prediction(const config_view& c, const ranking& rk,
+                                                     measure m, const std::string& col,
+                                                     std::string_view load, prediction_tally& t) {
+  const auto pred = predicted_best(c, m, load);
+  if (!pred) return {"-", ""};
+  const std::string& best = rk.order[0].first;
+  ++t.rows;
+  if (*pred == best) {
+    ++t.right;
+    return {*pred, ""};
+  }
+  t.second += rk.order[1].first == *pred;
+  // In the ranking's own terms (paired normalized medians when there are NONE runs), turned
+  // into seconds with the no-DLB median, so the difference is never negative.
+  double vb = -1, vp = -1;
+  for (const auto& [s, v] : rk.order) {
+    if (s == best) vb = v;
+    if (s == *pred) vp = v;
+  }
+  const double none = median_of(c.row("NONE"), col);
+  const double scale = rk.normalized ? none : 1.0;
+  std::string diff;
+  if (vb > 0 && vp >= 0 && scale > 0) {
+    t.miss_pct.push_back(100.0 * (vp - vb) / vb);
+    diff = sec((vp - vb) * scale) + " s (" + format_sig(t.miss_pct.back(), 2) + "%)";
+  }
+  return {*pred, diff};
+}
+
+void write_tally(std::ostringstream& md, const std::string& title, const prediction_tally& t) {
+  md << "**" << title << "**: right in " << t.right << " of " << t.rows << " rows";
+  if (!t.miss_pct.empty()) {
+    double sum = 0, mx = 0;
+    for (double x : t.miss_pct) {
+      sum += x;
+      mx = std::max(mx, x);
+    }
+    md << "; where it misses, the predicted strategy is our actual second best in " << t.second
+       << " of " << t.rows - t.right << " rows and was on average "
+       << format_sig(sum / static_cast<double>(t.miss_pct.size()), 2) << "% (at most "
+       << format_sig(mx, 2) << "%) slower than the actual best";
+  }
+  md << ". The paper: 19 of 28 rows right; where it missed, 2.7% on average and 8.2% at "
+        "most.\n\n";
+}
+
 void section_best(std::ostringstream& md, const report_inputs& in,
                   const std::vector<config_view>& configs) {
   md << "## Best strategy beside Table 1.4 (actual vs predicted)\n\n"
         "Ours actual: the strategy with the lowest median normalized time (for TRFD L1/L2: of "
         "that loop's time, loop1_s / loop2_s), and the runner-up. Ours predicted: the cost "
-        "model's choice from the speeds observed up to the first synchronization (the most "
-        "frequent prediction over the configuration's runs; per loop for TRFD). Where they "
-        "differ: how much slower the predicted strategy actually was (median times). AUTO: the "
+        "model's choice at the first synchronization (the most frequent prediction over the "
+        "configuration's runs; per loop for TRFD), with the load the runs' `--model-load` named "
+        "(default `run`: the run's own load function); \"estimated load\": the same model with ml "
+        "and tl estimated from the speeds observed up to the first synchronization (every "
+        "balanced run makes both predictions). Where a prediction differs from the actual best: "
+        "how much slower the predicted strategy actually was (median times). AUTO: the "
         "customized mode's median time over the best fixed strategy's.\n\n";
   table_header(md, {"app", "P", "size", "loop", "paper actual", "paper predicted", "paper diff",
-                    "ours actual", "ours 2nd", "ours predicted", "diff", "AUTO / best", "backend"});
-  std::size_t measured = 0, same = 0, predicted_rows = 0, predicted_right = 0, second = 0;
-  std::vector<double> miss_pct;
+                    "ours actual", "ours 2nd", "ours predicted", "diff",
+                    "predicted, estimated load", "diff (estimated)", "AUTO / best", "backend"});
+  std::size_t measured = 0, same = 0;
+  prediction_tally as_run, estimated;
   for (const auto& p : in.paper_best) {
     const auto found = matching(configs, p.app, p.procs, p.size);
     const measure m = p.loop == "L1"   ? measure::loop1
@@ -227,62 +286,33 @@ void section_best(std::ostringstream& md, const report_inputs& in,
       ++measured;
       const std::string best = rk->order[0].first;
       same += best == p.actual_best;
-      const auto pred = predicted_best(*c, m);
-      std::string diff;
-      if (pred) {
-        ++predicted_rows;
-        if (*pred == best) {
-          ++predicted_right;
-        } else {
-          second += rk->order[1].first == *pred;
-          // In the ranking's own terms (paired normalized medians when there are NONE runs),
-          // turned into seconds with the no-DLB median, so the difference is never negative.
-          double vb = -1, vp = -1;
-          for (const auto& [s, v] : rk->order) {
-            if (s == best) vb = v;
-            if (s == *pred) vp = v;
-          }
-          const double none = median_of(c->row("NONE"), col);
-          const double scale = rk->normalized ? none : 1.0;
-          if (vb > 0 && vp >= 0 && scale > 0) {
-            miss_pct.push_back(100.0 * (vp - vb) / vb);
-            diff = sec((vp - vb) * scale) + " s (" + format_sig(miss_pct.back(), 2) + "%)";
-          }
-        }
-      }
+      const auto [pred, diff] = judge_prediction(*c, *rk, m, col, "", as_run);
+      const auto [pred_e, diff_e] = judge_prediction(*c, *rk, m, col, "estimated", estimated);
       std::string autos = "-";
       const double ta = median_of(c->row("AUTO"), col), tb = median_of(c->row(best), col);
       if (ta >= 0 && tb > 0) autos = format_sig(ta / tb, 3);
       table_row(md, {upper(p.app), std::to_string(p.procs), c->size, p.loop, p.actual_best,
                      p.predicted_best, paper_diff, best + " " + format_sig(rk->order[0].second, 3),
-                     rk->order[1].first + " " + format_sig(rk->order[1].second, 3),
-                     pred.value_or("-"), diff, autos, backend_of(*c)});
+                     rk->order[1].first + " " + format_sig(rk->order[1].second, 3), pred, diff,
+                     pred_e, diff_e, autos, backend_of(*c)});
     }
     if (!any) {
       table_row(md, {upper(p.app), std::to_string(p.procs), p.size_text, p.loop, p.actual_best,
-                     p.predicted_best, paper_diff, "not measured", "", "", "", "", ""});
+                     p.predicted_best, paper_diff, "not measured", "", "", "", "", "", "", ""});
     }
   }
   md << "\nOur actual best equals the paper's in " << same << " of " << measured
      << " measured rows (of " << in.paper_best.size() << " in Table 1.4).\n\n";
-  if (predicted_rows > 0) {
-    double sum = 0, mx = 0;
-    for (double x : miss_pct) {
-      sum += x;
-      mx = std::max(mx, x);
-    }
-    md << "**The model's prediction**: right in " << predicted_right << " of " << predicted_rows
-       << " rows";
-    if (!miss_pct.empty()) {
-      md << "; where it misses, the predicted strategy is our actual second best in " << second
-         << " of " << predicted_rows - predicted_right << " rows and was on average "
-         << format_sig(sum / static_cast<double>(miss_pct.size()), 2) << "% (at most "
-         << format_sig(mx, 2) << "%) slower than the actual best";
-    }
-    md << ". The paper: 19 of 28 rows right; where it missed, 2.7% on average and 8.2% at "
-          "most.\n\n";
+  if (as_run.rows > 0) {
+    write_tally(md, "The model's prediction", as_run);
   } else {
     md << "**The model's prediction**: not measured (no predicted_best in the results).\n\n";
+  }
+  if (estimated.rows > 0) {
+    write_tally(md, "The model's prediction with the estimated load", estimated);
+  } else {
+    md << "**The model's prediction with the estimated load**: not measured (no "
+          "predicted_best_estimated in the results).\n\n";
   }
 }
 

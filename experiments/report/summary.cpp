@@ -56,6 +56,35 @@ const std::vector<std::string>& config_columns() {
   return c;
 }
 
+std::string prediction_column(std::string_view loop, std::string_view load) {
+  std::string c = "predicted_best";
+  for (const std::string_view part : {load, loop}) {
+    if (part.empty()) continue;
+    c += '_';
+    c.append(part);
+  }
+  return c;
+}
+
+const std::vector<std::pair<std::string, std::string>>& prediction_columns() {
+  static const std::vector<std::pair<std::string, std::string>> c = [] {
+    std::vector<std::pair<std::string, std::string>> v;
+    for (const std::string loop : {"", "loop1", "loop2"}) {
+      for (const std::string load : {"", "run", "estimated"}) {
+        if (loop.empty() && load.empty()) continue;  // predicted_best: voted on its own
+        // The programs' RESULT key: loop prefix, then predicted_best, then the load.
+        std::string key = loop;
+        if (!key.empty()) key += '_';
+        key += "predicted_best";
+        if (!load.empty()) key.append("_").append(load);
+        v.emplace_back(key, prediction_column(loop, load));
+      }
+    }
+    return v;
+  }();
+  return c;
+}
+
 const std::vector<std::string>& summary_columns() {
   static const std::vector<std::string> cols = [] {
     std::vector<std::string> c = config_columns();
@@ -72,6 +101,9 @@ const std::vector<std::string>& summary_columns() {
               "bytes_moved_median", "lag_pct_median", "lag_pct_max", "predicted_best",
               "predicted_best_votes", "wall_median", "predicted_best_loop1", "predicted_best_loop2",
               "over_oracle_median", "over_oracle_min", "over_oracle_max"});
+    for (const auto& [result_key, column] : prediction_columns()) {
+      if (column.rfind("predicted_best_loop", 0) != 0) c.push_back(column);
+    }
     return c;
   }();
   return cols;
@@ -197,10 +229,11 @@ std::map<std::string, std::string> summary_fields(
       samples["over_oracle"].push_back(*total / *oracle);
     const std::string pb(t.field(row, "predicted_best"));
     if (!pb.empty() && pb != "-") ++votes[pb];
-    // TRFD balances its two loops independently: each has its own prediction.
-    for (const std::string loop : {"loop1", "loop2"}) {
-      const std::string pl(t.field(row, "predicted_best_" + loop));
-      if (!pl.empty() && pl != "-") ++loop_votes[loop][pl];
+    // TRFD balances its two loops independently: each has its own prediction; and every
+    // balanced run predicts under both assumptions about the load (--model-load).
+    for (const auto& [result_key, column] : prediction_columns()) {
+      const std::string pl(t.field(row, result_key));
+      if (!pl.empty() && pl != "-") ++loop_votes[column][pl];
     }
     const auto partner = none_by_seed.find(config + std::string(t.field(row, "seed")));
     if (partner == none_by_seed.end()) continue;
@@ -239,7 +272,7 @@ std::map<std::string, std::string> summary_fields(
     f["predicted_best"] = best->first;
     f["predicted_best_votes"] = std::to_string(best->second) + "/" + std::to_string(runs.size());
   }
-  for (const auto& [loop, v] : loop_votes) f["predicted_best_" + loop] = most_voted(v)->first;
+  for (const auto& [column, v] : loop_votes) f[column] = most_voted(v)->first;
   return f;
 }
 

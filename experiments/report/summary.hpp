@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sweep/csv_table.hpp"
@@ -21,6 +22,13 @@ namespace dlb::report {
 const std::vector<std::string>& config_columns();
 // Every summary column, in order.
 const std::vector<std::string>& summary_columns();
+// The per-loop and per-assumption predictions: (key in a results row, i.e. the programs' RESULT
+// key, summary column holding the most frequent value). TRFD prints loop1_predicted_best...;
+// every balanced run prints predicted_best_run and predicted_best_estimated (--model-load).
+const std::vector<std::pair<std::string, std::string>>& prediction_columns();
+// The summary column of the predicted best for a loop ("", "loop1", "loop2") under one
+// assumption about the load ("": the one the runs used, "run", "estimated").
+std::string prediction_column(std::string_view loop, std::string_view load);
 // The order in which apps and strategies are listed.
 int app_rank(std::string_view app);
 int strategy_rank(std::string_view strategy);

@@ -15,12 +15,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <sstream>
 
 #include "arrays.hpp"
 #include "dlb/core/bitonic.hpp"
 #include "dlb/core/groups.hpp"
+#include "dlb/core/load_estimate.hpp"
 #include "dlb/core/oracle.hpp"
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/strategy_table.hpp"
@@ -194,6 +196,26 @@ void context::adopt(core::strategy c, int group, const std::vector<bool>& active
 }
 
 strategy_prediction context::predict(const std::vector<double>& iterations_per_second) const {
+  return predict(iterations_per_second, rt_.params().model_load);
+}
+
+// The model's input about the load (issue 10, item 5; core/load_estimate.hpp). The paper plugs
+// "the load function seen so far" and the load parameters ml and tl into the model at the first
+// synchronization, and its recurrences need the load of every later block too. The prediction
+// starts with the loop (equal blocks at the master's scatter time) on the processors' base speeds
+// S_i, and:
+// - model_load::run (default): under the run's own load function (seed, ml, tl). The paper's load
+//   was generated inside its programs from ml and tl; the model is given that generator, so it
+//   knows the past it saw exactly and the future as the generator will produce it.
+// - model_load::estimated: the model is given neither the seed nor ml and tl. It estimates them
+//   from the speeds observed up to the first synchronization (core::estimate_load: the effective
+//   load each slave saw gives ml, the spread between slaves gives tl) and averages its prediction
+//   over a few load functions with those parameters and seeds of its own (core::expected_choice).
+// Under the native clock the work function is not an iteration's cost and the load is real, so
+// both keep the observed effective speeds as constant speeds and no modelled load.
+strategy_prediction context::predict(const std::vector<double>& iterations_per_second,
+                                     core::model_load load) const {
+  const auto& prm = rt_.params();
   core::model_input in;
   in.network = rt_.model_network();
   const std::int64_t I = loop_.iterations;
@@ -208,22 +230,67 @@ strategy_prediction context::predict(const std::vector<double>& iterations_per_s
   const double mean = I > 0 ? sum / static_cast<double>(I) : 0.0;
   in.program.iterations = I;
   in.program.time_per_iteration = mean;
-  if (!uniform) in.program.iteration_times = std::move(w);
   in.program.bytes_per_iteration = static_cast<double>(bytes_per_iteration(arrays_, I));
-  in.program.distribution_cost = rt_.params().delta;
+  in.program.distribution_cost = prm.delta;
   in.program.balance = balance_;
-  // The observed effective speeds, in base seconds of work per second, stand for the load
-  // function seen so far (the paper plugs "the load function seen so far" into the model).
-  for (double v : iterations_per_second)
-    in.machine.base_speeds.push_back(std::max(v * mean, 1e-12));
-  in.machine.load.max_load = 0;
   in.group_size = static_cast<std::size_t>(local_group_size_);
   strategy_prediction out;
-  if (I == 0 || !(mean > 0)) return out;
-  const core::strategy_choice c = core::choose_strategy(in);
-  out.valid = true;
-  out.best = c.best;
-  for (std::size_t k = 0; k < 4; ++k) out.total_time[k] = c.predictions[k].total_time;
+  out.load = load;
+  if (I == 0 || !(mean > 0) || iterations_per_second.size() != prm.speeds.size()) return out;
+  // The observed effective speeds, in base seconds of work per second.
+  std::vector<double> observed;
+  for (double v : iterations_per_second) observed.push_back(std::max(v * mean, 0.0));
+  auto fill = [&out](const std::array<double, 4>& times) {
+    out.valid = true;
+    std::size_t best = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+      out.total_time[k] = times[k];
+      if (times[k] < times[best]) best = k;
+    }
+    out.best = core::balancing_strategies[best];
+  };
+  auto times_of = [](const core::strategy_choice& c) {
+    std::array<double, 4> t{};
+    for (std::size_t k = 0; k < 4; ++k) t[k] = c.predictions[k].total_time;
+    return t;
+  };
+  if (!prm.emulated) {
+    for (double e : observed) in.machine.base_speeds.push_back(std::max(e, 1e-12));
+    in.machine.load.max_load = 0;
+    if (!uniform) in.program.iteration_times = std::move(w);
+    fill(times_of(core::choose_strategy(in)));
+    return out;
+  }
+  in.machine.base_speeds = prm.speeds;
+  in.start_time = stats_.start_time;
+  if (load == core::model_load::run) {
+    in.machine.load = prm.load;
+    out.max_load = prm.load.max_load;
+    out.persistence = prm.load.persistence;
+    if (!uniform) in.program.iteration_times = std::move(w);
+    fill(times_of(core::choose_strategy(in)));
+    return out;
+  }
+  // The observation window: the first synchronization came when the first slave finished its
+  // initial block, i.e. after min_i (work of block i) / (observed speed of i).
+  const auto blocks = initial_distribution();
+  double window = std::numeric_limits<double>::infinity();
+  std::vector<double> relative;
+  for (std::size_t i = 0; i < observed.size(); ++i) {
+    relative.push_back(observed[i] / prm.speeds[i]);
+    double block_work = 0.0;
+    for (const auto& r : blocks[i])
+      for (std::int64_t k = r.begin; k < r.end; ++k) block_work += w[static_cast<std::size_t>(k)];
+    if (observed[i] > 0 && block_work > 0) window = std::min(window, block_work / observed[i]);
+  }
+  if (!std::isfinite(window) || !(window > 0)) return out;
+  const core::load_estimate est = core::estimate_load(relative, window);
+  in.machine.load.max_load = est.max_load;
+  in.machine.load.persistence = est.persistence;
+  out.max_load = est.max_load;
+  out.persistence = est.persistence;
+  if (!uniform) in.program.iteration_times = std::move(w);
+  fill(core::expected_choice(in).total_time);
   return out;
 }
 
@@ -293,16 +360,21 @@ void DLB_gather_data(context& DLB) {
   }
   // The model's prediction from the speeds each slave saw up to its first synchronization
   // (a slave that never synchronized: its speed over its whole span), for a run under one of
-  // the four strategies. Customized runs keep the prediction they committed on.
-  if (find_strategy_row(DLB.strategy_)) {
-    std::vector<double> speeds;
-    for (const auto& s : st.slaves) {
-      const double span = s.finish - s.start;
-      speeds.push_back(s.first_speed >= 0
-                           ? s.first_speed
-                           : (span > 0 ? static_cast<double>(s.iterations_done) / span : 0.0));
-    }
-    st.prediction = DLB.predict(speeds);
+  // the four strategies, with the load --model-load names. Customized runs keep the prediction
+  // they committed on. Every balanced run also gets the prediction under the other assumption
+  // about the load, from the same speeds.
+  std::vector<double> speeds;
+  for (const auto& s : st.slaves) {
+    const double span = s.finish - s.start;
+    speeds.push_back(s.first_speed >= 0
+                         ? s.first_speed
+                         : (span > 0 ? static_cast<double>(s.iterations_done) / span : 0.0));
+  }
+  if (find_strategy_row(DLB.strategy_)) st.prediction = DLB.predict(speeds);
+  if (st.prediction.valid) {
+    const auto other = st.prediction.load == core::model_load::run ? core::model_load::estimated
+                                                                   : core::model_load::run;
+    st.other_prediction = DLB.predict(speeds, other);
   }
 }
 

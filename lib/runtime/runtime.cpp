@@ -93,6 +93,10 @@ std::vector<option_spec> common_options() {
       {"after-no-move", "idle",
        "after a decision not to move: idle (the requester idles, the others go on and the next "
        "to run out synchronizes again) or stop (balancing in the group ends)"},
+      {"model-load", "run",
+       "the external load the cost model assumes: run (the run's own load function: seed, ml, "
+       "tl) or estimated (ml and tl estimated from the speeds seen up to the first "
+       "synchronization)"},
       {"timeout", "120", "wall-clock bound on every wait, seconds"},
       {"network-profile", "",
        "network profile for the cost model (default: <network>.profile from $DLB_NETWORK_DIR or "
@@ -209,6 +213,11 @@ run_params read_params(const options& o) {
   if (told != "senders" && told != "all")
     throw usage_error("option --instructions must be senders or all, got '" + told + "'");
   p.instructions_to_senders = told == "senders";
+  const auto model = core::parse_model_load(o.str("model-load"));
+  if (!model)
+    throw usage_error("option --model-load must be run or estimated, got '" + o.str("model-load") +
+                      "'");
+  p.model_load = *model;
   p.timeout_s = o.real("timeout", 0.1, 1e7);  // wall time; the simulator detects deadlock
   p.quiet = o.flag("quiet");
   p.network_profile = o.str("network-profile");

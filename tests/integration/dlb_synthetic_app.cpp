@@ -170,6 +170,29 @@ int body(dlb::runtime& rt) {
       static_cast<long long>(st.iterations_moved), static_cast<unsigned long long>(st.bytes_moved),
       st.lag, wall, std::string(dlb::core::to_string(st.chosen)).c_str(),
       st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)).c_str() : "-");
+  // Both predictions (issue 10 item 5): the best under each assumption about the load, and the
+  // predicted total time of the strategy that ran (AUTO: the one it chose), to set beside
+  // total_s.
+  auto best_of = [&](dlb::core::model_load m) {
+    const auto& p = st.prediction_with(m);
+    return p.valid ? std::string(dlb::core::to_string(p.best)) : std::string("-");
+  };
+  auto own_time = [&](dlb::core::model_load m) {
+    const auto& p = st.prediction_with(m);
+    const auto ran = st.strategy == dlb::core::strategy::automatic ? st.chosen : st.strategy;
+    for (std::size_t k = 0; k < 4; ++k)
+      if (p.valid && dlb::core::balancing_strategies[k] == ran) return p.total_time[k];
+    return -1.0;
+  };
+  const auto& est = st.prediction_with(dlb::core::model_load::estimated);
+  std::printf(
+      "PREDICTION model_load=%s predicted_best_run=%s predicted_best_estimated=%s est_ml=%d "
+      "est_tl=%.6g predicted_run_s=%.6f predicted_estimated_s=%.6f\n",
+      std::string(dlb::core::to_string(rt.params().model_load)).c_str(),
+      best_of(dlb::core::model_load::run).c_str(),
+      best_of(dlb::core::model_load::estimated).c_str(), est.valid ? est.max_load : -1,
+      est.persistence, own_time(dlb::core::model_load::run),
+      own_time(dlb::core::model_load::estimated));
   return wrong == 0 && stats_ok ? 0 : 1;
 }
 

@@ -277,6 +277,33 @@ TEST(KernelTrfd, Loop2WorkAgainstThePapersFormula) {
   }
 }
 
+// The L2/L1 ratios written in apps/README.md (issue 10 item 7): per bitonic iteration and per
+// run, ours and the paper's formula's; neither is the text's "almost double" per iteration.
+TEST(KernelTrfd, Loop2OverLoop1WorkRatios) {
+  struct row {
+    std::size_t n;
+    double ours_per_iteration, ours_per_run, paper_per_iteration, paper_per_run;
+  };
+  for (const auto& r : std::vector<row>{{30, 1.032, 0.516, 0.824, 0.413},
+                                        {40, 1.024, 0.512, 0.827, 0.413},
+                                        {50, 1.020, 0.510, 0.827, 0.414}}) {
+    const double l1 = static_cast<double>(apps::trfd::loop1_ops(r.n));
+    const double l1_total = static_cast<double>(apps::trfd::loop1_total_ops(r.n));
+    const std::size_t count = pair_count(r.n);
+    const double iterations2 = static_cast<double>(apps::bitonic::iteration_count(count));
+    // Every bitonic pair costs the same (the lone middle column of an odd N is not a pair).
+    EXPECT_NEAR(static_cast<double>(apps::trfd::loop2_ops(r.n, 0)) / l1, r.ours_per_iteration,
+                5e-4);
+    EXPECT_NEAR(static_cast<double>(apps::trfd::loop2_total_ops(r.n)) / l1_total, r.ours_per_run,
+                5e-4);
+    double paper_total = 0.0;
+    for (std::size_t i = 1; i <= count; ++i) paper_total += apps::trfd::paper_loop2_work(r.n, i);
+    const double paper_l1 = apps::trfd::paper_loop1_work(r.n);
+    EXPECT_NEAR(paper_total / iterations2 / paper_l1, r.paper_per_iteration, 5e-4) << r.n;
+    EXPECT_NEAR(paper_total / (static_cast<double>(count) * paper_l1), r.paper_per_run, 5e-4);
+  }
+}
+
 TEST(KernelTrfd, VerificationDetectsOneCorruptedElement) {
   const problem p{4, 21};
   const std::size_t count = pair_count(p);

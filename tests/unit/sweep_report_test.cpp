@@ -225,9 +225,58 @@ TEST(SweepReport, ModelMissesAreMeasuredInTimeAndPercent) {
             std::string::npos)
       << md;
   // 0.62 - 0.58 of the no-DLB median (100 s): 4 s.
-  EXPECT_NE(md.find("| GCDLB | 4.0 s (6.9%) | 1.03 |"), std::string::npos) << md;
+  // No estimated-load prediction in these rows: its columns are empty and it is not measured.
+  EXPECT_NE(md.find("| GCDLB | 4.0 s (6.9%) | - |  | 1.03 |"), std::string::npos) << md;
   EXPECT_NE(md.find("right in 0 of 1 rows; where it misses, the predicted strategy is our actual "
                     "second best in 1 of 1 rows and was on average 6.9% (at most 6.9%) slower"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("**The model's prediction with the estimated load**: not measured"),
+            std::string::npos)
+      << md;
+}
+
+// Both predictions (issue 10 item 5): the runs' own (--model-load run) and the estimated load's,
+// each judged against the actual best, per loop for TRFD.
+TEST(SweepReport, BothPredictionsAreJudgedPerLoop) {
+  std::string tmpl = (fs::temp_directory_path() / "sweep_report_XXXXXX").string();
+  const fs::path dir = ::mkdtemp(tmpl.data());
+  std::ofstream(dir / "table1_4_best.csv")
+      << "app,P,size,loop,actual_best,predicted_best,diff_s,diff_pct\n"
+         "TRFD,4,n=30,L1,LDDLB,GDDLB,0.9,8.2\n";
+  report_inputs in;
+  in.paper_dir = dir.string();
+  in.paper_best = read_paper_best(dir);
+  in.summary_path = "summary.csv";
+  in.summary_table.columns = summary_columns();
+  // Loop 1: LDDLB best (0.60), GDDLB second (0.64). The run's load predicts LDDLB for loop 1
+  // (and GCDLB for the whole run, which must not be used), the estimated load GDDLB.
+  std::vector<summary_row> rows;
+  const std::vector<std::pair<std::string, double>> norms = {
+      {"NONE", 1}, {"GCDLB", 0.7}, {"GDDLB", 0.64}, {"LCDLB", 0.75}, {"LDDLB", 0.60}};
+  for (const auto& [s, norm] : norms) {
+    summary_row r = row("trfd", 4, "n=30", s, norm, 5, "GCDLB");
+    r.fields["loop1_median"] = std::to_string(50 * norm);
+    r.fields["norm_loop1_median"] = std::to_string(norm);
+    r.fields["predicted_best_loop1"] = "LDDLB";
+    r.fields["predicted_best_run"] = "GCDLB";
+    r.fields["predicted_best_run_loop1"] = "LDDLB";
+    r.fields["predicted_best_estimated"] = "GCDLB";
+    r.fields["predicted_best_estimated_loop1"] = "GDDLB";
+    rows.push_back(r);
+  }
+  for (const auto& r : rows) {
+    std::vector<std::string> cells;
+    for (const auto& c : summary_columns())
+      cells.push_back(r.fields.count(c) ? r.fields.at(c) : "");
+    in.summary_table.rows.push_back(cells);
+  }
+  const std::string md = render_report(in);
+  fs::remove_all(dir);
+  EXPECT_NE(md.find("| LDDLB |  | GDDLB | 2.0 s (6.7%) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("**The model's prediction**: right in 1 of 1 rows."), std::string::npos) << md;
+  EXPECT_NE(md.find("**The model's prediction with the estimated load**: right in 0 of 1 rows; "
+                    "where it misses, the predicted strategy is our actual second best in 1 of 1"),
             std::string::npos)
       << md;
 }

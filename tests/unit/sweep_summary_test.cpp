@@ -233,3 +233,34 @@ TEST(SweepSummary, TimeOverTheOracleBoundIsSummarizedPerRun) {
   EXPECT_DOUBLE_EQ(*g->number("over_oracle_max"), 1.5);
   EXPECT_DOUBLE_EQ(*find(rows, "NONE")->number("over_oracle_median"), 1.2);
 }
+
+// The predictions as the programs print them (TRFD: loop1_predicted_best...; every balanced run:
+// predicted_best_run and predicted_best_estimated) are voted into their summary columns.
+TEST(SweepSummary, PredictionsPerLoopAndPerLoadAssumptionAreVoted) {
+  results_builder b;
+  std::vector<std::string> extra = {"loop1_predicted_best", "loop2_predicted_best",
+                                    "predicted_best_run", "predicted_best_estimated",
+                                    "loop1_predicted_best_estimated"};
+  for (const auto& c : extra) b.t.columns.push_back(c);
+  b.add("GDDLB", 1, "ok", "60");
+  b.add("GDDLB", 2, "ok", "70");
+  b.add("GDDLB", 3, "ok", "80");
+  // Per row: loop1, loop2, run, estimated, loop1 estimated.
+  const std::vector<std::vector<std::string>> values = {
+      {"LDDLB", "GDDLB", "GDDLB", "GCDLB", "-"},
+      {"LDDLB", "GCDLB", "GDDLB", "GCDLB", "LCDLB"},
+      {"GDDLB", "GDDLB", "GDDLB", "LDDLB", ""}};
+  for (std::size_t r = 0; r < values.size(); ++r) {
+    for (std::size_t k = 0; k < extra.size(); ++k)
+      b.t.rows[r][*b.t.column(extra[k])] = values[r][k];
+  }
+  const auto rows = report::load_summary(report::summarize({b.t}).table);
+  const auto* gd = find(rows, "GDDLB");
+  ASSERT_NE(gd, nullptr);
+  EXPECT_EQ(gd->text("predicted_best_loop1"), "LDDLB");
+  EXPECT_EQ(gd->text("predicted_best_loop2"), "GDDLB");
+  EXPECT_EQ(gd->text("predicted_best_run"), "GDDLB");
+  EXPECT_EQ(gd->text("predicted_best_estimated"), "GCDLB");
+  EXPECT_EQ(gd->text("predicted_best_estimated_loop1"), "LCDLB");  // "-" and "" do not vote
+  EXPECT_EQ(gd->text("predicted_best_run_loop2"), "");             // not in the results
+}

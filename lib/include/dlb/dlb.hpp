@@ -139,11 +139,16 @@ struct slave_stats {
   double first_speed = -1.0;
 };
 
-// The cost model's predicted total time of each balancing strategy, and the best of them.
+// The cost model's predicted total time of each balancing strategy, and the best of them, under
+// one assumption about the external load (core/load_estimate.hpp).
 struct strategy_prediction {
   bool valid = false;
   core::strategy best = core::strategy::none;
   std::array<double, 4> total_time{};  // in core::balancing_strategies order
+  core::model_load load = core::model_load::run;
+  // The load parameters the model used: the run's (run) or the estimated ones (estimated).
+  int max_load = 0;
+  double persistence = 0.0;
 };
 
 struct run_stats {
@@ -167,8 +172,15 @@ struct run_stats {
   // Customized mode: the strategy the run committed to at its first synchronization.
   core::strategy chosen = core::strategy::none;
   // What the model predicts from the speeds observed up to the first synchronization (every
-  // run that balances; in AUTO runs, the prediction it committed on).
+  // run that balances; in AUTO runs, the prediction it committed on), with the load that
+  // --model-load names; other_prediction is the same with the other assumption (both are
+  // computed on every balanced run).
   strategy_prediction prediction;
+  strategy_prediction other_prediction;
+  // The prediction made with the given assumption about the load (one of the two above).
+  const strategy_prediction& prediction_with(core::model_load m) const {
+    return prediction.load == m ? prediction : other_prediction;
+  }
   std::string summary() const;
 };
 
@@ -222,7 +234,10 @@ class context {
   // Both balancers (dlb.cpp): the decision on a group's profiles, by core::decide_balance.
   protocol::decision decide(const std::vector<protocol::member_profile>& profiles) const;
   // The model's prediction for this loop, with the slaves' effective speeds in iterations/s.
+  // With the run's --model-load, or with the given assumption about the load.
   strategy_prediction predict(const std::vector<double>& iterations_per_second) const;
+  strategy_prediction predict(const std::vector<double>& iterations_per_second,
+                              core::model_load load) const;
   // Customized mode, after the first synchronization: take up strategy c.
   void adopt(core::strategy c, int group, const std::vector<bool>& active_before);
   // Every slave's initial ranges (chi_i(0)), known to all tasks by the same formula.

@@ -23,6 +23,7 @@
 
 #include "dlb/core/cost_model.hpp"
 #include "dlb/core/load.hpp"
+#include "dlb/core/load_estimate.hpp"
 #include "dlb/core/redistribution.hpp"
 #include "dlb/core/strategy.hpp"
 #include "dlb/runtime/clocks.hpp"
@@ -68,6 +69,9 @@ struct run_params {
   // Centralized strategies: instructions to the senders only (the paper), or the decision to
   // every member, who waits for it.
   bool instructions_to_senders = true;
+  // The load the cost model assumes (--model-load): the run's own load function, or ml and tl
+  // estimated from the speeds seen up to the first synchronization (core/load_estimate.hpp).
+  core::model_load model_load = core::model_load::run;
   double timeout_s = 120.0;  // wall-clock bound on every wait
   bool quiet = false;
   std::string network_profile;  // file for the cost model; empty: the reference profile
