@@ -117,18 +117,17 @@ bool context::central_async() const {
 }
 
 void context::ship(const protocol::instruction_msg& m) {
-  // The instruction names part of the end of the remaining work the sender reported; it has
-  // gone on computing from the front since, so it ships what it still holds of those
-  // iterations, except that its current range (element 0, where the application's loop stands
-  // at the begin) can only lose a tail: a piece of it that is not one is kept and computed here.
-  core::range_list give;
-  const core::iteration_range cur =
+  // The instruction gives "the recipient and the amount of work to be moved" (section 1.2). The
+  // sender has gone on computing from the front since its profile, so it ships that amount from
+  // the end of what it holds now (all of it, if it holds less). Its current range (element 0,
+  // where the application's loop stands at the begin) keeps its begin, empty if all of it goes.
+  const core::iteration_range current =
       remaining_.empty() ? core::iteration_range{0, 0} : remaining_.front();
-  for (const auto& piece : core::intersection(remaining_, m.transfer.ranges)) {
-    const bool in_current = piece.begin >= cur.begin && piece.end <= cur.end;
-    if (!in_current || piece.end == cur.end) give.push_back(piece);
-  }
-  remaining_ = core::without(remaining_, give);
+  core::range_split split = core::split_back(remaining_, m.transfer.count);
+  if (split.front.empty() || split.front.front().begin != current.begin)
+    split.front.insert(split.front.begin(), {current.begin, current.begin});
+  remaining_ = std::move(split.front);
+  const core::range_list& give = split.back;
   writer slices;
   detail::pack_arrays(slices, arrays_, give, detail::moved_array);
   st_.bytes_sent += slices.size();

@@ -258,7 +258,7 @@ TEST_P(ModernEntryPoint, ParallelForMatchesFigure14) {
 // Customized mode (AUTO) against what the four strategies measure, not against its own model's
 // output: in virtual time, with the same load seed, the strategy AUTO commits to must be within
 // 10% of the fastest of the four measured (the paper: where its model missed, the predicted
-// strategy was at most 8.2% slower), and AUTO's run must be that strategy's run.
+// strategy was at most 8.2% slower), and so must AUTO's own run.
 TEST(CustomizedMode, ChoosesAStrategyWithinTenPercentOfTheMeasuredBest) {
   const std::vector<std::vector<std::string>> configs{
       {"--procs", "4", "--shape", "uniform", "--seed", "3"},
@@ -284,7 +284,9 @@ TEST(CustomizedMode, ChoosesAStrategyWithinTenPercentOfTheMeasuredBest) {
     for (const auto& [s, t] : measured) best = std::min(best, t);
     const std::string what = config[1] + " " + config[3] + " seed " + config[5];
     EXPECT_LE(measured[chosen], 1.10 * best) << what << ": chose " << chosen;
-    EXPECT_NEAR(std::stod(autorun["total_s"]), measured[chosen], 0.02 * measured[chosen]) << what;
+    // AUTO's own run: its first synchronization runs as GCDLB (every slave must learn the
+    // commitment), then the chosen strategy's protocol; it must be within 10% of the best too.
+    EXPECT_LE(std::stod(autorun["total_s"]), 1.10 * best) << what;
   }
 }
 
