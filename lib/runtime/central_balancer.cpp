@@ -111,13 +111,13 @@ void central_balancer::take_profile(const delivered& d) {
   if (g < 0 || static_cast<std::size_t>(g) >= groups_.size())
     throw run_error("profile for an unknown group");
   auto& gs = groups_[static_cast<std::size_t>(g)];
+  const auto members = core::group_members(static_cast<std::size_t>(g), procs_, group_size_);
+  const auto pos = static_cast<std::size_t>(
+      std::find(members.begin(), members.end(), m.profile.slave) - members.begin());
+  if (pos == members.size())
+    throw run_error("profile of " + net_.describe(d.from) + " for group " + std::to_string(g) +
+                    ", which it is not a member of");
   if (async() && m.sync.epoch > gs.epoch) {
-    const auto members = core::group_members(static_cast<std::size_t>(g), procs_, group_size_);
-    const auto pos = static_cast<std::size_t>(
-        std::find(members.begin(), members.end(), m.profile.slave) - members.begin());
-    if (pos == members.size())
-      throw run_error("profile of " + net_.describe(d.from) + " for group " + std::to_string(g) +
-                      ", which it is not a member of");
     gs.later[m.sync.epoch][pos] = std::move(m.profile);
     return;
   }
@@ -125,12 +125,6 @@ void central_balancer::take_profile(const delivered& d) {
     throw run_error("profile of " + net_.describe(d.from) + " for synchronization " +
                     std::to_string(m.sync.epoch) + " of group " + std::to_string(g) +
                     ", expected " + std::to_string(gs.epoch));
-  const auto members = core::group_members(static_cast<std::size_t>(g), procs_, group_size_);
-  const auto pos = static_cast<std::size_t>(
-      std::find(members.begin(), members.end(), m.profile.slave) - members.begin());
-  if (pos == members.size())
-    throw run_error("profile of " + net_.describe(d.from) + " for group " + std::to_string(g) +
-                    ", which it is not a member of");
   gs.profiles[pos] = std::move(m.profile);
   serve_if_complete(gs, m.sync);
 }

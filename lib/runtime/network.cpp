@@ -16,6 +16,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "dlb/runtime/options.hpp"
+
 namespace dlb {
 
 std::string to_string(network_kind k) {
@@ -202,15 +204,11 @@ network_params parse_network_description(const std::string& text, const std::str
   };
   const auto number_of = [&](const char* k) {
     const auto& [v, n] = need(k);
-    double x = 0;
-    try {
-      std::size_t used = 0;
-      x = std::stod(v, &used);
-      if (used != v.size()) throw std::invalid_argument(v);
-    } catch (const std::exception&) {
+    const auto parsed = parse_number(v);
+    if (!parsed)
       throw std::runtime_error(source + ":" + std::to_string(n) + ": field '" + k +
                                "' needs a number, got '" + v + "'");
-    }
+    const double x = *parsed;
     if (!std::isfinite(x) || x < 0)
       throw std::runtime_error(source + ":" + std::to_string(n) + ": field '" + k +
                                "' must be a non-negative number, got '" + v + "'");

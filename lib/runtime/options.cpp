@@ -76,16 +76,22 @@ std::int64_t options::integer(const std::string& name, std::int64_t min, std::in
   return x;
 }
 
-double options::real(const std::string& name, double min, double max) const {
-  const std::string& v = str(name);
-  double x = 0;
+std::optional<double> parse_number(const std::string& text) {
   try {
     std::size_t used = 0;
-    x = std::stod(v, &used);
-    if (used != v.size()) throw std::invalid_argument(v);
+    const double x = std::stod(text, &used);
+    if (used != text.size()) return std::nullopt;
+    return x;
   } catch (const std::exception&) {
-    throw usage_error("option --" + name + " needs a number, got '" + v + "'");
+    return std::nullopt;
   }
+}
+
+double options::real(const std::string& name, double min, double max) const {
+  const std::string& v = str(name);
+  const auto parsed = parse_number(v);
+  if (!parsed) throw usage_error("option --" + name + " needs a number, got '" + v + "'");
+  const double x = *parsed;
   if (!std::isfinite(x) && !(std::isinf(x) && x > 0 && std::isinf(max))) {
     throw usage_error("option --" + name + " needs a finite number, got '" + v + "'");
   }

@@ -31,15 +31,11 @@ std::vector<double> parse_speeds(const std::string& text, int procs) {
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    try {
-      std::size_t used = 0;
-      double x = std::stod(item, &used);
-      if (used != item.size() || !(x > 0) || !std::isfinite(x)) throw std::invalid_argument(item);
-      v.push_back(x);
-    } catch (const std::exception&) {
+    const auto x = parse_number(item);
+    if (!x || !(*x > 0) || !std::isfinite(*x))
       throw usage_error("option --speeds needs positive numbers separated by commas, got '" + text +
                         "'");
-    }
+    v.push_back(*x);
   }
   if (v.size() == 1) v.assign(static_cast<std::size_t>(procs), v[0]);
   if (v.size() != static_cast<std::size_t>(procs)) {

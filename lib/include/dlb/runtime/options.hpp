@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -23,6 +24,10 @@ struct option_spec {
   std::string help;
   bool flag = false;  // takes no value ("1" when present)
 };
+
+// The whole of `text` as a number (std::stod's syntax), or nothing: the one number parser of the
+// options, --speeds and network description files.
+std::optional<double> parse_number(const std::string& text);
 
 class options {
  public:
