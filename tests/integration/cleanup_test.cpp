@@ -207,12 +207,16 @@ TEST(StaleSharedSegments, TheNextRunRemovesThoseOfDeadMasters) {
                     live = "/dev/shm/dlb-medium-" + std::to_string(::getpid()) + "-262145";
   std::ofstream(gone) << "x";
   std::ofstream(live) << "x";
+  // Removed however the test ends (and, were this process killed, by the next run: its pid).
+  struct remover {
+    std::string path;
+    ~remover() { std::filesystem::remove(path); }
+  } const cleanup{live};
   auto r = testing_support::run_process(
       {kApp, "--procs", "2", "--iterations", "20", "--work-ms", "5", "--quiet"}, 60);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(std::filesystem::exists(gone)) << "a dead master's segment was left";
   EXPECT_TRUE(std::filesystem::exists(live)) << "a live master's segment was removed";
-  std::filesystem::remove(live);
 }
 
 }  // namespace
