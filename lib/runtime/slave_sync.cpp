@@ -116,18 +116,23 @@ bool context::central_async() const {
          balance_.no_move == core::after_no_move::idle && rt_.params().instructions_to_senders;
 }
 
-void context::ship(const protocol::instruction_msg& m) {
-  // The instruction gives "the recipient and the amount of work to be moved" (section 1.2). The
-  // sender has gone on computing from the front since its profile, so it ships that amount from
-  // the end of what it holds now (all of it, if it holds less). Its current range (element 0,
-  // where the application's loop stands at the begin) keeps its begin, empty if all of it goes.
+core::range_list context::take_from_end(std::int64_t n) {
+  // The current range (element 0, where the application's loop stands at the begin) keeps its
+  // begin, empty if all of it goes.
   const core::iteration_range current =
       remaining_.empty() ? core::iteration_range{0, 0} : remaining_.front();
-  core::range_split split = core::split_back(remaining_, m.transfer.count);
+  core::range_split split = core::split_back(remaining_, n);
   if (split.front.empty() || split.front.front().begin != current.begin)
     split.front.insert(split.front.begin(), {current.begin, current.begin});
   remaining_ = std::move(split.front);
-  const core::range_list& give = split.back;
+  return std::move(split.back);
+}
+
+void context::ship(const protocol::instruction_msg& m) {
+  // The instruction gives "the recipient and the amount of work to be moved" (section 1.2). The
+  // sender has gone on computing from the front since its profile, so it ships that amount from
+  // the end of what it holds now (all of it, if it holds less).
+  const core::range_list give = take_from_end(m.transfer.count);
   writer slices;
   detail::pack_arrays(slices, arrays_, give, detail::moved_array);
   st_.bytes_sent += slices.size();
@@ -282,8 +287,8 @@ protocol::decision context::await_decision(const std::string& where) {
 }
 
 void context::apply(const protocol::decision& d) {
-  // Senders: ship the end of their remaining work. The current range keeps its begin (the
-  // application's loop variable is inside it); only its end may move.
+  // Senders: ship the end of their remaining work (take_from_end: the current range keeps its
+  // begin).
   std::int64_t n = 0;
   core::range_list given;
   for (const auto& t : d.transfers) {
@@ -291,23 +296,10 @@ void context::apply(const protocol::decision& d) {
     n += t.count;
     given.insert(given.end(), t.ranges.begin(), t.ranges.end());
   }
-  core::range_list taken;
-  while (n > 0) {
-    auto& last = remaining_.back();
-    const std::int64_t len = last.end - last.begin;
-    if (len <= n && remaining_.size() > 1) {
-      taken.push_back(last);
-      n -= len;
-      remaining_.pop_back();
-    } else {
-      if (len < n)
-        throw run_error("decision asks " + net_.describe(static_cast<int>(me_) + 1) +
-                        " for more work than it holds");
-      taken.push_back({last.end - n, last.end});
-      last.end -= n;
-      n = 0;
-    }
-  }
+  if (n > core::iteration_count(remaining_))
+    throw run_error("decision asks " + net_.describe(static_cast<int>(me_) + 1) +
+                    " for more work than it holds");
+  const core::range_list taken = take_from_end(n);
   if (core::normalized(taken) != core::normalized(given)) {
     throw run_error("decision and remaining work of " + net_.describe(static_cast<int>(me_) + 1) +
                     " disagree");
@@ -330,15 +322,8 @@ void context::apply(const protocol::decision& d) {
   for (const auto& t : d.transfers) {
     if (t.to != me_) continue;
     const int from = static_cast<int>(t.from) + 1;
-    auto m = net_.wait(protocol::in_sync(tag::work, current_sync(), from),
-                       "work from " + net_.describe(from));
-    reader r = m.body();
-    auto w = protocol::decode_work(r);
-    reader slices(w.slices);
-    detail::unpack_arrays(slices, arrays_, w.ranges, detail::moved_array);
-    st_.iterations_received += core::iteration_count(w.ranges);
-    if (remaining_.empty()) remaining_.push_back({0, 0});  // keep element 0 as the current range
-    remaining_.insert(remaining_.end(), w.ranges.begin(), w.ranges.end());
+    receive_work(net_.wait(protocol::in_sync(tag::work, current_sync(), from),
+                           "work from " + net_.describe(from)));
   }
   // Who is still active, as every member sees it.
   std::size_t k = 0;

@@ -270,6 +270,9 @@ class context {
   // Between iterations and while waiting: the master's instructions (ship) and incoming work.
   void take_instructions_and_work();
   void ship(const protocol::instruction_msg& m);
+  // Removes the last n iterations of the remaining work (fewer if it holds fewer) and returns
+  // them in work order; the current range keeps its begin.
+  core::range_list take_from_end(std::int64_t n);
   void receive_work(const delivered& d);
   // A requester (no work left) after its profile: until its work has come or it is told none
   // comes.
