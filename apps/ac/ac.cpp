@@ -16,6 +16,7 @@
 
 #include "app_common.hpp"
 #include "dlb/dlb.hpp"
+#include "pvm/session.hpp"
 
 namespace {
 
@@ -104,6 +105,7 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pvm::tune_malloc_for_messages();  // a program's choice, not the library's (pvm/session.hpp)
   const auto started = std::chrono::steady_clock::now();
   dlb::app_spec spec{"ac",
                      "AC, the paper's adjoint convolution of two n^2-element vectors, bitonic "

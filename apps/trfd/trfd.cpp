@@ -19,6 +19,7 @@
 
 #include "app_common.hpp"
 #include "dlb/dlb.hpp"
+#include "pvm/session.hpp"
 
 namespace {
 
@@ -211,6 +212,7 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pvm::tune_malloc_for_messages();  // a program's choice, not the library's (pvm/session.hpp)
   const auto started = std::chrono::steady_clock::now();
   dlb::app_spec spec{"trfd",
                      "TRFD: two loops (uniform, then triangular by bitonic scheduling) around a "

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "dlb/core/fit.hpp"
+#include "dlb/core/paper.hpp"
 #include "dlb/runtime/network_profile.hpp"
 #include "dlb/runtime/runtime.hpp"
 
@@ -357,9 +358,9 @@ void write_outputs(const std::filesystem::path& dir, const std::string& name,
 void print_profile(dlb::runtime& rt, const dlb::core::network_profile& prof,
                    const std::filesystem::path& dir, const std::string& name) {
   std::printf("latency = %.1f us (paper 2414.5 us, %+.2f%%)\n", prof.latency * 1e6,
-              100.0 * (prof.latency / 2414.5e-6 - 1));
+              100.0 * (prof.latency / dlb::paper::latency_s - 1));
   std::printf("bandwidth = %.4f MB/s (paper 0.96 MB/s, %+.2f%%)\n", prof.bandwidth / 1e6,
-              100.0 * (prof.bandwidth / 0.96e6 - 1));
+              100.0 * (prof.bandwidth / dlb::paper::bandwidth_Bps - 1));
   for (pattern kind : collectives()) {
     const auto& poly = fit_of(prof, kind);
     std::printf("%s(p) =", name_of(kind));

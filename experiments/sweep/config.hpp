@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "dlb/core/paper.hpp"
+
 namespace dlb::sweep {
 
 class config_error : public std::runtime_error {
@@ -49,7 +51,7 @@ struct run_spec {
   std::string strategy;
   int rep = 0;  // 0-based repetition
   std::uint64_t seed = 0;
-  int ml = 5;
+  int ml = dlb::paper::max_load;
   double tl = 1.0;
   std::string clock = "emulated";
   double scale = 20.0;

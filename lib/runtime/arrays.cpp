@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "dlb/core/bitonic.hpp"
+
 namespace dlb {
 
 namespace detail {
@@ -50,7 +52,9 @@ void for_each_slice(const DLB_array& a, const core::range_list& ranges, F f) {
   for (const auto& rg : ranges) {
     for (std::int64_t i = rg.begin; i < rg.end; ++i) {
       f(i);
-      if (a.map == iteration_map::bitonic && n - 1 - i != i) f(n - 1 - i);
+      if (a.map != iteration_map::bitonic) continue;
+      const std::int64_t mirror = core::bitonic_mirror(i, n);
+      if (mirror != i) f(mirror);
     }
   }
 }

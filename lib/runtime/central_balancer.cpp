@@ -5,9 +5,9 @@
 // profiles in, one DECISION per group out. Groups are served in the order their profiles
 // complete, one decision at a time (the paper's LCDLB delay factor).
 #include <algorithm>
-#include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -208,12 +208,14 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
   const core::strategy c = stats.prediction.valid ? stats.prediction.best : core::strategy::gddlb;
   stats.chosen = c;
   if (!dlb_.rt_.params().quiet) {
-    std::cerr << dlb_.rt_.app_name() << ": AUTO at t = " << net_.clock().now() << " s predicts";
+    std::ostringstream os;
+    os << dlb_.rt_.app_name() << ": AUTO at t = " << net_.clock().now() << " s predicts";
     for (std::size_t k = 0; k < 4; ++k) {
-      std::cerr << " " << to_string(core::balancing_strategies[k]) << " "
-                << stats.prediction.total_time[k] << " s";
+      os << " " << to_string(core::balancing_strategies[k]) << " " << stats.prediction.total_time[k]
+         << " s";
     }
-    std::cerr << "; commits to " << to_string(c) << "\n";
+    os << "; commits to " << to_string(c);
+    dlb_.rt_.report(report_kind::notice, os.str());
   }
   // The groups of the chosen strategy, each starting at epoch 1 with the members that are
   // still active after this decision. The decisions go out under the protocol in force (GCDLB:

@@ -55,8 +55,7 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   if (K < 1 || K > P)
     throw usage_error("DLB_init: K must be in 1.." + std::to_string(P) + ", got " +
                       std::to_string(K));
-  if (loop.iterations < 0 || !loop.work)
-    throw usage_error("DLB_init: the loop needs iterations >= 0 and a work function");
+  if (loop.iterations < 0) throw usage_error("DLB_init: the loop needs iterations >= 0");
   for (const DLB_array* a : arrays) {
     if (!a || !a->data || a->rows < 0 || a->cols < 0)
       throw usage_error("DLB_init: array without data or with negative size");
@@ -157,6 +156,7 @@ void DLB_scatter_data(context& DLB) {
   DLB.more_work_ = core::iteration_count(DLB.remaining_) > 0;
   DLB.st_.start = net.clock().now();
   DLB.sync_start_ = DLB.st_.start;
+  DLB.body_from_ = DLB.st_.start;
 }
 
 protocol::decision context::decide(const std::vector<protocol::member_profile>& profiles) const {
@@ -223,7 +223,7 @@ strategy_prediction context::predict(const std::vector<double>& iterations_per_s
   double sum = 0.0;
   bool uniform = true;
   for (std::int64_t i = 0; i < I; ++i) {
-    w[static_cast<std::size_t>(i)] = loop_.work(i);
+    w[static_cast<std::size_t>(i)] = loop_.work ? loop_.work(i) : 1.0;
     sum += w[static_cast<std::size_t>(i)];
     uniform = uniform && std::abs(w[static_cast<std::size_t>(i)] - w[0]) <= 1e-12 * std::abs(w[0]);
   }
@@ -254,7 +254,7 @@ strategy_prediction context::predict(const std::vector<double>& iterations_per_s
     for (std::size_t k = 0; k < 4; ++k) t[k] = c.predictions[k].total_time;
     return t;
   };
-  if (!prm.emulated) {
+  if (!prm.emulated || !loop_.work) {
     for (double e : observed) in.machine.base_speeds.push_back(std::max(e, 1e-12));
     in.machine.load.max_load = 0;
     if (!uniform) in.program.iteration_times = std::move(w);
@@ -352,7 +352,7 @@ void DLB_gather_data(context& DLB) {
   st.end_time = net.clock().now();
   // The oracle bound, where the work function is the iterations' cost: emulated or simulated
   // time (under the native clock iterations take what they really take: no bound, 0).
-  if (const auto& prm = DLB.rt_.params(); prm.emulated) {
+  if (const auto& prm = DLB.rt_.params(); prm.emulated && DLB.loop_.work) {
     double work = 0.0;
     for (std::int64_t i = 0; i < DLB.loop_.iterations; ++i) work += DLB.loop_.work(i);
     st.oracle_time =
@@ -378,10 +378,12 @@ void DLB_gather_data(context& DLB) {
   }
 }
 
-run_stats parallel_for(runtime& rt, const loop_spec& loop, std::vector<DLB_array*> arrays,
+run_stats parallel_for(runtime& rt, const loop_spec& loop, std::vector<array_ref> arrays,
                        const std::function<void(std::int64_t)>& body) {
   context DLB(rt);
-  DLB_init(DLB, rt.params().strategy, rt.slaves(), rt.params().group, loop, std::move(arrays));
+  std::vector<DLB_array*> described;
+  for (const array_ref& a : arrays) described.push_back(a.get());
+  DLB_init(DLB, rt.params().strategy, rt.slaves(), rt.params().group, loop, std::move(described));
   DLB_scatter_data(DLB);
   if (DLB.master()) {
     DLB_master_sync(DLB);

@@ -2,7 +2,6 @@
 // master, then the launcher of the chosen backend (launchers.hpp). Errors before any task runs
 // (a bad option, a slave that cannot be spawned) end here with exit 2 or 1.
 #include <algorithm>
-#include <iostream>
 
 #include "dlb/runtime/network_profile.hpp"
 #include "launchers.hpp"
@@ -17,16 +16,20 @@ std::vector<option_spec> all_options(const app_spec& spec) {
 }
 }  // namespace detail
 
-int run_app(int argc, char** argv, const app_spec& spec, const app_body& body) {
+int run_app(int argc, char** argv, const app_spec& app, const app_body& body,
+            const report_sink& report) {
+  const detail::launch_spec spec{app, report ? report : report_sink(report_to_standard_streams)};
   std::vector<std::string> args(argv + 1, argv + argc);
   const auto has = [&args](const char* a) {
     return std::find(args.begin(), args.end(), a) != args.end();
   };
   const bool slave = has(detail::kSlaveFlag);
+  const report_sink& say = spec.report;
   if (!slave && (has("--help") || has("-h"))) {
-    std::cout << "usage: " << spec.name << " [options]\n"
-              << spec.summary << "\n\nOptions:\n"
-              << options(detail::all_options(spec), {}).help_text();
+    std::string help = "usage: " + spec.name + " [options]\n" + spec.summary + "\n\nOptions:\n" +
+                       options(detail::all_options(spec), {}).help_text();
+    if (!help.empty() && help.back() == '\n') help.pop_back();
+    say(report_kind::output, help);
     return 0;
   }
   try {
@@ -50,11 +53,11 @@ int run_app(int argc, char** argv, const app_spec& spec, const app_body& body) {
       return detail::launch_sim(spec, std::move(opts), std::move(params), body);
     return detail::launch_pvm_master(spec, std::move(opts), std::move(params), body);
   } catch (const usage_error& e) {
-    std::cerr << spec.name << ": " << e.what() << "\n";
-    if (!slave) std::cerr << "see '" << spec.name << " --help'\n";
+    say(report_kind::error, spec.name + ": " + e.what());
+    if (!slave) say(report_kind::error, "see '" + spec.name + " --help'");
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << spec.name << (slave ? " (slave)" : "") << ": error: " << e.what() << "\n";
+    say(report_kind::error, spec.name + (slave ? " (slave)" : "") + ": error: " + e.what());
     return 1;
   }
 }

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "dlb/core/paper.hpp"
 #include "dlb/runtime/options.hpp"
 
 namespace dlb {
@@ -138,8 +139,8 @@ network_params default_network(network_kind kind) {
     p.bandwidth = 1e18;
     return p;
   }
-  p.latency = 2414.5e-6;
-  p.bandwidth = 0.96e6;
+  p.latency = paper::latency_s;
+  p.bandwidth = paper::bandwidth_Bps;
   p.send_overhead = 0.4 * p.latency;
   p.recv_overhead = 0.4 * p.latency;
   p.header_bytes = 98.0;

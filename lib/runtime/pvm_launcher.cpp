@@ -14,7 +14,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
-#include <iostream>
 #include <map>
 #include <sstream>
 
@@ -81,13 +80,13 @@ std::unique_ptr<dlb::clock> make_clock(const run_params& p, int rank, std::int64
 }
 
 // Everything but the spawning, shared by master and slaves: transport, clock, runtime, body.
-int run_pvm_task(pvm::session& s, const app_spec& spec, options opts, run_params params, int rank,
-                 const std::vector<pvm::tid>& tids, std::int64_t epoch_ns,
+int run_pvm_task(pvm::session& s, const launch_spec& spec, options opts, run_params params,
+                 int rank, const std::vector<pvm::tid>& tids, std::int64_t epoch_ns,
                  std::shared_ptr<shared_medium> medium, std::string vmid, const app_body& body) {
   pvm_transport t(s, tids, rank);
   auto clk = make_clock(params, rank, epoch_ns);
-  runtime_setup setup{spec.name, std::move(opts), std::move(params), rank,
-                      &t,        clk.get(),       std::move(medium), std::move(vmid)};
+  runtime_setup setup{spec.name, std::move(opts),   std::move(params), rank,       &t,
+                      clk.get(), std::move(medium), std::move(vmid),   spec.report};
   runtime rt(std::move(setup));
   return run_task(rt, spec, body);
 }
@@ -180,7 +179,8 @@ std::vector<pvm::tid> spawn_slaves(pvm::session& s, const std::string& exe,
 
 }  // namespace
 
-int launch_pvm_master(const app_spec& spec, options opts, run_params params, const app_body& body) {
+int launch_pvm_master(const launch_spec& spec, options opts, run_params params,
+                      const app_body& body) {
   const std::string hostfile = opts.str("hostfile");
   const bool join = opts.flag("join-vm");
   if (!hostfile.empty() && join)
@@ -194,7 +194,9 @@ int launch_pvm_master(const app_spec& spec, options opts, run_params params, con
   std::unique_ptr<pvm::private_vm> vm;
   if (!join) {
     pvm::private_vm_options vo;
-    vo.root_notice = !params.quiet;
+    vo.notice = nullptr;
+    if (!params.quiet)
+      vo.notice = [&spec](const std::string& line) { report_of(spec)(report_kind::notice, line); };
     vo.hostfile = hostfile;
     vo.add_hosts_timeout = std::chrono::milliseconds(
         static_cast<std::int64_t>(std::min(params.timeout_s, 600.0) * 1000));
@@ -215,7 +217,7 @@ int launch_pvm_master(const app_spec& spec, options opts, run_params params, con
     os << "HOSTS hosts=" << hosts.size() << " master=" << s.host_of(s.self());
     for (std::size_t r = 0; r < started.size(); ++r)
       os << " slave" << r + 1 << "=" << s.host_of(started[r]);
-    std::cout << os.str() << std::endl;
+    report_of(spec)(report_kind::output, os.str());
   }
   std::vector<pvm::tid> tids{s.self()};
   tids.insert(tids.end(), started.begin(), started.end());
@@ -240,7 +242,7 @@ int launch_pvm_master(const app_spec& spec, options opts, run_params params, con
                       std::move(medium), vmid, body);
 }
 
-int launch_pvm_slave(const app_spec& spec, const app_body& body) {
+int launch_pvm_slave(const launch_spec& spec, const app_body& body) {
   pvm::session s;
   if (!s.parent())
     throw usage_error(std::string(kSlaveFlag) + " is for tasks spawned by a DLB master");

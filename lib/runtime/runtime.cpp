@@ -55,7 +55,8 @@ std::vector<option_spec> common_options() {
       {"procs", "4", "P, the number of slaves (1..64 under pvm, 1..4096 under sim)"},
       {"group", "0", "K, group size of the local strategies; 0: P/2 as in the paper"},
       {"seed", "1", "seed of the external load function"},
-      {"ml", "5", "maximum external load (load uniform in 0..ml); 0: no load"},
+      {"ml", std::to_string(paper::max_load),
+       "maximum external load (load uniform in 0..ml); 0: no load"},
       {"tl", decimal(core::kDefaultPersistence), "duration of persistence of the load, seconds"},
       {"speeds", "1", "normalized processor speeds S_i: one value or P, comma-separated"},
       {"clock", "emulated",
@@ -77,7 +78,8 @@ std::vector<option_spec> common_options() {
        "recv_overhead_us, header_bytes) instead of --network and the options above"},
       {"delta-ms", "1", "time the balancer spends on one decision, ms"},
       {"threshold", "-1", "move threshold in iterations; -1: 1% of the loop's iterations"},
-      {"improvement", "0.10", "minimum predicted improvement to move work (profitability)"},
+      {"improvement", decimal(paper::min_improvement),
+       "minimum predicted improvement to move work (profitability)"},
       {"balancer", "master",
        "where the master task (the centralized balancer, scatter and gather) runs: master (on "
        "slave 1's workstation, taking its CPU, as in the paper) or dedicated (a workstation of "
@@ -176,7 +178,7 @@ run_params read_params(const options& o) {
                       "), got " + std::to_string(k));
   // AUTO keeps K for the case that the model picks a local strategy.
   const bool uses_groups = core::is_local(p.strategy) || p.strategy == core::strategy::automatic;
-  p.group = uses_groups ? (k == 0 ? std::max(1, p.procs / 2) : k) : p.procs;
+  p.group = uses_groups ? (k == 0 ? std::max(1, p.procs / paper::local_groups) : k) : p.procs;
   p.load.seed = static_cast<std::uint64_t>(o.integer("seed", 0, INT64_MAX));
   p.load.max_load = static_cast<int>(o.integer("ml", 0, 1000));
   p.load.persistence = o.real("tl", 1e-6, 1e12);
@@ -228,6 +230,7 @@ runtime::runtime(runtime_setup setup)
       params_(std::move(setup.params)),
       rank_(setup.rank),
       vmid_(std::move(setup.vmid)),
+      report_(setup.report ? std::move(setup.report) : report_sink(report_to_standard_streams)),
       transport_(*setup.link),
       clock_(*setup.time),
       medium_(std::move(setup.medium)) {
@@ -380,6 +383,15 @@ void runtime::abort(const std::string& why) noexcept {
   }
 }
 
+void report_to_standard_streams(report_kind kind, const std::string& line) {
+  std::ostream& os = kind == report_kind::output ? std::cout : std::cerr;
+  os << line << std::endl;
+}
+
+void runtime::report(report_kind kind, const std::string& line) const { report_(kind, line); }
+
+void runtime::compute(double base_seconds) { messenger_->compute(base_seconds); }
+
 int run_task(runtime& rt, const app_spec& spec, const app_body& body) {
   const bool slave = !rt.master();
   try {
@@ -387,13 +399,14 @@ int run_task(runtime& rt, const app_spec& spec, const app_body& body) {
     rt.finish();
     return rc;
   } catch (const usage_error& e) {
-    std::cerr << spec.name << ": " << e.what() << "\n";
-    if (!slave) std::cerr << "see '" << spec.name << " --help'\n";
+    rt.report(report_kind::error, spec.name + ": " + e.what());
+    if (!slave) rt.report(report_kind::error, "see '" + spec.name + " --help'");
     rt.abort(e.what());
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << spec.name << (slave ? " (slave " + std::to_string(rt.rank()) + ")" : "")
-              << ": error: " << e.what() << "\n";
+    rt.report(report_kind::error, spec.name +
+                                      (slave ? " (slave " + std::to_string(rt.rank()) + ")" : "") +
+                                      ": error: " + e.what());
     rt.abort(e.what());
     return 1;
   }

@@ -1,9 +1,9 @@
 // sim.cpp: the simulated backend (sim.hpp): engine, platform, transport, clock and launcher.
 #include "dlb/runtime/sim.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <deque>
-#include <iostream>
 #include <limits>
 #include <optional>
 #include <simgrid/kernel/ProfileBuilder.hpp>
@@ -39,6 +39,14 @@ struct engine::impl {
 };
 
 engine::engine() : impl_(std::make_unique<impl>()) {
+  // SimGrid 3.32 aborts the process when a second engine is created, even after the first one
+  // is gone (and Engine::is_initialized() is false again); say so instead. The flag mirrors
+  // SimGrid's own process-wide state, the one static in the library, and holds no run's data.
+  static std::atomic<bool> created{false};
+  if (created.exchange(true))
+    throw run_error(
+        "the simulated backend runs once per process (SimGrid allows one engine): start a new "
+        "process for another simulated run, or run several worlds in one engine (sim.hpp)");
   // SimGrid's own log lines (configuration changes, its deadlock listing) would only repeat
   // what the runtime reports itself.
   // (its CRITICAL deadlock line cannot be thresholded away: the appender is dropped instead).
@@ -408,19 +416,21 @@ std::string world::deadlock_report() const {
 
 namespace dlb::detail {
 
-int launch_sim(const app_spec& spec, options opts, run_params params, const app_body& body) {
+int launch_sim(const launch_spec& spec, options opts, run_params params, const app_body& body) {
   sim::engine e;
   sim::world w(e, spec.name, params);
   w.start([&spec, &opts, &params, &body, seg = w.segment()](int rank, transport& t, dlb::clock& c) {
-    runtime_setup setup{spec.name, opts, params, rank, &t, &c, seg, std::string()};
+    runtime_setup setup{spec.name, opts, params, rank, &t, &c, seg, std::string(), spec.report};
     runtime rt(std::move(setup));
     return run_task(rt, spec, body);
   });
   const double end = e.run();
   if (w.deadlocked()) {
-    std::cerr << spec.name << ": error: the simulated run deadlocked at t = " << end
-              << " s (every remaining task waits for a message that will never come):"
-              << w.deadlock_report() << "\n";
+    std::ostringstream os;
+    os << spec.name << ": error: the simulated run deadlocked at t = " << end
+       << " s (every remaining task waits for a message that will never come):"
+       << w.deadlock_report();
+    report_of(spec)(report_kind::error, os.str());
     return 1;
   }
   const int rc = w.exit_codes()[0];

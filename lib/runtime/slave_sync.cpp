@@ -87,14 +87,21 @@ bool DLB_slave_sync(context& DLB) {
   ++DLB.done_since_sync_;
   ++DLB.st_.iterations_done;
   auto& clk = DLB.net_.clock();
-  const double t0 = clk.now();
-  DLB.net_.compute(DLB.loop_.work(i));
-  DLB.st_.busy += clk.now() - t0;
+  if (DLB.loop_.work) {
+    const double t0 = clk.now();
+    DLB.net_.compute(DLB.loop_.work(i));
+    DLB.st_.busy += clk.now() - t0;
+  } else {
+    // No work function: the body reported its own cost to the clock (runtime::compute), or
+    // took real time under the native clock; either way it is the time since it got control.
+    DLB.st_.busy += clk.now() - DLB.body_from_;
+  }
   if (DLB.central_async()) DLB.take_instructions_and_work();
   if (!DLB.closed_ && !DLB.interrupt_ && DLB.poll_interrupt()) {
     DLB.interrupt_ = true;
     DLB.sync_pending_ = true;
   }
+  DLB.body_from_ = clk.now();
   return DLB.interrupt_;
 }
 
@@ -196,6 +203,7 @@ void context::await_outcome(int epoch, const std::string& where) {
 }
 
 void DLB_send_interrupt(context& DLB) {
+  const detail::resume_mark resume(DLB.body_from_, DLB.net_.clock());
   auto& rem = DLB.remaining_;
   while (!rem.empty() && rem.front().begin >= rem.front().end) rem.erase(rem.begin());
   if (!rem.empty()) return;  // the next local range; nothing to ask for
@@ -211,6 +219,7 @@ void DLB_send_interrupt(context& DLB) {
 }
 
 void DLB_profile_send_move_work(context& DLB) {
+  const detail::resume_mark resume(DLB.body_from_, DLB.net_.clock());
   if (!DLB.sync_pending_) return;
   DLB.run_sync();
   DLB.sync_pending_ = false;

@@ -27,6 +27,9 @@
 #include "pvm/error.hpp"
 
 namespace pvm {
+
+void private_vm_options::stderr_notice(const std::string& line) { std::cerr << line << std::endl; }
+
 namespace {
 
 std::string tmp_dir() {
@@ -187,8 +190,8 @@ private_vm::private_vm(const private_vm_options& opts)
   if (!get_env("PVM_ROOT")) set("PVM_ROOT", "/usr/lib/pvm3");
   if (::geteuid() == 0 && !get_env("PVM_ALLOW_ROOT")) {
     set("PVM_ALLOW_ROOT", "1");
-    if (opts.root_notice)
-      std::cerr << "pvm: running as root: PVM_ALLOW_ROOT=1 set for this virtual machine\n";
+    if (opts.notice)
+      opts.notice("pvm: running as root: PVM_ALLOW_ROOT=1 set for this virtual machine");
   }
 
   int fds[2];

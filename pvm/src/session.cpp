@@ -25,6 +25,11 @@ void detach_receive_buffer() { check(pvm_setrbuf(0), "pvm_setrbuf"); }
 
 }  // namespace
 
+void tune_malloc_for_messages() {
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+}
+
 std::string spawn_result::summary() const {
   std::string s = std::to_string(started.size()) + " of " +
                   std::to_string(started.size() + failed.size()) + " started";
@@ -33,12 +38,9 @@ std::string spawn_result::summary() const {
 }
 
 session::session(const session_options& opts) : opts_(opts) {
-  if (opts.tune_malloc) {
-    mallopt(M_MMAP_THRESHOLD, 64 << 20);
-    mallopt(M_TRIM_THRESHOLD, 64 << 20);
-  }
   // libpvm prints every error itself unless told not to; errors reach callers as exceptions.
-  pvm_setopt(PvmAutoErr, 0);
+  // pvm_setopt returns the option's previous value, or a negative code.
+  check(pvm_setopt(PvmAutoErr, 0), "pvm_setopt(PvmAutoErr)");
   self_ = tid{check(pvm_mytid(), "pvm_mytid")};
   int p = pvm_parent();
   if (p > 0) {

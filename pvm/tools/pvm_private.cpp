@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     usage(std::cerr);
     return 2;
   }
-  opts.root_notice = !quiet;
+  if (quiet) opts.notice = nullptr;
 
   // Block the signals we forward until the child runs, then wait for them synchronously.
   sigset_t forward;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "dlb/dlb.hpp"
+#include "pvm/session.hpp"
 
 namespace {
 
@@ -199,6 +200,7 @@ int body(dlb::runtime& rt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pvm::tune_malloc_for_messages();  // a program's choice, not the library's (pvm/session.hpp)
   dlb::app_spec spec{"dlb_synthetic_app",
                      "A synthetic DLB loop for the runtime's integration tests.", app_options(),
                      validate};

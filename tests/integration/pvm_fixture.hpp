@@ -15,7 +15,7 @@ class private_vm_environment : public ::testing::Environment {
  public:
   void SetUp() override {
     pvm::private_vm_options opts;
-    opts.root_notice = false;
+    opts.notice = nullptr;
     vm_ = std::make_unique<pvm::private_vm>(opts);
     vmid_ = vm_->vmid();
   }

@@ -376,13 +376,13 @@ TEST(PrivateVm, RefusesASecondPvmdForALiveVmidAndRemovesAStaleFile) {
   // Our environment's VM is alive: a second start for the same VMID must be refused.
   pvm::private_vm_options o;
   o.vmid = g_env->vmid();
-  o.root_notice = false;
+  o.notice = nullptr;
   EXPECT_THROW(pvm::private_vm second(o), std::runtime_error);
 
   // A stale address file (its pid is dead) is removed and the VM starts.
   pvm::private_vm_options fresh;
   fresh.vmid = pvm::fresh_vmid();
-  fresh.root_notice = false;
+  fresh.notice = nullptr;
   const std::string stale = "/tmp/pvmd." + std::to_string(::getuid()) + "." + fresh.vmid;
   pid_t dead = ::fork();
   if (dead == 0) ::_exit(0);

@@ -126,7 +126,8 @@ dlb::app_spec loop_spec_of(const std::string& name) {
 dlb::sim::task_fn runtime_task(loop_world& lw, const dlb::app_spec& spec,
                                std::shared_ptr<dlb::shared_medium> segment) {
   return [&lw, &spec, segment](int rank, dlb::transport& t, dlb::clock& c) {
-    dlb::runtime_setup setup{spec.name, lw.opts, lw.params, rank, &t, &c, segment, std::string()};
+    dlb::runtime_setup setup{spec.name, lw.opts, lw.params,     rank, &t,
+                             &c,        segment, std::string(), {}};
     dlb::runtime rt(std::move(setup));
     return dlb::run_task(rt, spec, synthetic_loop(lw.outcome));
   };

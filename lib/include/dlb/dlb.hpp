@@ -31,6 +31,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dlb/core/distribution.hpp"
@@ -107,8 +108,16 @@ struct DLB_array {
   bool moves() const { return input && distribution != data_distribution::whole; }
 };
 
-// The loop: iterations [0, I) and the work of each iteration in base seconds (seconds on the
-// unloaded base workstation; the emulated clock turns it into time, stretched by the load).
+// The loop: iterations [0, I) and, optionally, the work of each iteration in base seconds
+// (seconds on the unloaded base workstation).
+//  - With a work function, it is the iteration's cost: the emulated clock and the simulated
+//    backend charge work(i) for iteration i (stretched by the load), and the cost model and the
+//    oracle read it. The master calls it too (for every iteration, for the model).
+//  - Without one (work empty), the body reports its own cost to the clock with
+//    runtime::compute(base_seconds) (under the native clock, real time is the cost and the body
+//    reports nothing); the runtime counts what the clock advanced during each iteration as its
+//    busy time, the cost model treats the iterations as equal (speeds in iterations per second,
+//    no modelled load), and there is no oracle bound (0).
 struct loop_spec {
   std::int64_t iterations = 0;
   std::function<double(std::int64_t)> work;
@@ -193,6 +202,19 @@ struct instruction_msg;
 }  // namespace protocol
 namespace detail {
 class central_balancer;  // lib/runtime/central_balancer.cpp
+// Sets `mark` to the clock's time when it goes out of scope (when a DLB call returns to the
+// application's code).
+class resume_mark {
+ public:
+  resume_mark(double& mark, dlb::clock& c) : mark_(mark), clock_(c) {}
+  ~resume_mark() { mark_ = clock_.now(); }
+  resume_mark(const resume_mark&) = delete;
+  resume_mark& operator=(const resume_mark&) = delete;
+
+ private:
+  double& mark_;
+  dlb::clock& clock_;
+};
 }  // namespace detail
 void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
               std::initializer_list<DLB_array*> arrays);
@@ -309,6 +331,9 @@ class context {
   core::range_list done_;
   std::int64_t done_since_sync_ = 0;
   double sync_start_ = 0.0;
+  // When the application's code last got control back from a DLB call: without a work
+  // function, an iteration's cost is the clock's advance from here to DLB_slave_sync.
+  double body_from_ = 0.0;
   double last_speed_ = 0.0;
   bool more_work_ = false;
   bool interrupt_ = false;
@@ -323,10 +348,23 @@ class context {
   run_stats stats_;
 };
 
+// One array handed to parallel_for: the paper's DLB_array, or a typed dlb::array<T>
+// (dlb/array.hpp) by its description. Both convert implicitly, so `{&X, &Y}` takes either kind.
+class array_ref {
+ public:
+  array_ref(DLB_array* a) : a_(a) {}  // NOLINT(google-explicit-constructor): {&X, &Y}
+  template <class A, class = decltype(std::declval<A&>().description())>
+  array_ref(A* a) : a_(&a->description()) {}  // NOLINT(google-explicit-constructor)
+  DLB_array* get() const { return a_; }
+
+ private:
+  DLB_array* a_;
+};
+
 // Figure 1.4 as one call: runs `body(i)` for every iteration on the slaves under the run's
 // strategy, with data scattered, moved and gathered; returns the statistics on the master
 // (empty on slaves).
-run_stats parallel_for(runtime& rt, const loop_spec& loop, std::vector<DLB_array*> arrays,
+run_stats parallel_for(runtime& rt, const loop_spec& loop, std::vector<array_ref> arrays,
                        const std::function<void(std::int64_t)>& body);
 
 }  // namespace dlb

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,8 +32,10 @@ struct private_vm_options {
   std::chrono::milliseconds start_timeout{5000};
   // Bound on adding the hostfile's hosts (rsh/ssh to a dead host can take minutes).
   std::chrono::milliseconds add_hosts_timeout{60000};
-  // Print the one-line PVM_ALLOW_ROOT notice on stderr when running as root.
-  bool root_notice = true;
+  // Where the one-line PVM_ALLOW_ROOT notice goes when running as root (default: stderr);
+  // empty: nowhere. The wrapper never writes to a stream itself.
+  std::function<void(const std::string&)> notice = stderr_notice;
+  static void stderr_notice(const std::string& line);
 };
 
 class private_vm {

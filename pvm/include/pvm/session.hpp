@@ -30,13 +30,15 @@ struct session_options {
   // PvmNoTask if not; later sends to it cost nothing extra. Tasks that exit after first contact
   // are reported by notify_exit, which is how the DLB runtime watches its slaves.
   bool verify_recipients = true;
-  // Keep malloc from returning message-sized memory to the kernel between messages
-  // (mallopt M_MMAP_THRESHOLD and M_TRIM_THRESHOLD at 64 MiB, process-wide). With glibc's
-  // defaults, freeing a 1 MiB send buffer and a 1 MiB message together trims the heap, and the
-  // next message page-faults its fragments back in: a 1 MiB ping-pong took 2.1x as long
-  // (pvm/README.md). Turn off if the process tunes malloc itself.
-  bool tune_malloc = true;
 };
+
+// Keeps malloc from returning message-sized memory to the kernel between messages (mallopt
+// M_MMAP_THRESHOLD and M_TRIM_THRESHOLD at 64 MiB). With glibc's defaults, freeing a 1 MiB send
+// buffer and a 1 MiB message together trims the heap, and the next message page-faults its
+// fragments back in: a 1 MiB ping-pong took 2.1x as long (pvm/README.md). It changes the whole
+// process's allocator, so the library never calls it: a program's main opts in (the
+// applications and the ping-pong benchmark do), before anything else allocates much.
+void tune_malloc_for_messages();
 
 struct spawn_failure {
   int index = 0;  // which of the requested copies

@@ -32,6 +32,7 @@
 
 #include "dlb/core/distribution.hpp"
 #include "dlb/core/load.hpp"
+#include "dlb/core/paper.hpp"
 #include "dlb/core/redistribution.hpp"
 #include "dlb/core/strategy.hpp"
 
@@ -47,9 +48,9 @@ double evaluate(const polynomial& poly, double p);
 // (MB read as 10^6 bytes); the paper's fitted curves (Figure 1.6) were not printed, so the three
 // fits start empty and come from our characterization tool.
 struct network_profile {
-  double latency = 2414.5e-6;  // L, seconds
-  double bandwidth = 0.96e6;   // B, bytes per second
-  polynomial one_to_all;       // seconds, as a function of the number of processes p
+  double latency = paper::latency_s;        // L, seconds
+  double bandwidth = paper::bandwidth_Bps;  // B, bytes per second
+  polynomial one_to_all;                    // seconds, as a function of the number of processes p
   polynomial all_to_one;
   polynomial all_to_all;  // the paper's "all-to-all(P^2)": P^2 messages, fitted in p
 };

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "dlb/core/paper.hpp"
+
 namespace dlb::core {
 
 // splitmix64's output function applied to x + golden gamma: a bijective 64-bit mix.
@@ -37,7 +39,7 @@ inline constexpr double kDefaultPersistence = 5.0;
 // A whole load function: the hashed one, or a given matrix of loads per block.
 struct load_function {
   std::uint64_t seed = 0;
-  int max_load = 5;                          // ml; the paper's value
+  int max_load = paper::max_load;            // ml
   double persistence = kDefaultPersistence;  // tl, seconds; +infinity means a constant load
   // If non-empty, table[slave][block] replaces the hash (a recorded or hand-made load). Past the
   // end of a row its last value persists; an empty row is no load; a slave without a row throws.

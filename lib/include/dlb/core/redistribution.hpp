@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dlb/core/distribution.hpp"
+#include "dlb/core/paper.hpp"
 
 namespace dlb::core {
 
@@ -78,7 +79,7 @@ struct balance_params {
   // little work is left). The paper gives no value; 1 means "any move is considered".
   std::int64_t threshold_iterations = 1;
   // Move only if the predicted finish time improves by at least this fraction (the paper's 10%).
-  double min_improvement = 0.10;
+  double min_improvement = paper::min_improvement;
   after_no_move no_move = after_no_move::idle;
 };
 

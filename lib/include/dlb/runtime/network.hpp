@@ -28,6 +28,8 @@
 #include <optional>
 #include <string>
 
+#include "dlb/core/paper.hpp"
+
 namespace dlb {
 
 enum class network_kind { ethernet1996, switched, ideal };
@@ -36,11 +38,11 @@ std::optional<network_kind> parse_network(const std::string& s);
 
 struct network_params {
   network_kind kind = network_kind::ethernet1996;
-  double latency = 2414.5e-6;  // L, seconds: the one-way time of a 1-byte message
-  double bandwidth = 0.96e6;   // B, bytes per second
-  double send_overhead = 0.0;  // o_s, seconds of the sender's CPU per message
-  double recv_overhead = 0.0;  // o_r, seconds of the receiver's CPU per message
-  double header_bytes = 0.0;   // h, bytes on the wire per message besides the payload
+  double latency = paper::latency_s;        // L, seconds: the one-way time of a 1-byte message
+  double bandwidth = paper::bandwidth_Bps;  // B, bytes per second
+  double send_overhead = 0.0;               // o_s, seconds of the sender's CPU per message
+  double recv_overhead = 0.0;               // o_r, seconds of the receiver's CPU per message
+  double header_bytes = 0.0;                // h, bytes on the wire per message besides the payload
   // The simulated backend: the transport itself carries the wire (SimGrid transfers of h + b
   // bytes) and stamps each message's arrival (sim.hpp); the messenger charges the overheads.
   bool carried_by_transport = false;

@@ -24,6 +24,7 @@
 #include "dlb/core/cost_model.hpp"
 #include "dlb/core/load.hpp"
 #include "dlb/core/load_estimate.hpp"
+#include "dlb/core/paper.hpp"
 #include "dlb/core/redistribution.hpp"
 #include "dlb/core/strategy.hpp"
 #include "dlb/runtime/clocks.hpp"
@@ -32,6 +33,18 @@
 #include "dlb/runtime/options.hpp"
 
 namespace dlb {
+
+// Where the library's words go. The library never writes to a stream itself: every line it has
+// for the user (the help text, the HOSTS line, AUTO's notice, PVM's root notice, errors) goes to
+// the sink the program gives run_app, which defaults to report_to_standard_streams.
+enum class report_kind {
+  output,  // what the user asked for: --help, the HOSTS line of a run on several hosts
+  notice,  // what the run tells along the way: AUTO's choice, the root notice
+  error    // why a run failed or an input was refused
+};
+using report_sink = std::function<void(report_kind, const std::string& line)>;
+// The default sink: output to stdout, notices and errors to stderr, each line flushed.
+void report_to_standard_streams(report_kind kind, const std::string& line);
 
 struct app_spec {
   std::string name;                  // "mxm"
@@ -62,7 +75,7 @@ struct run_params {
   network_params network;
   double delta = 0.0;           // seconds the balancer spends on one decision
   std::int64_t threshold = -1;  // move threshold in iterations; -1: 1% of the loop
-  double min_improvement = 0.10;
+  double min_improvement = paper::min_improvement;
   core::after_no_move after_no_move = core::after_no_move::idle;
   // The master task on slave 1's workstation (sharing its CPU), or on one of its own.
   bool balancer_on_master = true;
@@ -93,6 +106,8 @@ struct runtime_setup {
   std::shared_ptr<shared_medium> medium;
   // The private PVM virtual machine's id, if the launcher started one.
   std::string vmid;
+  // The program's sink (run_app's; empty: report_to_standard_streams).
+  report_sink report;
 };
 
 class runtime {
@@ -116,6 +131,12 @@ class runtime {
   // for the network in use (<network>.profile; native-loopback.profile under the native clock),
   // found by find_network_profile (network_profile.hpp). Read once, on first use.
   const core::network_profile& model_network();
+  // The loop body's report of its own cost, for a loop without a work function (loop_spec): the
+  // emulated clock and the simulated backend advance by `base_seconds` of the base workstation,
+  // stretched by the load (under the native clock, work is real time: nothing to report).
+  void compute(double base_seconds);
+  // A line for the user, through the program's sink (run_app's).
+  void report(report_kind kind, const std::string& line) const;
   // Loops are numbered in program order, the same on every task.
   int next_loop_id() { return ++loops_; }
 
@@ -132,6 +153,7 @@ class runtime {
   int rank_ = 0;
   int loops_ = 0;
   std::string vmid_;
+  report_sink report_;
   dlb::transport& transport_;
   dlb::clock& clock_;
   std::shared_ptr<shared_medium> medium_;
@@ -146,7 +168,10 @@ using app_body = std::function<int(runtime&)>;
 
 // Runs `body` on every task under the backend of --backend; returns the process exit code (0,
 // 1 on a failed run, 2 on a usage error). The body's return value is the master's exit code.
-int run_app(int argc, char** argv, const app_spec& spec, const app_body& body);
+// Every line the library has for the user goes to `report` (empty: report_to_standard_streams;
+// in the simulated backend every task calls it from the one process).
+int run_app(int argc, char** argv, const app_spec& spec, const app_body& body,
+            const report_sink& report = {});
 
 // One task's life on a runtime: body, then finish; a usage error returns 2, a failure 1 after
 // aborting the run (the error is printed, naming the task). Every launcher ends in it.
