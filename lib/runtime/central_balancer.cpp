@@ -156,18 +156,19 @@ void central_balancer::serve_senders_only(group_state& gs, int g, const protocol
   std::vector<protocol::member_profile> profiles;
   for (const auto& [p, prof] : gs.profiles) profiles.push_back(prof);
   const auto dec = dlb_.decide(profiles);
-  std::map<std::size_t, int> gets;  // transfers per receiver
-  for (const auto& t : dec.transfers) ++gets[t.to];
   for (const auto& t : dec.transfers) {
     ++transfers_to_[t.to];
     net_.send(static_cast<int>(t.from) + 1, tag::instruction,
-              protocol::encode(protocol::instruction_msg{h, t, gets[t.to]}));
+              protocol::encode(
+                  protocol::instruction_msg{h, t, core::transfers_to(dec.transfers, t.to)}));
   }
   // A requester (it reported no work) that gets none goes idle, and is told so: the only
   // message besides the instructions ("cancelling work redistribution would lead to an idle
   // processor").
   for (const auto& [p, prof] : gs.profiles) {
-    if (core::iteration_count(prof.remaining) > 0 || gets.count(prof.slave)) continue;
+    if (core::iteration_count(prof.remaining) > 0 ||
+        core::transfers_to(dec.transfers, prof.slave) > 0)
+      continue;
     gs.active[p] = false;
     net_.send(static_cast<int>(prof.slave) + 1, tag::notice,
               protocol::encode(protocol::notice_msg{h, transfers_to_[prof.slave]}));

@@ -301,7 +301,7 @@ void DLB_gather_data(context& DLB) {
       DLB.st_.redistributions = std::max<std::int64_t>(
           DLB.st_.redistributions, static_cast<std::int64_t>(DLB.moved_epochs_.size()));
     DLB.st_.finish = net.clock().now();
-    DLB.st_.idle = std::max(0.0, DLB.st_.finish - DLB.st_.start - DLB.st_.busy - DLB.st_.sync);
+    DLB.st_.busy += DLB.st_.finish - DLB.body_from_;  // the application's, since its last call
     DLB.st_.lag = std::max(net.clock().lag(), net.late_delivery());
     writer slices;
     detail::pack_arrays(slices, DLB.arrays_, DLB.done_, detail::output_array);

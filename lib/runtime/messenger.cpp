@@ -2,8 +2,37 @@
 #include "dlb/runtime/messenger.hpp"
 
 #include <algorithm>
+#include <span>
 
 namespace dlb {
+
+namespace {
+
+// The framing of every message on the transport, in one place: its send time and its arrival
+// time (each a double), then the body that protocol.hpp encoded.
+struct frame {
+  double sent = 0.0;
+  double arrival = 0.0;
+  std::span<const std::byte> body;
+};
+
+bytes framed(double sent, double arrival, const bytes& body) {
+  writer w;
+  w.put(sent).put(arrival).put_raw(body.data(), body.size());
+  return w.take();
+}
+
+// Throws wire_error if the message is shorter than its frame.
+frame unframed(const bytes& message) {
+  reader r(message);
+  frame f;
+  f.sent = r.get<double>();
+  f.arrival = r.get<double>();
+  f.body = std::span<const std::byte>(message).subspan(2 * sizeof(double));
+  return f;
+}
+
+}  // namespace
 
 messenger::match with_tag(tag t) { return {t}; }
 messenger::match with_tag_from(tag t, int from) {
@@ -86,9 +115,7 @@ std::size_t messenger::send(int to, tag kind, const bytes& body) {
     note_busy(sent, leaves);
   }
   if (observer_) observer_(sent, to, kind, body);
-  writer w;
-  w.put(sent).put(arrival).put_raw(body.data(), body.size());
-  transport_.send(to, static_cast<int>(kind), w.data(), wire);
+  transport_.send(to, static_cast<int>(kind), framed(sent, arrival, body), wire);
   return body.size();
 }
 
@@ -98,9 +125,7 @@ std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const byt
     const double sent = clock_.now();
     if (observer_)
       for (int r : to) observer_(sent, r, kind, body);
-    writer w;
-    w.put(sent).put(sent).put_raw(body.data(), body.size());
-    transport_.multicast(to, static_cast<int>(kind), w.data());
+    transport_.multicast(to, static_cast<int>(kind), framed(sent, sent, body));
     return body.size() * to.size();
   }
   // PVM's multicast leaves a host as one copy per destination, each taking its turn on the
@@ -121,24 +146,22 @@ void messenger::accept(envelope e) {
     std::string why =
         e.from == 0 ? "the master aborted the run" : transport_.describe(e.from) + " failed";
     try {
-      reader r(e.payload);
-      r.get<double>();
-      r.get<double>();
+      reader r(unframed(e.payload).body);
       why += ": " + r.get_string();
     } catch (const wire_error&) {
     }
     throw run_error(why);
   }
-  reader r(e.payload);
+  const frame f = unframed(e.payload);
   delivered d;
   d.from = e.from;
   d.kind = static_cast<tag>(e.tag);
-  d.sent = r.get<double>();
-  d.arrival = r.get<double>();
+  d.sent = f.sent;
+  d.arrival = f.arrival;
   if (e.arrival >= 0) d.arrival = e.arrival;  // the backend's network delivered it then
   if (modelled() && net_.params().recv_overhead > 0)
     uncharged_.push({d.arrival, net_.params().recv_overhead});
-  d.payload.assign(e.payload.begin() + 2 * static_cast<long>(sizeof(double)), e.payload.end());
+  d.payload.assign(f.body.begin(), f.body.end());
   d.seq = received_++;
   pending_[e.tag].push_back(std::move(d));
 }

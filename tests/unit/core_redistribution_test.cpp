@@ -292,3 +292,19 @@ TEST(BalanceReason, HasNames) {
 
 }  // namespace
 }  // namespace dlb::core
+
+namespace {
+
+TEST(TransfersTo, CountsTheTransfersAddressedToEachReceiver) {
+  using dlb::core::transfer;
+  const std::vector<transfer> t{{0, 2, 5, {}}, {1, 2, 3, {}}, {1, 3, 1, {}}, {4, 0, 2, {}}};
+  struct row {
+    std::size_t receiver;
+    int expected;
+  };
+  for (const row& r : std::vector<row>{{2, 2}, {3, 1}, {0, 1}, {1, 0}, {4, 0}, {9, 0}})
+    EXPECT_EQ(dlb::core::transfers_to(t, r.receiver), r.expected) << "receiver " << r.receiver;
+  EXPECT_EQ(dlb::core::transfers_to({}, 0), 0);
+}
+
+}  // namespace

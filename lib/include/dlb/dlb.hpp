@@ -137,8 +137,12 @@ struct slave_stats {
   std::int64_t syncs = 0;            // synchronizations taken part in
   std::int64_t redistributions = 0;  // of those, the ones that moved work
   double busy = 0.0;                 // computing iterations
-  double sync = 0.0;                 // inside synchronizations (profiles, decisions, moves)
-  double idle = 0.0;    // the rest of its span: waiting for data, and after its work ran out
+  double sync = 0.0;  // in the DLB calls: interrupts, profiles, decisions, instructions, moves
+  double idle = 0.0;  // waiting with nothing to do: a requester told nothing comes, or awaiting
+                      // work announced to it (the paper's "idle processor")
+  // busy, sync and idle are each measured, interval by interval: the application's time between
+  // DLB calls is busy (its loop body), a call's own time is sync but for what it computes or
+  // waits idle; together they cover [start, finish], which the tests check.
   double start = 0.0;   // when its loop started (scatter received)
   double finish = 0.0;  // when it handed in its results
   double lag = 0.0;     // emulation lag, seconds
@@ -202,18 +206,17 @@ struct instruction_msg;
 }  // namespace protocol
 namespace detail {
 class central_balancer;  // lib/runtime/central_balancer.cpp
-// Sets `mark` to the clock's time when it goes out of scope (when a DLB call returns to the
-// application's code).
-class resume_mark {
+// A slave's DLB call, for its time accounting (context::begin_call / end_call): ends the call
+// when it goes out of scope, on every return path.
+class call_scope {
  public:
-  resume_mark(double& mark, dlb::clock& c) : mark_(mark), clock_(c) {}
-  ~resume_mark() { mark_ = clock_.now(); }
-  resume_mark(const resume_mark&) = delete;
-  resume_mark& operator=(const resume_mark&) = delete;
+  explicit call_scope(context& c);
+  ~call_scope();
+  call_scope(const call_scope&) = delete;
+  call_scope& operator=(const call_scope&) = delete;
 
  private:
-  double& mark_;
-  dlb::clock& clock_;
+  context& c_;
 };
 }  // namespace detail
 void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
@@ -331,9 +334,18 @@ class context {
   core::range_list done_;
   std::int64_t done_since_sync_ = 0;
   double sync_start_ = 0.0;
-  // When the application's code last got control back from a DLB call: without a work
-  // function, an iteration's cost is the clock's advance from here to DLB_slave_sync.
+  // Time accounting of a slave (slave_stats: busy, sync, idle). body_from_: when the
+  // application's code last got control back from a DLB call (its time since then is busy:
+  // without a work function, an iteration's cost is the clock's advance from here to
+  // DLB_slave_sync). call_from_, call_busy_, call_idle_: the current call's start and what it
+  // had charged to busy and idle when it started.
+  friend class detail::call_scope;
+  void begin_call();
+  void end_call();
   double body_from_ = 0.0;
+  double call_from_ = 0.0;
+  double call_busy_ = 0.0;
+  double call_idle_ = 0.0;
   double last_speed_ = 0.0;
   bool more_work_ = false;
   bool interrupt_ = false;

@@ -42,6 +42,9 @@ struct transfer {
   range_list ranges;       // which ones, in the sender's work order; empty in a counts-only plan
 };
 
+// How many of the transfers go to `receiver`: the WORK messages it is to expect from one decision.
+int transfers_to(const std::vector<transfer>& transfers, std::size_t receiver);
+
 struct movement_plan {
   std::vector<transfer> transfers;  // grouped by sender, senders and receivers in slave order
   std::int64_t alpha = 0;           // iterations moved, = work_to_move(current, target)
