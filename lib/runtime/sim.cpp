@@ -76,7 +76,9 @@ struct world::state {
   std::string name;
   std::vector<sg::Host*> hosts;            // by rank
   std::vector<sg::Mailbox*> mailboxes;     // by rank
-  std::vector<sg::ActorPtr> actors;        // by rank
+  // By rank; not owning: an ActorPtr here would close a cycle (the actor's code holds this
+  // state) that kept every world until exit. A task's actor is alive while it is not done.
+  std::vector<sg::Actor*> actors;
   std::vector<int> exit_codes;             // -1 until the task returns
   std::vector<bool> done;                  // the task returned (or was killed by the run)
   std::vector<std::vector<int>> watchers;  // watchers[r]: ranks told when r exits
@@ -367,7 +369,7 @@ void world::start(task_fn task) {  // NOLINT(performance-unnecessary-value-param
   }
   for (int i = 1; i <= n; ++i) {
     const int r = i % n;  // slaves 1..P first, the master last
-    st->actors[static_cast<std::size_t>(r)] =
+    const sg::ActorPtr actor =
         sg::Actor::create(st->name + (r == 0 ? ":master" : ":slave" + std::to_string(r)),
                           st->hosts[static_cast<std::size_t>(r)], [st, r, task] {
                             auto* mb = st->mailboxes[static_cast<std::size_t>(r)];
@@ -384,6 +386,7 @@ void world::start(task_fn task) {  // NOLINT(performance-unnecessary-value-param
                             for (int w : st->watchers[static_cast<std::size_t>(r)])
                               st->post(r, w, kTaskExitTag);
                           });
+    st->actors[static_cast<std::size_t>(r)] = actor.get();
   }
 }
 
