@@ -3,8 +3,8 @@
 
 namespace dlb::core {
 
-double speed(const profile& p) {
-  if (!(p.elapsed_seconds > 0.0) || p.iterations_done <= 0) return 0.0;
+double speed(const profile& p, double unmeasured) {
+  if (!(p.elapsed_seconds > 0.0) || p.iterations_done <= 0) return unmeasured;
   return static_cast<double>(p.iterations_done) / p.elapsed_seconds;
 }
 

@@ -241,8 +241,9 @@ balance_decision decide_balance(const std::vector<range_list>& remaining,
 }
 
 int transfers_to(const std::vector<transfer>& transfers, std::size_t receiver) {
-  return static_cast<int>(std::count_if(transfers.begin(), transfers.end(),
-                                        [receiver](const transfer& t) { return t.to == receiver; }));
+  return static_cast<int>(
+      std::count_if(transfers.begin(), transfers.end(),
+                    [receiver](const transfer& t) { return t.to == receiver; }));
 }
 
 }  // namespace dlb::core

@@ -158,9 +158,9 @@ void central_balancer::serve_senders_only(group_state& gs, int g, const protocol
   const auto dec = dlb_.decide(profiles);
   for (const auto& t : dec.transfers) {
     ++transfers_to_[t.to];
-    net_.send(static_cast<int>(t.from) + 1, tag::instruction,
-              protocol::encode(
-                  protocol::instruction_msg{h, t, core::transfers_to(dec.transfers, t.to)}));
+    net_.send(
+        static_cast<int>(t.from) + 1, tag::instruction,
+        protocol::encode(protocol::instruction_msg{h, t, core::transfers_to(dec.transfers, t.to)}));
   }
   // A requester (it reported no work) that gets none goes idle, and is told so: the only
   // message besides the instructions ("cancelling work redistribution would lead to an idle

@@ -24,6 +24,7 @@
 #include "dlb/core/groups.hpp"
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/core/oracle.hpp"
+#include "dlb/core/profile.hpp"
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/strategy_table.hpp"
 
@@ -364,12 +365,9 @@ void DLB_gather_data(context& DLB) {
   // they committed on. Every balanced run also gets the prediction under the other assumption
   // about the load, from the same speeds.
   std::vector<double> speeds;
-  for (const auto& s : st.slaves) {
-    const double span = s.finish - s.start;
-    speeds.push_back(s.first_speed >= 0
-                         ? s.first_speed
-                         : (span > 0 ? static_cast<double>(s.iterations_done) / span : 0.0));
-  }
+  for (const auto& s : st.slaves)
+    speeds.push_back(s.first_speed >= 0 ? s.first_speed
+                                        : core::speed({s.iterations_done, s.finish - s.start, 0}));
   if (find_strategy_row(DLB.strategy_)) st.prediction = DLB.predict(speeds);
   if (st.prediction.valid) {
     const auto other = st.prediction.load == core::model_load::run ? core::model_load::estimated

@@ -74,8 +74,8 @@ double engine::run() {
 
 struct world::state {
   std::string name;
-  std::vector<sg::Host*> hosts;            // by rank
-  std::vector<sg::Mailbox*> mailboxes;     // by rank
+  std::vector<sg::Host*> hosts;         // by rank
+  std::vector<sg::Mailbox*> mailboxes;  // by rank
   // By rank; not owning: an ActorPtr here would close a cycle (the actor's code holds this
   // state) that kept every world until exit. A task's actor is alive while it is not done.
   std::vector<sg::Actor*> actors;

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "arrays.hpp"
+#include "dlb/core/profile.hpp"
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/strategy_table.hpp"
@@ -117,8 +118,7 @@ void context::begin_call() {
 
 void context::end_call() {
   body_from_ = net_.clock().now();
-  const double own =
-      (body_from_ - call_from_) - (st_.busy - call_busy_) - (st_.idle - call_idle_);
+  const double own = (body_from_ - call_from_) - (st_.busy - call_busy_) - (st_.idle - call_idle_);
   // Rounding leaves a call that only computed at a few ulps either side of 0; anything larger
   // below 0 is an accounting error, kept so that the statistics' checks see it.
   st_.sync += (own < 0 && own > -1e-9) ? 0.0 : own;
@@ -258,9 +258,7 @@ protocol::member_profile context::measure(double now) {
   mine.slave = me_;
   mine.done = done_since_sync_;
   mine.elapsed = now - sync_start_;
-  mine.speed = (done_since_sync_ > 0 && mine.elapsed > 0)
-                   ? static_cast<double>(done_since_sync_) / mine.elapsed
-                   : last_speed_;
+  mine.speed = core::speed({done_since_sync_, mine.elapsed, 0}, last_speed_);
   last_speed_ = mine.speed;
   if (st_.syncs == 0) st_.first_speed = mine.speed;
   mine.remaining = nonempty(remaining_);
@@ -344,10 +342,9 @@ void context::apply(const protocol::decision& d) {
     detail::pack_arrays(slices, arrays_, t.ranges, detail::moved_array);
     st_.bytes_sent += slices.size();
     st_.iterations_sent += t.count;
-    net_.send(
-        static_cast<int>(t.to) + 1, tag::work,
-        protocol::encode(protocol::work_msg{current_sync(), core::transfers_to(d.transfers, t.to),
-                                             t.ranges, slices.data()}));
+    net_.send(static_cast<int>(t.to) + 1, tag::work,
+              protocol::encode(protocol::work_msg{
+                  current_sync(), core::transfers_to(d.transfers, t.to), t.ranges, slices.data()}));
   }
   // Receivers: wait for each transfer addressed to them.
   for (const auto& t : d.transfers) {

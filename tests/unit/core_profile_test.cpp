@@ -29,3 +29,18 @@ TEST(Profiles, CollectSpeeds) {
 
 }  // namespace
 }  // namespace dlb::core
+
+namespace {
+
+// The one metric with the value a caller gives for "nothing measured" (a slave's profile passes
+// its previous speed): the measured cases are unchanged.
+TEST(Speed, UnmeasuredGivesTheCallersValue) {
+  using dlb::core::speed;
+  EXPECT_DOUBLE_EQ(speed({0, 2.0, 5}, 7.5), 7.5);   // nothing done
+  EXPECT_DOUBLE_EQ(speed({4, 0.0, 5}, 7.5), 7.5);   // no time
+  EXPECT_DOUBLE_EQ(speed({4, -1.0, 5}, 7.5), 7.5);  // a clock that went back
+  EXPECT_DOUBLE_EQ(speed({4, 2.0, 5}, 7.5), 2.0);   // measured: the metric, not the fallback
+  EXPECT_DOUBLE_EQ(speed({4, 2.0, 5}), 2.0);
+}
+
+}  // namespace

@@ -13,9 +13,13 @@ struct profile {
   std::int64_t remaining = 0;        // gamma_i: iterations still held
 };
 
-// Iterations per second. 0 when nothing was measured (no time elapsed, or nothing done): a slave
-// without a measurement is treated like one that did nothing, which the redistribution handles.
-double speed(const profile& p);
+// Iterations per second: the one speed metric of the library (a slave's profile at a
+// synchronization, and the statistics' speed of a slave that never synchronized). `unmeasured`
+// when nothing was measured (no time elapsed, or nothing done): 0 by default, a slave without a
+// measurement being treated like one that did nothing, which the redistribution handles; a
+// slave's profile passes its previous speed instead (it was interrupted before its first
+// iteration since the last synchronization: its machine did not change).
+double speed(const profile& p, double unmeasured = 0.0);
 std::vector<double> speeds(const std::vector<profile>& profiles);
 
 }  // namespace dlb::core
