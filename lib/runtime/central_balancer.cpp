@@ -210,7 +210,9 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
   stats.chosen = c;
   if (!dlb_.rt_.params().quiet) {
     std::ostringstream os;
-    os << dlb_.rt_.app_name() << ": AUTO at t = " << net_.clock().now() << " s predicts";
+    // t from the loop's start, whatever the clock's origin.
+    os << dlb_.rt_.app_name() << ": AUTO at t = " << net_.clock().now() - stats.start_time
+       << " s predicts";
     for (std::size_t k = 0; k < 4; ++k) {
       os << " " << to_string(core::balancing_strategies[k]) << " " << stats.prediction.total_time[k]
          << " s";

@@ -30,6 +30,18 @@ void emulated_clock::compute(double base_seconds) {
   sleep_to_cursor();
 }
 
+std::int64_t emulated_clock::begin_loop() {
+  const auto behind = monotonic_ns() - static_cast<std::int64_t>(cursor_ / scale_ * 1e9);
+  epoch_ns_ = std::max(epoch_ns_, behind);
+  max_lag_ = 0.0;
+  return epoch_ns_;
+}
+
+void emulated_clock::join_loop(std::int64_t epoch_ns) {
+  if (epoch_ns > 0) epoch_ns_ = epoch_ns;
+  max_lag_ = 0.0;
+}
+
 void emulated_clock::wait_until(double t) {
   if (t <= cursor_) return;
   cursor_ = t;

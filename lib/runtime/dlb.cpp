@@ -132,13 +132,15 @@ void DLB_scatter_data(context& DLB) {
     DLB.stats_.procs = DLB.procs_;
     DLB.stats_.group_size = DLB.group_size_;
     DLB.stats_.iterations = DLB.loop_.iterations;
+    // The loop's start: the master's set-up before it is neither emulated time nor lag.
+    const std::int64_t epoch = net.begin_loop();
     DLB.stats_.start_time = net.clock().now();
     for (int r = 1; r <= DLB.procs_; ++r) {
       const auto& ranges = initial[static_cast<std::size_t>(r - 1)];
       writer slices;
       detail::pack_inputs(slices, DLB.arrays_, ranges);
       net.send(r, tag::scatter,
-               protocol::encode(protocol::scatter_msg{DLB.loop_id_, ranges, slices.data()}));
+               protocol::encode(protocol::scatter_msg{DLB.loop_id_, epoch, ranges, slices.data()}));
     }
     return;
   }
@@ -146,6 +148,7 @@ void DLB_scatter_data(context& DLB) {
                     "the scatter of loop " + std::to_string(DLB.loop_id_) + " from the master");
   reader r = d.body();
   auto m = protocol::decode_scatter(r);
+  net.join_loop(m.epoch);
   DLB.remaining_ = std::move(m.ranges);
   reader slices(m.slices);
   detail::unpack_inputs(slices, DLB.arrays_, DLB.remaining_);

@@ -75,13 +75,14 @@ messenger::match in_sync(tag t, const sync_header& h, int from) {
 
 bytes encode(const scatter_msg& m) {
   writer w;
-  w.put(m.loop).put_ranges(m.ranges).put_raw(m.slices.data(), m.slices.size());
+  w.put(m.loop).put(m.epoch).put_ranges(m.ranges).put_raw(m.slices.data(), m.slices.size());
   return w.take();
 }
 
 scatter_msg decode_scatter(reader& r) {
   scatter_msg m;
   m.loop = r.get<int>();
+  m.epoch = r.get<std::int64_t>();
   m.ranges = r.get_ranges();
   m.slices = rest(r);
   return m;

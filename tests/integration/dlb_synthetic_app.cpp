@@ -33,6 +33,7 @@ std::vector<dlb::option_spec> app_options() {
       {"kill-self", "0", "this slave SIGKILLs itself (failure tests); 0: none"},
       {"kill-after", "5", "... after this many iterations"},
       {"deadlock-slave", "0", "this slave waits for a message that never comes; 0: none"},
+      {"setup-ms", "0", "real milliseconds the master spends before the loop (its set-up)"},
   };
 }
 
@@ -72,6 +73,11 @@ int body(dlb::runtime& rt) {
   const std::int64_t kill_after = o.integer("kill-after", 0, 100'000'000);
   if (o.integer("deadlock-slave", 0, 4096) == rt.rank() && !rt.master())
     rt.net().wait(dlb::with_tag(dlb::tag::release), "a message that never comes");
+  // The master's set-up before the loop, in real time (the application's own, outside the
+  // runtime's accounting): neither emulated time nor lag.
+  if (rt.master())
+    std::this_thread::sleep_for(
+        std::chrono::duration<double, std::milli>(o.real("setup-ms", 0, 1e6)));
 
   std::vector<double> in(static_cast<std::size_t>(I)), out(static_cast<std::size_t>(I), 0.0), w(16);
   if (rt.master()) {

@@ -36,6 +36,11 @@ class emulated_clock final : public clock {
   void wait_until(double t) override;
   double lag() const override { return max_lag_; }
   bool emulated() const override { return true; }
+  // The epoch moves forward past the wall time this task spent beyond its emulated time (the
+  // master's set-up before a loop), so that its emulated time now is the wall time now; the
+  // slaves adopt the master's epoch with the loop's data. Lag restarts from 0.
+  std::int64_t begin_loop() override;
+  void join_loop(std::int64_t epoch_ns) override;
   double scale() const { return scale_; }
 
  private:

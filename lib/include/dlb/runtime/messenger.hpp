@@ -120,6 +120,15 @@ class messenger {
   // Emulation error of non-blocking polls: the worst `late` of the messages the caller acted
   // on (it reports them with note_late; a stale message delivered late changes nothing).
   double late_delivery() const { return late_; }
+  // A loop starts (clock::begin_loop / join_loop): late deliveries, like lag, count from here.
+  std::int64_t begin_loop() {
+    late_ = 0.0;
+    return clock_.begin_loop();
+  }
+  void join_loop(std::int64_t epoch) {
+    late_ = 0.0;
+    clock_.join_loop(epoch);
+  }
   void note_late(double late) { late_ = std::max(late_, late); }
   std::chrono::milliseconds wait_timeout() const { return timeout_; }
 

@@ -72,6 +72,7 @@ struct commitment {
 // SCATTER, master -> slave: the slave's initial ranges, then the data of the input arrays.
 struct scatter_msg {
   int loop = 0;
+  std::int64_t epoch = 0;  // the master's clock::begin_loop, for the slave's join_loop
   core::range_list ranges;
   std::span<const std::byte> slices;
 };

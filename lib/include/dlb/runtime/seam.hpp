@@ -15,6 +15,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -77,6 +78,13 @@ class clock {
   virtual double lag() const = 0;
   // Is time the run's own (emulated or simulated: waiting advances it), not real time?
   virtual bool emulated() const = 0;
+  // A loop starts (DLB_scatter_data). On the master: what the task did before, outside the
+  // runtime's accounting (the application's set-up), becomes neither time of this clock nor
+  // lag; returns what the slaves' clocks must adopt (join_loop), 0 if nothing. On a slave, on
+  // the loop's data: adopt it. Lag counts from here. Only the emulated clock, whose time is
+  // dilated wall time from one shared epoch, has anything to do.
+  virtual std::int64_t begin_loop() { return 0; }
+  virtual void join_loop(std::int64_t /*epoch*/) {}
 };
 
 }  // namespace dlb
