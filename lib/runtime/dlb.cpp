@@ -379,7 +379,7 @@ void DLB_gather_data(context& DLB) {
   }
 }
 
-run_stats parallel_for(runtime& rt, const loop_spec& loop, std::vector<array_ref> arrays,
+run_stats parallel_for(runtime& rt, const loop_spec& loop, const std::vector<array_ref>& arrays,
                        const std::function<void(std::int64_t)>& body) {
   context DLB(rt);
   std::vector<DLB_array*> described;

@@ -134,7 +134,7 @@ std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const byt
   return body.size() * to.size();
 }
 
-void messenger::accept(envelope e) {
+void messenger::accept(const envelope& e) {
   if (e.tag == kTaskExitTag) {
     if (e.from >= 0 && static_cast<std::size_t>(e.from) < watched_.size() &&
         watched_[static_cast<std::size_t>(e.from)]) {
@@ -169,7 +169,7 @@ void messenger::accept(envelope e) {
 void messenger::drain(std::chrono::microseconds bound) {
   auto e = transport_.receive(bound);
   while (e) {
-    accept(std::move(*e));
+    accept(*e);
     e = transport_.receive(std::chrono::microseconds(0));
   }
 }

@@ -376,7 +376,7 @@ class array_ref {
 // Figure 1.4 as one call: runs `body(i)` for every iteration on the slaves under the run's
 // strategy, with data scattered, moved and gathered; returns the statistics on the master
 // (empty on slaves).
-run_stats parallel_for(runtime& rt, const loop_spec& loop, std::vector<array_ref> arrays,
+run_stats parallel_for(runtime& rt, const loop_spec& loop, const std::vector<array_ref>& arrays,
                        const std::function<void(std::int64_t)>& body);
 
 }  // namespace dlb
