@@ -21,6 +21,7 @@
 #include "dlb/core/paper.hpp"
 #include "dlb/runtime/network_profile.hpp"
 #include "dlb/runtime/runtime.hpp"
+#include "pvm/session.hpp"
 
 namespace {
 
@@ -403,6 +404,7 @@ int body(dlb::runtime& rt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pvm::tune_malloc_for_messages();  // a program's choice, not the library's (pvm/session.hpp)
   dlb::app_spec spec{
       "dlb_netchar",
       "Measures latency, bandwidth and collective costs of the network in use (Figure 1.6).",

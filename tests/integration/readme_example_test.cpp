@@ -52,8 +52,9 @@ TEST_P(ReadmeExampleRun, PrintsTheSumOfX) {
   const auto at = r.out.find("\nsum ");
   ASSERT_NE(at, std::string::npos) << r.out;
   const double sum = std::stod(r.out.substr(at + 5));
-  const std::int64_t elements = 1000 * 50;  // n * m of the example
-  EXPECT_EQ(sum, static_cast<double>(elements * (elements - 1) / 2));
+  const std::int64_t elements = std::int64_t{1000} * 50;  // n * m of the example
+  const std::int64_t expected = elements * (elements - 1) / 2;
+  EXPECT_EQ(sum, static_cast<double>(expected));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ReadmeExampleRun, testing::Values("sim", "pvm"));

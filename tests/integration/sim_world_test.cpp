@@ -124,7 +124,7 @@ dlb::app_spec loop_spec_of(const std::string& name) {
 }
 
 dlb::sim::task_fn runtime_task(loop_world& lw, const dlb::app_spec& spec,
-                               std::shared_ptr<dlb::shared_medium> segment) {
+                               const std::shared_ptr<dlb::shared_medium>& segment) {
   return [&lw, &spec, segment](int rank, dlb::transport& t, dlb::clock& c) {
     dlb::runtime_setup setup{spec.name, lw.opts, lw.params,     rank, &t,
                              &c,        segment, std::string(), {}};
@@ -166,7 +166,7 @@ struct cost_world {
   double master_busy_end = -1;
 };
 
-dlb::sim::task_fn cost_task(cost_world& cw, std::shared_ptr<dlb::shared_medium> segment) {
+dlb::sim::task_fn cost_task(cost_world& cw, const std::shared_ptr<dlb::shared_medium>& segment) {
   return [&cw, segment](int rank, dlb::transport& t, dlb::clock& c) {
     dlb::messenger m(t, c, dlb::network_model(cw.params.network, nullptr),
                      std::chrono::milliseconds(1000));
