@@ -146,30 +146,43 @@ struct active_run {
   fs::path log;
 };
 
-}  // namespace
+// The command line, read and checked (usage errors exit 2 from cli_args).
+struct sweep_options {
+  fs::path config_path, out, bin_dir, log_dir;
+  int jobs = 1;
+  std::chrono::milliseconds grace{3000};
+  bool dry_run = false, retry_failed = false;
+  std::string hostfile;  // absolute; empty: none
+};
 
-int main(int argc, char** argv) {
-  const cli_args args(
-      argc, argv, "dlb_sweep", kUsage,
-      {"config", "out", "bin-dir", "log-dir", "jobs", "grace", "backend", "hostfile"},
-      {"dry-run", "retry-failed"});
-  const fs::path config_path = args.required("config");
-  const fs::path out = args.required("out");
-  const fs::path bin_dir = fs::absolute(args.required("bin-dir")).lexically_normal();
-  const int jobs = args.positive_int("jobs", 1);
-  const auto grace =
+sweep_options read_options(const cli_args& args) {
+  sweep_options o;
+  o.config_path = args.required("config");
+  o.out = args.required("out");
+  o.bin_dir = fs::absolute(args.required("bin-dir")).lexically_normal();
+  o.jobs = args.positive_int("jobs", 1);
+  o.grace =
       std::chrono::milliseconds(static_cast<long long>(args.positive_double("grace", 3.0) * 1000));
-  const bool dry_run = args.flag("dry-run");
-  const bool retry_failed = args.flag("retry-failed");
-  const fs::path log_dir =
-      args.value("log-dir") ? fs::path(*args.value("log-dir")) : fs::path(out.string() + ".logs");
+  o.dry_run = args.flag("dry-run");
+  o.retry_failed = args.flag("retry-failed");
+  o.log_dir =
+      args.value("log-dir") ? fs::path(*args.value("log-dir")) : fs::path(o.out.string() + ".logs");
+  if (const auto h = args.value("hostfile")) {
+    o.hostfile = fs::absolute(*h).string();
+    if (::access(o.hostfile.c_str(), R_OK) != 0)
+      args.usage_error("--hostfile: cannot read '" + *h + "'");
+  }
+  return o;
+}
 
-  sweep_plan plan;
+// The plan of the config with --backend and --hostfile applied; a reason to stop (exit 2) is
+// printed and returned as false.
+bool prepare_plan(sweep_plan& plan, const sweep_options& o, const cli_args& args) {
   try {
-    plan = read_config(config_path);
+    plan = read_config(o.config_path);
   } catch (const config_error& e) {
     std::cerr << "dlb_sweep: " << e.what() << "\n";
-    return 2;
+    return false;
   }
   if (const auto b = args.value("backend")) {
     if (*b != "pvm" && *b != "sim")
@@ -178,203 +191,259 @@ int main(int argc, char** argv) {
     for (auto& r : plan.runs) {
       r.backend = *b;
       if (!keys.insert(r.key()).second) {
-        std::cerr << "dlb_sweep: " << config_path.string() << ": with --backend " << *b
+        std::cerr << "dlb_sweep: " << o.config_path.string() << ": with --backend " << *b
                   << " two runs become the same run: " << r.describe() << "\n";
-        return 2;
+        return false;
       }
     }
   }
   // --hostfile: every run on pvm gets it (not part of a run's identity, recorded in the header).
-  std::string hostfile;
-  if (const auto h = args.value("hostfile")) {
-    hostfile = fs::absolute(*h).string();
-    if (::access(hostfile.c_str(), R_OK) != 0)
-      args.usage_error("--hostfile: cannot read '" + *h + "'");
-    for (const auto& r : plan.runs) {
-      if (r.backend == "pvm" && r.clock != "native") {
-        std::cerr << "dlb_sweep: --hostfile needs clock = native for every run on pvm (the "
-                     "emulated clock runs on one host); "
-                  << config_path.string() << " plans " << r.describe() << "\n";
-        return 2;
-      }
+  for (const auto& r : plan.runs) {
+    if (!o.hostfile.empty() && r.backend == "pvm" && r.clock != "native") {
+      std::cerr << "dlb_sweep: --hostfile needs clock = native for every run on pvm (the "
+                   "emulated clock runs on one host); "
+                << o.config_path.string() << " plans " << r.describe() << "\n";
+      return false;
     }
   }
-  const auto argv_of = [&](const run_spec& r) {
-    auto a = r.argv(bin_dir);
-    if (!hostfile.empty() && r.backend == "pvm") a.insert(a.end(), {"--hostfile", hostfile});
-    return a;
-  };
   std::set<std::string> apps;
   for (const auto& r : plan.runs) apps.insert(r.app);
   for (const auto& app : apps) {
-    const fs::path exe = bin_dir / app;
+    const fs::path exe = o.bin_dir / app;
     if (::access(exe.c_str(), X_OK) != 0) {
       std::cerr << "dlb_sweep: " << exe.string() << " is not an executable file"
                 << " (--bin-dir should hold the apps mxm, trfd, ac; build them first)\n";
-      if (!dry_run) return 2;
+      if (!o.dry_run) return false;
+    }
+  }
+  return true;
+}
+
+std::vector<std::string> argv_of(const run_spec& r, const sweep_options& o) {
+  auto a = r.argv(o.bin_dir);
+  if (!o.hostfile.empty() && r.backend == "pvm") a.insert(a.end(), {"--hostfile", o.hostfile});
+  return a;
+}
+
+// Opens (or resumes) the results file; returns it with the statuses of the plan's runs it holds.
+std::unique_ptr<results_store> open_store(const sweep_plan& plan, const sweep_options& o,
+                                          const cli_args& args,
+                                          std::map<std::string, std::string>& recorded) {
+  if (o.out.has_parent_path()) fs::create_directories(o.out.parent_path());
+  fs::create_directories(o.log_dir);
+  const std::string revision = source_revision();
+  auto store = std::make_unique<results_store>(
+      o.out, header_comments(plan, args, fs::absolute(o.config_path), o.bin_dir, revision),
+      "resumed: " + utc_now() + "; revision " + revision + "; command " + args.command_line());
+  if (store->upgraded()) {
+    std::cerr << "dlb_sweep: " << o.out.string()
+              << ": added the backend column (its earlier rows ran on PVM: backend=pvm)\n";
+  }
+  if (store->dropped_partial_line()) {
+    std::cerr << "dlb_sweep: " << o.out.string()
+              << ": dropped a cut-short last line (a run being recorded when the driver "
+                 "died; it runs again)\n";
+  }
+  for (const auto& r : plan.runs) {
+    if (auto s = store->status_of(r.key()); !s.empty()) recorded[r.key()] = s;
+  }
+  return store;
+}
+
+// Runs still to do, with their 1-based position in the plan.
+using todo_list = std::vector<std::pair<std::size_t, const run_spec*>>;
+todo_list runs_to_do(const sweep_plan& plan, const std::map<std::string, std::string>& recorded,
+                     bool retry_failed) {
+  todo_list todo;
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    const auto it = recorded.find(plan.runs[i].key());
+    const bool done = it != recorded.end() && (!retry_failed || it->second == "ok");
+    if (!done) todo.emplace_back(i + 1, &plan.runs[i]);
+  }
+  return todo;
+}
+
+void print_plan(const sweep_plan& plan, const sweep_options& o,
+                const std::map<std::string, std::string>& recorded) {
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    const auto it = recorded.find(plan.runs[i].key());
+    const std::string state = it == recorded.end() ? "to run" : "recorded " + it->second;
+    std::cout << "run " << i + 1 << " of " << plan.runs.size() << " [" << state << ", timeout "
+              << format_number(plan.runs[i].timeout_s) << " s] "
+              << shell_join(argv_of(plan.runs[i], o)) << "\n";
+  }
+}
+
+// The runs of the plan still to do, `jobs` at a time, each recorded as it ends; SIGINT and
+// SIGTERM end the current runs (not recorded) and stop.
+class sweep_runner {
+ public:
+  sweep_runner(const sweep_plan& plan, const sweep_options& o, todo_list todo, results_store& store)
+      : plan_(plan), o_(o), todo_(std::move(todo)), store_(store) {}
+
+  // The exit status: 0, or 128 + the signal that stopped the sweep.
+  int run() {
+    while ((next_ < todo_.size() && stop_signal_ == 0) || !active_.empty()) {
+      start_ready();
+      const int s = signals_.wait(std::chrono::milliseconds(50));
+      if (s == SIGINT || s == SIGTERM) {
+        stop(s);
+        break;
+      }
+      reap();
+    }
+    return report_end();
+  }
+
+ private:
+  // A run that needs the machine alone starts only when nothing runs, and nothing starts
+  // beside it; the plan's order is kept.
+  bool may_start(const run_spec& r) const {
+    if (active_.size() >= static_cast<std::size_t>(o_.jobs)) return false;
+    if (active_.empty()) return true;
+    if (r.needs_machine_alone()) return false;
+    for (const auto& a : active_) {
+      if (a.run->needs_machine_alone()) return false;
+    }
+    return true;
+  }
+
+  void start_ready() {
+    while (stop_signal_ == 0 && next_ < todo_.size() && may_start(*todo_[next_].second)) {
+      active_run a;
+      a.index = todo_[next_].first;
+      a.run = todo_[next_].second;
+      ++next_;
+      a.log = log_path_for(o_.log_dir, *a.run);
+      const auto eta =
+          estimate_remaining(finished_wall_, finished_, todo_.size() - finished_, o_.jobs);
+      std::cerr << progress_line(a.index, plan_.runs.size(), seconds_since(start_), eta,
+                                 a.run->describe())
+                << "\n";
+      a.started_utc = utc_now();
+      a.start = steady::now();
+      a.child =
+          std::make_unique<child_process>(argv_of(*a.run, o_), a.log, signals_.original_mask());
+      active_.push_back(std::move(a));
     }
   }
 
+  void stop(int s) {
+    stop_signal_ = s;
+    std::cerr << "dlb_sweep: " << (s == SIGINT ? "interrupted" : "terminated")
+              << "; ending the current run" << (active_.size() > 1 ? "s" : "")
+              << " (not recorded)\n";
+    for (auto& a : active_) a.child->terminate(o_.grace, signals_);
+    active_.clear();
+  }
+
+  // Records the runs that ended (or ran out of time).
+  void reap() {
+    for (std::size_t i = 0; i < active_.size();) {
+      auto& a = active_[i];
+      std::optional<child_end> end = a.child->poll();
+      if (!end && seconds_since(a.start) > a.run->timeout_s) {
+        a.child->terminate(o_.grace, signals_);
+        end = child_end{child_end::kind::timed_out, 0};
+      }
+      if (end) {
+        finish(a, *end);
+        active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(i));
+      } else {
+        ++i;
+      }
+    }
+  }
+
+  void finish(active_run& a, child_end end) {
+    const double wall = seconds_since(a.start);
+    app_output output;
+    try {
+      output = parse_app_output(read_file(a.log));
+    } catch (const std::exception&) {
+      // No log: the output is empty and the run is classified as failed below.
+    }
+    run_record rec;
+    rec.end = end;
+    rec.output = output;
+    rec.verdict = classify_run(*a.run, output, end);
+    if (!a.child->exec_error().empty()) rec.verdict = {run_status::failed, a.child->exec_error()};
+    rec.started_utc = a.started_utc;
+    rec.run_wall_s = wall;
+    rec.log = fs::relative(a.log, o_.out.has_parent_path() ? o_.out.parent_path() : fs::path("."))
+                  .string();
+    store_.record(*a.run, rec);
+    ++finished_;
+    finished_wall_ += wall;
+    ++counts_[std::string(to_string(rec.verdict.status))];
+    std::string what = std::string(to_string(rec.verdict.status));
+    if (rec.verdict.status == run_status::ok) {
+      for (const auto& [k, v] : output.result) {
+        if (k == "total_s") what += " total_s=" + v;
+      }
+    } else {
+      what = "NOT OK: " + what + " (" + rec.verdict.note + "; log " + a.log.string() + ")";
+    }
+    std::cerr << "run " << a.index << " of " << plan_.runs.size() << ": " << what << " ["
+              << format_sig(wall, 3) << " s]\n";
+  }
+
+  int report_end() const {
+    std::string tally;
+    for (const auto& [k, v] : counts_)
+      tally += (tally.empty() ? "" : ", ") + std::to_string(v) + " " + k;
+    if (tally.empty()) tally = "no runs";
+    std::cerr << "dlb_sweep: " << (stop_signal_ ? "stopped" : "done") << " after "
+              << format_hms(seconds_since(start_)) << ": " << tally << " this time; "
+              << store_.row_count() << " rows in " << o_.out.string() << "\n";
+    if (stop_signal_ == 0) return 0;
+    std::cerr << "dlb_sweep: " << todo_.size() - finished_
+              << " runs left; run the same command again to resume\n";
+    return 128 + stop_signal_;
+  }
+
+  const sweep_plan& plan_;
+  const sweep_options& o_;
+  todo_list todo_;
+  results_store& store_;
+  const signal_block signals_;
+  const steady::time_point start_ = steady::now();
+  std::vector<active_run> active_;
+  std::size_t next_ = 0, finished_ = 0;
+  double finished_wall_ = 0;
+  std::map<std::string, int> counts_;
+  int stop_signal_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const cli_args args(
+      argc, argv, "dlb_sweep", kUsage,
+      {"config", "out", "bin-dir", "log-dir", "jobs", "grace", "backend", "hostfile"},
+      {"dry-run", "retry-failed"});
+  const sweep_options o = read_options(args);
+  sweep_plan plan;
+  if (!prepare_plan(plan, o, args)) return 2;
   try {
     std::map<std::string, std::string> recorded;
     std::unique_ptr<results_store> store;
-    const std::string revision = source_revision();
-    if (dry_run) {
-      recorded = peek_statuses(out);
+    if (o.dry_run) {
+      recorded = peek_statuses(o.out);
     } else {
-      if (out.has_parent_path()) fs::create_directories(out.parent_path());
-      fs::create_directories(log_dir);
-      store = std::make_unique<results_store>(
-          out, header_comments(plan, args, fs::absolute(config_path), bin_dir, revision),
-          "resumed: " + utc_now() + "; revision " + revision + "; command " + args.command_line());
-      if (store->upgraded()) {
-        std::cerr << "dlb_sweep: " << out.string()
-                  << ": added the backend column (its earlier rows ran on PVM: backend=pvm)\n";
-      }
-      if (store->dropped_partial_line()) {
-        std::cerr << "dlb_sweep: " << out.string()
-                  << ": dropped a cut-short last line (a run being recorded when the driver "
-                     "died; it runs again)\n";
-      }
-      for (const auto& r : plan.runs) {
-        if (auto s = store->status_of(r.key()); !s.empty()) recorded[r.key()] = s;
-      }
+      store = open_store(plan, o, args, recorded);
     }
-    // Runs still to do, with their 1-based position in the plan.
-    std::vector<std::pair<std::size_t, const run_spec*>> todo;
-    std::size_t already = 0;
-    for (std::size_t i = 0; i < plan.runs.size(); ++i) {
-      const auto it = recorded.find(plan.runs[i].key());
-      const bool done = it != recorded.end() && (!retry_failed || it->second == "ok");
-      if (done) {
-        ++already;
-      } else {
-        todo.emplace_back(i + 1, &plan.runs[i]);
-      }
-    }
-    std::cerr << "dlb_sweep: " << plan.runs.size() << " runs planned, " << already
-              << " already recorded in " << out.string() << ", " << todo.size() << " to run"
-              << (jobs > 1 ? " (" + std::to_string(jobs) + " at a time)" : std::string()) << "\n";
-    if (dry_run) {
-      for (std::size_t i = 0; i < plan.runs.size(); ++i) {
-        const auto it = recorded.find(plan.runs[i].key());
-        const std::string state = it == recorded.end() ? "to run" : "recorded " + it->second;
-        std::cout << "run " << i + 1 << " of " << plan.runs.size() << " [" << state << ", timeout "
-                  << format_number(plan.runs[i].timeout_s) << " s] "
-                  << shell_join(argv_of(plan.runs[i])) << "\n";
-      }
+    todo_list todo = runs_to_do(plan, recorded, o.retry_failed);
+    std::cerr << "dlb_sweep: " << plan.runs.size() << " runs planned, "
+              << plan.runs.size() - todo.size() << " already recorded in " << o.out.string() << ", "
+              << todo.size() << " to run"
+              << (o.jobs > 1 ? " (" + std::to_string(o.jobs) + " at a time)" : std::string())
+              << "\n";
+    if (o.dry_run) {
+      print_plan(plan, o, recorded);
       return 0;
     }
-
-    const signal_block signals;
-    const auto sweep_start = steady::now();
-    std::vector<active_run> active;
-    std::size_t next = 0, finished = 0;
-    double finished_wall = 0;
-    std::map<std::string, int> counts;
-    int stop_signal = 0;
-
-    auto finish = [&](active_run& a, child_end end) {
-      const double wall = seconds_since(a.start);
-      app_output output;
-      try {
-        output = parse_app_output(read_file(a.log));
-      } catch (const std::exception&) {
-        // No log: the output is empty and the run is classified as failed below.
-      }
-      run_record rec;
-      rec.end = end;
-      rec.output = output;
-      rec.verdict = classify_run(*a.run, output, end);
-      if (!a.child->exec_error().empty()) {
-        rec.verdict = {run_status::failed, a.child->exec_error()};
-      }
-      rec.started_utc = a.started_utc;
-      rec.run_wall_s = wall;
-      rec.log =
-          fs::relative(a.log, out.has_parent_path() ? out.parent_path() : fs::path(".")).string();
-      store->record(*a.run, rec);
-      ++finished;
-      finished_wall += wall;
-      ++counts[std::string(to_string(rec.verdict.status))];
-      std::string what = std::string(to_string(rec.verdict.status));
-      if (rec.verdict.status == run_status::ok) {
-        for (const auto& [k, v] : output.result) {
-          if (k == "total_s") what += " total_s=" + v;
-        }
-      } else {
-        what = "NOT OK: " + what + " (" + rec.verdict.note + "; log " + a.log.string() + ")";
-      }
-      std::cerr << "run " << a.index << " of " << plan.runs.size() << ": " << what << " ["
-                << format_sig(wall, 3) << " s]\n";
-    };
-
-    while ((next < todo.size() && stop_signal == 0) || !active.empty()) {
-      // A run that needs the machine alone starts only when nothing runs, and nothing starts
-      // beside it; the plan's order is kept.
-      auto may_start = [&](const run_spec& r) {
-        if (active.size() >= static_cast<std::size_t>(jobs)) return false;
-        if (active.empty()) return true;
-        if (r.needs_machine_alone()) return false;
-        for (const auto& a : active) {
-          if (a.run->needs_machine_alone()) return false;
-        }
-        return true;
-      };
-      while (stop_signal == 0 && next < todo.size() && may_start(*todo[next].second)) {
-        active_run a;
-        a.index = todo[next].first;
-        a.run = todo[next].second;
-        ++next;
-        a.log = log_path_for(log_dir, *a.run);
-        const auto eta = estimate_remaining(finished_wall, finished, todo.size() - finished, jobs);
-        std::cerr << progress_line(a.index, plan.runs.size(), seconds_since(sweep_start), eta,
-                                   a.run->describe())
-                  << "\n";
-        a.started_utc = utc_now();
-        a.start = steady::now();
-        a.child = std::make_unique<child_process>(argv_of(*a.run), a.log, signals.original_mask());
-        active.push_back(std::move(a));
-      }
-      const int s = signals.wait(std::chrono::milliseconds(50));
-      if (s == SIGINT || s == SIGTERM) {
-        stop_signal = s;
-        std::cerr << "dlb_sweep: " << (s == SIGINT ? "interrupted" : "terminated")
-                  << "; ending the current run" << (active.size() > 1 ? "s" : "")
-                  << " (not recorded)\n";
-        for (auto& a : active) a.child->terminate(grace, signals);
-        active.clear();
-        break;
-      }
-      for (std::size_t i = 0; i < active.size();) {
-        auto& a = active[i];
-        std::optional<child_end> end = a.child->poll();
-        if (!end && seconds_since(a.start) > a.run->timeout_s) {
-          a.child->terminate(grace, signals);
-          end = child_end{child_end::kind::timed_out, 0};
-        }
-        if (end) {
-          finish(a, *end);
-          active.erase(active.begin() + static_cast<std::ptrdiff_t>(i));
-        } else {
-          ++i;
-        }
-      }
-    }
-
-    std::string tally;
-    for (const auto& [k, v] : counts)
-      tally += (tally.empty() ? "" : ", ") + std::to_string(v) + " " + k;
-    if (tally.empty()) tally = "no runs";
-    std::cerr << "dlb_sweep: " << (stop_signal ? "stopped" : "done") << " after "
-              << format_hms(seconds_since(sweep_start)) << ": " << tally << " this time; "
-              << store->row_count() << " rows in " << out.string() << "\n";
-    if (stop_signal) {
-      std::cerr << "dlb_sweep: " << todo.size() - finished
-                << " runs left; run the same command again to resume\n";
-      return 128 + stop_signal;
-    }
-    return 0;
+    return sweep_runner(plan, o, std::move(todo), *store).run();
   } catch (const std::exception& e) {
     std::cerr << "dlb_sweep: " << e.what() << "\n";
     return 1;
