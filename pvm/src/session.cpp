@@ -58,6 +58,8 @@ session::session(const session_options& opts) : opts_(opts) {
   }
 }
 
+// pvm_exit's code is not checked here: a destructor never throws, and the task leaves the
+// virtual machine either way.
 session::~session() { pvm_exit(); }
 
 void session::set_route(route r) {
@@ -99,9 +101,11 @@ void session::forward(tid to, tag t, const message& m) {
   if (m.id() <= 0) throw error("pvm_setsbuf", PvmNoBuf, "message was moved from");
   verify(to, "pvm_send");
   int previous = check(pvm_setsbuf(m.id()), "pvm_setsbuf");
-  int rc = pvm_send(to.value, t.value);
-  pvm_setsbuf(previous);
+  const int rc = pvm_send(to.value, t.value);
+  // Restore the caller's send buffer whatever the send did; the send's error comes first.
+  const int restored = pvm_setsbuf(previous);
   check(rc, "pvm_send");
+  check(restored, "pvm_setsbuf");
 }
 
 message session::receive_result(int bufid, const char* routine) {
