@@ -30,6 +30,13 @@ class work_model {
 
   bool uniform() const { return prefix_.empty(); }
 
+  // The cost of each iteration, for a decision in work (decide_balance); empty for a uniform
+  // loop, whose decision is the count rule.
+  iteration_cost cost() const {
+    if (uniform()) return {};
+    return [this](std::int64_t k) { return at(k + 1) - at(k); };
+  }
+
   double of(const iteration_range& r) const {
     const std::int64_t n = length(r);
     if (n == 0) return 0.0;
@@ -192,6 +199,22 @@ class simulation {
  private:
   double speed_of(std::size_t slave) const { return in_.machine.base_speeds[slave]; }
 
+  // The speeds the runtime's balancer sees: work per second (sigma, in base seconds of work per
+  // second), or under the earlier rule (balance_unit::iterations) on a loop whose iterations cost
+  // different amounts, what each member measured in iterations per second since the group
+  // resumed.
+  std::vector<double> balancer_speeds(const std::vector<std::int64_t>& assigned,
+                                      const std::vector<std::int64_t>& gamma,
+                                      const std::vector<double>& sigma, double resume,
+                                      double first_done) const {
+    if (in_.program.balance.unit == balance_unit::work || work_.uniform() || !(first_done > resume))
+      return sigma;
+    std::vector<double> rates;
+    for (std::size_t i = 0; i < assigned.size(); ++i)
+      rates.push_back(static_cast<double>(assigned[i] - gamma[i]) / (first_done - resume));
+    return rates;
+  }
+
   // Steps the group to its next synchronization: who runs out first, what everybody has left,
   // and what the balancer will decide.
   void prepare(group_run& g) {
@@ -252,7 +275,9 @@ class simulation {
     if (rec.remaining == 0) {
       g.decision = balance_decision{};
     } else {
-      g.decision = decide_balance(g.held, sigma, in_.program.balance);
+      g.decision =
+          decide_balance(g.held, balancer_speeds(assigned, gamma, sigma, g.resume, first_done),
+                         in_.program.balance, work_.cost());
     }
     rec.reason = g.decision.reason;
     if (rec.reason == balance_reason::moved) {

@@ -85,6 +85,78 @@ double predicted_finish(const std::vector<std::int64_t>& counts,
   return finish;
 }
 
+double predicted_finish_work(const std::vector<double>& work, const std::vector<double>& speeds) {
+  check_same_size(work.size(), speeds.size(), "predicted_finish_work");
+  double finish = 0.0;
+  for (std::size_t i = 0; i < work.size(); ++i) {
+    if (!(work[i] > 0.0)) continue;
+    const double s = usable(speeds[i]);
+    if (s == 0.0) return std::numeric_limits<double>::infinity();
+    finish = std::max(finish, work[i] / s);
+  }
+  return finish;
+}
+
+double work_of(const range_list& ranges, const iteration_cost& cost) {
+  if (!cost) return static_cast<double>(iteration_count(ranges));
+  double w = 0.0;
+  for (const auto& r : ranges)
+    for (std::int64_t k = r.begin; k < r.end; ++k) w += cost(k);
+  return w;
+}
+
+bool same_cost(const std::vector<range_list>& remaining, const iteration_cost& cost) {
+  if (!cost) return true;
+  std::optional<double> first;
+  for (const auto& ranges : remaining)
+    for (const auto& r : ranges)
+      for (std::int64_t k = r.begin; k < r.end; ++k) {
+        const double c = cost(k);
+        if (!first) first = c;
+        if (std::abs(c - *first) > 1e-12 * std::abs(*first)) return false;
+      }
+  return true;
+}
+
+std::vector<std::int64_t> equal_work_counts(std::int64_t iterations, std::size_t slaves,
+                                            const iteration_cost& cost) {
+  if (slaves == 0) throw std::invalid_argument("equal_work_counts: no slaves");
+  if (iterations < 0) throw std::invalid_argument("equal_work_counts: negative iterations");
+  if (same_cost({{{0, iterations}}}, cost)) return equal_block_counts(iterations, slaves);
+  std::vector<double> prefix(static_cast<std::size_t>(iterations) + 1, 0.0);
+  for (std::int64_t k = 0; k < iterations; ++k)
+    prefix[static_cast<std::size_t>(k) + 1] = prefix[static_cast<std::size_t>(k)] + cost(k);
+  const double total = prefix.back();
+  std::vector<std::int64_t> counts;
+  std::int64_t begin = 0;
+  for (std::size_t i = 0; i < slaves; ++i) {
+    std::int64_t end = iterations;
+    if (i + 1 < slaves) {
+      const double goal = total * static_cast<double>(i + 1) / static_cast<double>(slaves);
+      // The first boundary at or past the goal, or the one before it if that is nearer.
+      const auto at = std::lower_bound(prefix.begin() + begin, prefix.end(), goal);
+      end = std::min<std::int64_t>(at - prefix.begin(), iterations);
+      if (end > begin && goal - prefix[static_cast<std::size_t>(end) - 1] <=
+                             prefix[static_cast<std::size_t>(end)] - goal)
+        --end;
+    }
+    counts.push_back(end - begin);
+    begin = end;
+  }
+  return counts;
+}
+
+std::vector<double> proportional_work(const std::vector<double>& speeds, double total) {
+  if (speeds.empty()) throw std::invalid_argument("proportional_work: no slaves");
+  if (!(total >= 0.0)) throw std::invalid_argument("proportional_work: negative total");
+  double sum = 0.0;
+  for (const double s : speeds) sum += usable(s);
+  std::vector<double> target(speeds.size(), total / static_cast<double>(speeds.size()));
+  if (sum > 0.0)
+    for (std::size_t i = 0; i < speeds.size(); ++i) target[i] = usable(speeds[i]) / sum * total;
+  return target;
+}
+
 movement_plan plan_counts(const std::vector<std::int64_t>& current,
                           const std::vector<std::int64_t>& target) {
   check_same_size(current.size(), target.size(), "plan_counts");
@@ -173,6 +245,86 @@ std::vector<range_list> apply_plan(std::vector<range_list> remaining, const move
   return remaining;
 }
 
+namespace {
+
+// Appends iteration k to a list in work order, merging with its last range.
+void append_iteration(range_list& list, std::int64_t k) {
+  if (!list.empty() && list.back().end == k) {
+    ++list.back().end;
+  } else {
+    list.push_back({k, k + 1});
+  }
+}
+
+// An iteration on its way from a sender to a receiver, with its cost.
+struct given_iteration {
+  std::size_t from = 0;
+  std::int64_t k = 0;
+  double cost = 0.0;
+};
+
+// How many iterations, taken in order from `costs`, bring their sum nearest `amount` (an
+// iteration is taken while it brings the sum closer; ties stay below).
+std::size_t nearest_count(const std::vector<double>& costs, double amount) {
+  double taken = 0.0;
+  std::size_t n = 0;
+  while (n < costs.size() && taken + costs[n] / 2.0 < amount) taken += costs[n++];
+  return n;
+}
+
+}  // namespace
+
+movement_plan plan_work(const std::vector<range_list>& remaining, const std::vector<double>& target,
+                        const iteration_cost& cost) {
+  check_same_size(remaining.size(), target.size(), "plan_work");
+  const std::size_t n = remaining.size();
+  std::vector<double> work(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) work[i] = work_of(remaining[i], cost);
+  const auto cost_of = [&cost](std::int64_t k) { return cost ? cost(k) : 1.0; };
+
+  // The senders' give-aways, from the end of each sender's list, in sender order.
+  std::vector<given_iteration> pool;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double surplus = work[i] - target[i];
+    if (!(surplus > 0.0)) continue;
+    std::vector<double> from_back;  // costs from the last iteration held backwards
+    for (auto r = remaining[i].rbegin(); r != remaining[i].rend(); ++r)
+      for (std::int64_t k = r->end - 1; k >= r->begin; --k) from_back.push_back(cost_of(k));
+    const auto give = static_cast<std::int64_t>(nearest_count(from_back, surplus));
+    for (const auto& r : split_back(remaining[i], give).back)
+      for (std::int64_t k = r.begin; k < r.end; ++k) pool.push_back({i, k, cost_of(k)});
+  }
+  std::vector<std::size_t> receivers;
+  for (std::size_t j = 0; j < n; ++j)
+    if (target[j] - work[j] > 0.0) receivers.push_back(j);
+
+  movement_plan plan;
+  if (receivers.empty()) return plan;
+  std::size_t next = 0;  // the first iteration of the pool not yet taken
+  for (std::size_t r = 0; r < receivers.size() && next < pool.size(); ++r) {
+    const std::size_t j = receivers[r];
+    std::size_t take = pool.size() - next;  // the last receiver takes the rest
+    if (r + 1 < receivers.size()) {
+      std::vector<double> costs;
+      for (std::size_t q = next; q < pool.size(); ++q) costs.push_back(pool[q].cost);
+      take = nearest_count(costs, target[j] - work[j]);
+    }
+    for (std::size_t q = next; q < next + take; ++q) {
+      if (plan.transfers.empty() || plan.transfers.back().from != pool[q].from ||
+          plan.transfers.back().to != j)
+        plan.transfers.push_back({pool[q].from, j, 0, {}});
+      ++plan.transfers.back().count;
+      append_iteration(plan.transfers.back().ranges, pool[q].k);
+    }
+    next += take;
+  }
+  // The last receiver took the rest, so every sender gives its whole tail (apply_plan takes it
+  // from the end). Without a receiver (a surplus of rounding error) nothing moves.
+  for (const auto& t : plan.transfers) plan.alpha += t.count;
+  plan.beta = plan.transfers.size();
+  return plan;
+}
+
 std::string_view to_string(balance_reason reason) {
   switch (reason) {
     case balance_reason::moved:
@@ -197,6 +349,45 @@ std::optional<after_no_move> parse_after_no_move(std::string_view s) {
   return std::nullopt;
 }
 
+namespace {
+
+// The threshold and profitability tests on a decision whose alpha and finish times are set.
+balance_reason judge(const balance_decision& d, const balance_params& params) {
+  if (d.alpha == 0 || d.alpha < params.threshold_iterations) return balance_reason::below_threshold;
+  bool profitable = false;
+  if (std::isinf(d.finish_before)) {
+    profitable = !std::isinf(d.finish_after);
+  } else {
+    // Finish times are quotients, so a move worth exactly 10% may come out a few ulps short;
+    // the relative slack keeps the paper's boundary on the moving side.
+    const double gain = d.finish_before - d.finish_after;
+    profitable = gain >= (params.min_improvement - 1e-12) * d.finish_before;
+  }
+  return profitable ? balance_reason::moved : balance_reason::not_profitable;
+}
+
+balance_decision decide_in_work(const std::vector<range_list>& remaining,
+                                const std::vector<double>& speeds, const balance_params& params,
+                                const iteration_cost& cost) {
+  balance_decision d;
+  std::vector<double> work;
+  for (const auto& r : remaining) work.push_back(work_of(r, cost));
+  const double total = std::accumulate(work.begin(), work.end(), 0.0);
+  movement_plan plan = plan_work(remaining, proportional_work(speeds, total), cost);
+  const std::vector<range_list> after = apply_plan(remaining, plan);
+  std::vector<double> work_after;
+  for (const auto& r : after) work_after.push_back(work_of(r, cost));
+  d.proposed = iteration_counts(after);
+  d.alpha = plan.alpha;
+  d.finish_before = predicted_finish_work(work, speeds);
+  d.finish_after = predicted_finish_work(work_after, speeds);
+  d.reason = judge(d, params);
+  if (d.reason == balance_reason::moved) d.plan = std::move(plan);
+  return d;
+}
+
+}  // namespace
+
 balance_decision decide_balance(const std::vector<std::int64_t>& remaining,
                                 const std::vector<double>& speeds, const balance_params& params) {
   check_same_size(remaining.size(), speeds.size(), "decide_balance");
@@ -211,33 +402,31 @@ balance_decision decide_balance(const std::vector<std::int64_t>& remaining,
   d.alpha = work_to_move(remaining, d.proposed);
   d.finish_before = predicted_finish(remaining, speeds);
   d.finish_after = predicted_finish(d.proposed, speeds);
-  if (d.alpha == 0 || d.alpha < params.threshold_iterations) {
-    d.reason = balance_reason::below_threshold;
-    return d;
-  }
-  bool profitable = false;
-  if (std::isinf(d.finish_before)) {
-    profitable = !std::isinf(d.finish_after);
-  } else {
-    // Finish times are quotients, so a move worth exactly 10% may come out a few ulps short;
-    // the relative slack keeps the paper's boundary on the moving side.
-    const double gain = d.finish_before - d.finish_after;
-    profitable = gain >= (params.min_improvement - 1e-12) * d.finish_before;
-  }
-  if (!profitable) {
-    d.reason = balance_reason::not_profitable;
-    return d;
-  }
-  d.reason = balance_reason::moved;
-  d.plan = plan_counts(remaining, d.proposed);
+  d.reason = judge(d, params);
+  if (d.reason == balance_reason::moved) d.plan = plan_counts(remaining, d.proposed);
   return d;
 }
 
 balance_decision decide_balance(const std::vector<range_list>& remaining,
-                                const std::vector<double>& speeds, const balance_params& params) {
+                                const std::vector<double>& speeds, const balance_params& params,
+                                const iteration_cost& cost) {
+  check_same_size(remaining.size(), speeds.size(), "decide_balance");
+  if (params.unit == balance_unit::work && total_iterations(remaining) > 0 &&
+      !same_cost(remaining, cost))
+    return decide_in_work(remaining, speeds, params, cost);
   balance_decision d = decide_balance(iteration_counts(remaining), speeds, params);
   if (d.reason == balance_reason::moved) d.plan = plan_movement(remaining, d.proposed);
   return d;
+}
+
+std::string_view to_string(balance_unit unit) {
+  return unit == balance_unit::work ? "work" : "iterations";
+}
+
+std::optional<balance_unit> parse_balance_unit(std::string_view s) {
+  if (s == "work") return balance_unit::work;
+  if (s == "iterations") return balance_unit::iterations;
+  return std::nullopt;
 }
 
 int transfers_to(const std::vector<transfer>& transfers, std::size_t receiver) {

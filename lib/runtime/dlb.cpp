@@ -100,6 +100,7 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
       prm.threshold >= 0 ? prm.threshold : std::max<std::int64_t>(1, loop.iterations / 100);
   DLB.balance_.min_improvement = prm.min_improvement;
   DLB.balance_.no_move = prm.after_no_move;
+  DLB.balance_.unit = prm.balance_unit;
   if (!DLB.master()) {
     DLB.me_ = static_cast<std::size_t>(DLB.rt_.rank() - 1);
     const auto P_ = static_cast<std::size_t>(P), K_ = static_cast<std::size_t>(DLB.group_size_);
@@ -119,7 +120,9 @@ std::vector<core::range_list> context::initial_distribution() const {
       d[static_cast<std::size_t>(i % procs_)].push_back({i, i + 1});
     return d;
   }
-  return core::equal_blocks(loop_.iterations, static_cast<std::size_t>(procs_)).slaves;
+  // Blocks of equal work where the balancer splits work (equal blocks for a uniform loop).
+  return core::blocks_of(
+      core::equal_work_counts(loop_.iterations, static_cast<std::size_t>(procs_), work_cost()));
 }
 
 void DLB_scatter_data(context& DLB) {
@@ -170,7 +173,7 @@ protocol::decision context::decide(const std::vector<protocol::member_profile>& 
     remaining.push_back(p.remaining);
     speeds.push_back(p.speed);
   }
-  auto bd = core::decide_balance(remaining, speeds, balance_);
+  auto bd = core::decide_balance(remaining, speeds, balance_, work_cost());
   protocol::decision d;
   d.reason = bd.reason;
   d.counts_after =
@@ -181,6 +184,11 @@ protocol::decision context::decide(const std::vector<protocol::member_profile>& 
     d.transfers.push_back(std::move(t));
   }
   return d;
+}
+
+core::iteration_cost context::work_cost() const {
+  if (balance_.unit == core::balance_unit::iterations || !loop_.work) return {};
+  return loop_.work;
 }
 
 void context::adopt(core::strategy c, int group, const std::vector<bool>& active_before) {
@@ -199,8 +207,8 @@ void context::adopt(core::strategy c, int group, const std::vector<bool>& active
   st_.group = group;
 }
 
-strategy_prediction context::predict(const std::vector<double>& iterations_per_second) const {
-  return predict(iterations_per_second, rt_.params().model_load);
+strategy_prediction context::predict(const std::vector<double>& speeds) const {
+  return predict(speeds, rt_.params().model_load);
 }
 
 // The model's input about the load (issue 10, item 5; core/load_estimate.hpp). The paper plugs
@@ -217,7 +225,7 @@ strategy_prediction context::predict(const std::vector<double>& iterations_per_s
 //   over a few load functions with those parameters and seeds of its own (core::expected_choice).
 // Under the native clock the work function is not an iteration's cost and the load is real, so
 // both keep the observed effective speeds as constant speeds and no modelled load.
-strategy_prediction context::predict(const std::vector<double>& iterations_per_second,
+strategy_prediction context::predict(const std::vector<double>& speeds,
                                      core::model_load load) const {
   const auto& prm = rt_.params();
   core::model_input in;
@@ -238,12 +246,16 @@ strategy_prediction context::predict(const std::vector<double>& iterations_per_s
   in.program.distribution_cost = prm.delta;
   in.program.balance = balance_;
   in.group_size = static_cast<std::size_t>(local_group_size_);
+  in.start = initial_distribution();  // the loop's start, cyclic or blocks of equal work
   strategy_prediction out;
   out.load = load;
-  if (I == 0 || !(mean > 0) || iterations_per_second.size() != prm.speeds.size()) return out;
-  // The observed effective speeds, in base seconds of work per second.
+  if (I == 0 || !(mean > 0) || speeds.size() != prm.speeds.size()) return out;
+  // The observed effective speeds, in base seconds of work per second: the slaves measured them
+  // so (work_cost), or in iterations per second (--balance-by iterations), which the loop's mean
+  // iteration cost turns into work (exact only for a loop whose iterations cost the same).
+  const double per_unit = work_cost() ? 1.0 : mean;
   std::vector<double> observed;
-  for (double v : iterations_per_second) observed.push_back(std::max(v * mean, 0.0));
+  for (double v : speeds) observed.push_back(std::max(v * per_unit, 0.0));
   auto fill = [&out](const std::array<double, 4>& times) {
     out.valid = true;
     std::size_t best = 0;
@@ -369,8 +381,9 @@ void DLB_gather_data(context& DLB) {
   // about the load, from the same speeds.
   std::vector<double> speeds;
   for (const auto& s : st.slaves)
-    speeds.push_back(s.first_speed >= 0 ? s.first_speed
-                                        : core::speed({s.iterations_done, s.finish - s.start, 0}));
+    speeds.push_back(s.first_speed >= 0
+                         ? s.first_speed
+                         : core::speed({s.iterations_done, s.finish - s.start, 0, s.work_done}));
   if (find_strategy_row(DLB.strategy_)) st.prediction = DLB.predict(speeds);
   if (st.prediction.valid) {
     const auto other = st.prediction.load == core::model_load::run ? core::model_load::estimated

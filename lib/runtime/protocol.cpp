@@ -27,7 +27,7 @@ void put_stats(writer& w, const slave_stats& s) {
       .put(s.idle)
       .put(s.start)
       .put(s.finish);
-  w.put(s.lag).put(s.group).put(s.first_speed);
+  w.put(s.lag).put(s.group).put(s.first_speed).put(s.work_done);
 }
 
 slave_stats get_stats(reader& r) {
@@ -46,6 +46,7 @@ slave_stats get_stats(reader& r) {
   s.lag = r.get<double>();
   s.group = r.get<int>();
   s.first_speed = r.get<double>();
+  s.work_done = r.get<double>();
   return s;
 }
 

@@ -91,6 +91,11 @@ std::vector<option_spec> common_options() {
       {"after-no-move", "idle",
        "after a decision not to move: idle (the requester idles, the others go on and the next "
        "to run out synchronizes again) or stop (balancing in the group ends)"},
+      {"balance-by", "work",
+       "what the balancer splits in proportion to the speeds: work (the iterations' costs from "
+       "the loop's work function, speeds in work per second) or iterations (speeds in "
+       "iterations per second: the earlier rule, wrong on loops whose iterations cost different "
+       "amounts)"},
       {"model-load", "run",
        "the external load the cost model assumes: run (the run's own load function: seed, ml, "
        "tl) or estimated (ml and tl estimated from the speeds seen up to the first "
@@ -203,6 +208,11 @@ run_params read_params(const options& o) {
     throw usage_error("option --after-no-move must be idle or stop, got '" +
                       o.str("after-no-move") + "'");
   p.after_no_move = *rule;
+  const auto unit = core::parse_balance_unit(o.str("balance-by"));
+  if (!unit)
+    throw usage_error("option --balance-by must be work or iterations, got '" +
+                      o.str("balance-by") + "'");
+  p.balance_unit = *unit;
   const std::string& where = o.str("balancer");
   if (where != "master" && where != "dedicated")
     throw usage_error("option --balancer must be master or dedicated, got '" + where + "'");

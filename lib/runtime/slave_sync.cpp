@@ -93,8 +93,15 @@ bool DLB_slave_sync(context& DLB) {
   if (DLB.loop_.work) {
     auto& clk = DLB.net_.clock();
     const double t0 = clk.now();
-    DLB.net_.compute(DLB.loop_.work(i));
+    const double w = DLB.loop_.work(i);
+    DLB.net_.compute(w);
     DLB.st_.busy += clk.now() - t0;
+    const bool in_work = DLB.balance_.unit == core::balance_unit::work;
+    DLB.work_since_sync_ += in_work ? w : 1.0;
+    DLB.st_.work_done += in_work ? w : 1.0;
+  } else {
+    DLB.work_since_sync_ += 1.0;
+    DLB.st_.work_done += 1.0;
   }
   if (DLB.central_async()) DLB.take_instructions_and_work();
   if (!DLB.closed_ && !DLB.interrupt_ && DLB.poll_interrupt()) {
@@ -258,7 +265,7 @@ protocol::member_profile context::measure(double now) {
   mine.slave = me_;
   mine.done = done_since_sync_;
   mine.elapsed = now - sync_start_;
-  mine.speed = core::speed({done_since_sync_, mine.elapsed, 0}, last_speed_);
+  mine.speed = core::speed({done_since_sync_, mine.elapsed, 0, work_since_sync_}, last_speed_);
   last_speed_ = mine.speed;
   if (st_.syncs == 0) st_.first_speed = mine.speed;
   mine.remaining = nonempty(remaining_);
@@ -280,6 +287,7 @@ void context::run_sync() {
     const int e = epoch_++;
     ++st_.syncs;
     done_since_sync_ = 0;
+    work_since_sync_ = 0.0;
     if (core::iteration_count(remaining_) == 0) await_outcome(e, where);
     sync_start_ = clk.now();
     return;
@@ -306,6 +314,7 @@ void context::run_sync() {
   if (d.reason == core::balance_reason::moved) ++st_.redistributions;
   ++epoch_;
   done_since_sync_ = 0;
+  work_since_sync_ = 0.0;
   sync_start_ = clk.now();
 }
 

@@ -2,14 +2,18 @@
 //
 // Iteration i reads in[i] (a distributed input that moves with its iteration) and w[i % 16] (a
 // replicated input) and writes out[i] = 2 in[i] + w[i % 16] + i (a distributed output gathered
-// at the end). Its work is uniform (work-ms base milliseconds) or triangular (2 work-ms (I-i)/I,
-// the same mean; under the native clock the body spins for it). The master checks every out[i]
+// at the end). Its work per iteration has the mean work-ms base milliseconds and a shape: uniform,
+// triangular (2 work-ms (I-i)/I: decreasing), linear (2 work-ms (i+1)/(I+1): increasing) or heavy
+// (seeded by --shape-seed, heavy-tailed: a Pareto draw of index 1.1 capped at 50 times its
+// minimum, so iterations differ up to 50x, scaled to the mean). Under the native clock the body
+// spins for it. The master checks every out[i]
 // against a sequential computation and that the statistics add up, then prints the statistics.
 // --style figure runs the loop exactly as the paper's Figure 1.4; --style parallel_for through
 // dlb::parallel_for. --deadlock-slave N makes slave N wait, before its loop, for a message that
 // never comes (the deadlock tests: the simulator must report it, PVM must time out).
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "dlb/core/load.hpp"
 #include "dlb/dlb.hpp"
 #include "pvm/session.hpp"
 
@@ -25,7 +30,8 @@ namespace {
 std::vector<dlb::option_spec> app_options() {
   return {
       {"iterations", "400", "I, iterations of the loop"},
-      {"shape", "uniform", "uniform or triangular work per iteration"},
+      {"shape", "uniform", "work per iteration: uniform, triangular, linear or heavy"},
+      {"shape-seed", "1", "seed of the heavy shape's iteration costs"},
       {"work-ms", "50", "mean base milliseconds of work per iteration"},
       {"style", "figure", "figure (Figure 1.4 written out) or parallel_for"},
       {"body-sleep-ms", "0", "real milliseconds each iteration's body sleeps (long iterations)"},
@@ -39,10 +45,12 @@ std::vector<dlb::option_spec> app_options() {
 
 void validate(const dlb::options& o) {
   o.integer("iterations", 0, 100'000'000);
-  if (o.str("shape") != "uniform" && o.str("shape") != "triangular") {
-    throw dlb::usage_error("option --shape must be uniform or triangular, got '" + o.str("shape") +
-                           "'");
+  const std::string& shape = o.str("shape");
+  if (shape != "uniform" && shape != "triangular" && shape != "linear" && shape != "heavy") {
+    throw dlb::usage_error("option --shape must be uniform, triangular, linear or heavy, got '" +
+                           shape + "'");
   }
+  o.integer("shape-seed", 0, INT64_MAX);
   o.real("work-ms", 0, 1e9);
   if (o.str("style") != "figure" && o.str("style") != "parallel_for") {
     throw dlb::usage_error("option --style must be figure or parallel_for, got '" + o.str("style") +
@@ -58,6 +66,31 @@ void validate(const dlb::options& o) {
   o.integer("deadlock-slave", 0, 4096);
 }
 
+// Base seconds of work of every iteration, of mean `work_s`.
+std::vector<double> iteration_costs(const std::string& shape, std::int64_t I, double work_s,
+                                    std::uint64_t seed) {
+  std::vector<double> c(static_cast<std::size_t>(I), work_s);
+  const double n = static_cast<double>(I);
+  double sum = 0.0;
+  for (std::int64_t i = 0; i < I; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    const auto x = static_cast<double>(i);
+    if (shape == "triangular") c[k] = 2.0 * work_s * (n - x) / n;
+    if (shape == "linear") c[k] = 2.0 * work_s * (x + 1) / (n + 1);
+    if (shape == "heavy") {
+      // u in (0, 1] from a counter-based hash of (seed, i); Pareto(1.1) = u^(-1/1.1), capped.
+      const std::uint64_t h =
+          dlb::core::splitmix64(dlb::core::splitmix64(seed) ^ static_cast<std::uint64_t>(i));
+      const double u = (static_cast<double>(h >> 11) + 1.0) / 9007199254740992.0;
+      c[k] = std::min(50.0, std::pow(u, -1.0 / 1.1));
+      sum += c[k];
+    }
+  }
+  if (shape == "heavy" && sum > 0)
+    for (double& v : c) v *= work_s * n / sum;
+  return c;
+}
+
 double expected(const std::vector<double>& in, const std::vector<double>& w, std::int64_t i) {
   return 2 * in[static_cast<std::size_t>(i)] + w[static_cast<std::size_t>(i % 16)] +
          static_cast<double>(i);
@@ -66,8 +99,9 @@ double expected(const std::vector<double>& in, const std::vector<double>& w, std
 int body(dlb::runtime& rt) {
   const auto& o = rt.opts();
   const std::int64_t I = o.integer("iterations", 0, 100'000'000);
-  const bool triangular = o.str("shape") == "triangular";
-  const double work_s = o.real("work-ms", 0, 1e9) * 1e-3;
+  const std::vector<double> costs =
+      iteration_costs(o.str("shape"), I, o.real("work-ms", 0, 1e9) * 1e-3,
+                      static_cast<std::uint64_t>(o.integer("shape-seed", 0, INT64_MAX)));
   const double sleep_ms = o.real("body-sleep-ms", 0, 1e6);
   const int kill_self = static_cast<int>(o.integer("kill-self", 0, 64));
   const std::int64_t kill_after = o.integer("kill-after", 0, 100'000'000);
@@ -94,9 +128,7 @@ int body(dlb::runtime& rt) {
   auto a_w = dlb::DLB_array::of("w", w.data(), 16, 1, dlb::data_distribution::whole);
   dlb::loop_spec loop;
   loop.iterations = I;
-  loop.work = [=](std::int64_t i) {
-    return triangular ? 2.0 * work_s * static_cast<double>(I - i) / static_cast<double>(I) : work_s;
-  };
+  loop.work = [&costs](std::int64_t i) { return costs[static_cast<std::size_t>(i)]; };
   std::int64_t executed = 0;
   const bool native = !rt.params().emulated;
   auto body_of = [&](std::int64_t i) {

@@ -147,9 +147,12 @@ struct slave_stats {
   double finish = 0.0;  // when it handed in its results
   double lag = 0.0;     // emulation lag, seconds
   int group = 0;
-  // Iterations per second measured at its first synchronization (-1: it had none); the cost
-  // model's view of this workstation's effective speed.
+  // Its speed measured at its first synchronization (-1: it had none): the cost model's view of
+  // this workstation's effective speed, in work per second (the unit of --balance-by: the loop's
+  // costs in base seconds, or iterations).
   double first_speed = -1.0;
+  // The work it did in that unit (iterations under --balance-by iterations or without costs).
+  double work_done = 0.0;
 };
 
 // The cost model's predicted total time of each balancing strategy, and the best of them, under
@@ -258,11 +261,14 @@ class context {
 
   // Both balancers (dlb.cpp): the decision on a group's profiles, by core::decide_balance.
   protocol::decision decide(const std::vector<protocol::member_profile>& profiles) const;
-  // The model's prediction for this loop, with the slaves' effective speeds in iterations/s.
+  // What an iteration costs in the balancer's unit (--balance-by): the loop's work function
+  // under `work`, empty (every iteration one) under `iterations` or for a loop without one.
+  core::iteration_cost work_cost() const;
+  // The model's prediction for this loop, with the slaves' effective speeds in the balancer's
+  // unit per second (work_cost).
   // With the run's --model-load, or with the given assumption about the load.
-  strategy_prediction predict(const std::vector<double>& iterations_per_second) const;
-  strategy_prediction predict(const std::vector<double>& iterations_per_second,
-                              core::model_load load) const;
+  strategy_prediction predict(const std::vector<double>& speeds) const;
+  strategy_prediction predict(const std::vector<double>& speeds, core::model_load load) const;
   // Customized mode, after the first synchronization: take up strategy c.
   void adopt(core::strategy c, int group, const std::vector<bool>& active_before);
   // Every slave's initial ranges (chi_i(0)), known to all tasks by the same formula.
@@ -333,6 +339,7 @@ class context {
   core::range_list remaining_;  // element 0 is the range being worked through
   core::range_list done_;
   std::int64_t done_since_sync_ = 0;
+  double work_since_sync_ = 0.0;  // in the balancer's unit (work_cost)
   double sync_start_ = 0.0;
   // Time accounting of a slave (slave_stats: busy, sync, idle). body_from_: when the
   // application's code last got control back from a DLB call (its time since then is busy:

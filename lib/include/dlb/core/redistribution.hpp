@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,30 @@ std::int64_t work_to_move(const std::vector<std::int64_t>& current,
 // The predicted finish time max_i count_i / speed_i (seconds when speeds are iterations per
 // second). A slave with no work finishes at 0; one with work and no speed never (+infinity).
 double predicted_finish(const std::vector<std::int64_t>& counts, const std::vector<double>& speeds);
+// The same for amounts of work: max_i work_i / speed_i (seconds when speeds are work per second).
+double predicted_finish_work(const std::vector<double>& work, const std::vector<double>& speeds);
+
+// What iteration k of the loop costs (the loop's work function, base seconds), for decisions that
+// split work rather than iterations. An empty function: every iteration costs the same.
+using iteration_cost = std::function<double(std::int64_t)>;
+// The summed cost of the iterations of `ranges` (their number, if `cost` is empty).
+double work_of(const range_list& ranges, const iteration_cost& cost);
+// True if every iteration held in `remaining` costs the same (to a relative 1e-12), or `cost` is
+// empty: splitting the work is then splitting the iterations, and the count rule is exact.
+bool same_cost(const std::vector<range_list>& remaining, const iteration_cost& cost);
+
+// chi_i(0) in work, for a loop whose iterations cost different amounts: P consecutive blocks of
+// [0, I) whose costs are as equal as whole iterations allow (block i ends at the iteration
+// boundary nearest to (i+1)/P of the loop's total cost; ties to the lower boundary), so that
+// equal workstations start balanced, as the paper's equal blocks do for its uniform loops. With
+// an empty `cost`, or iterations that all cost the same, equal_block_counts. A block may be empty
+// when one iteration costs more than a share. Throws for slaves == 0 or I < 0.
+std::vector<std::int64_t> equal_work_counts(std::int64_t iterations, std::size_t slaves,
+                                            const iteration_cost& cost);
+
+// Eq. 1.3.3 in work: target_i = sigma_i / sum(sigma) * total (a speed that is not a positive
+// number counts as 0; no positive speed: equal shares). Throws for no slaves or a negative total.
+std::vector<double> proportional_work(const std::vector<double>& speeds, double total);
 
 struct transfer {
   std::size_t from = 0;    // an over-assigned slave
@@ -66,6 +91,16 @@ movement_plan plan_movement(const std::vector<range_list>& remaining,
 // std::invalid_argument if a transfer carries no ranges or a sender gives more than it holds.
 std::vector<range_list> apply_plan(std::vector<range_list> remaining, const movement_plan& plan);
 
+// The pairing of plan_movement with amounts of work instead of counts, for loops whose
+// iterations cost different amounts: each over-assigned slave (work_i > target_i) gives away the
+// end of its remaining work, as many iterations as bring what it gives nearest to its surplus
+// work_i - target_i; what the senders give, sender by sender in slave order, goes to the
+// under-assigned slaves in slave order, each taking as many as bring what it gets nearest to its
+// deficit, the last one taking the rest. Each (sender, receiver) piece is one transfer; nobody
+// both sends and receives. Throws std::invalid_argument on a size mismatch.
+movement_plan plan_work(const std::vector<range_list>& remaining, const std::vector<double>& target,
+                        const iteration_cost& cost);
+
 // What follows a decision not to move (the paper leaves it open in its algorithm; its text says
 // "cancelling work redistribution would lead to an idle processor"):
 //  - idle: the members left without work go idle, the others go on, and the next one to run
@@ -77,6 +112,16 @@ enum class after_no_move { idle, stop };
 std::string_view to_string(after_no_move rule);
 std::optional<after_no_move> parse_after_no_move(std::string_view s);
 
+// What the balancer splits in proportion to the speeds (the paper's loops cost the same per
+// iteration, so it does not distinguish): work, the iterations' summed costs, with speeds in work
+// per second (the default; a loop without costs, or whose remaining iterations cost the same, is
+// split by the count rule, which is then the same split), or iterations, with speeds in
+// iterations per second (the reproduction's earlier rule, kept for comparison: on a loop whose
+// iterations cost different amounts a slave holding cheap iterations looks fast).
+enum class balance_unit { work, iterations };
+std::string_view to_string(balance_unit unit);
+std::optional<balance_unit> parse_balance_unit(std::string_view s);
+
 struct balance_params {
   // No move when fewer iterations than this would move (the system is almost balanced, or
   // little work is left). The paper gives no value; 1 means "any move is considered".
@@ -84,6 +129,7 @@ struct balance_params {
   // Move only if the predicted finish time improves by at least this fraction (the paper's 10%).
   double min_improvement = paper::min_improvement;
   after_no_move no_move = after_no_move::idle;
+  balance_unit unit = balance_unit::work;
 };
 
 enum class balance_reason { moved, below_threshold, not_profitable, nothing_left };
@@ -106,9 +152,14 @@ struct balance_decision {
 balance_decision decide_balance(const std::vector<std::int64_t>& remaining,
                                 const std::vector<double>& speeds,
                                 const balance_params& params = {});
-// The same decision with a plan that names the iterations to ship.
+// The same decision with a plan that names the iterations to ship. With a `cost` whose remaining
+// iterations do not all cost the same, and params.unit == work, the decision is made in work
+// (speeds in work per second): the new distribution is proportional_work of the remaining work,
+// the plan is plan_work's, proposed and alpha count the iterations it moves, and the finish times
+// are predicted_finish_work's before and after the plan; the threshold and profitability tests
+// are the same. Otherwise it is the count rule above.
 balance_decision decide_balance(const std::vector<range_list>& remaining,
                                 const std::vector<double>& speeds,
-                                const balance_params& params = {});
+                                const balance_params& params = {}, const iteration_cost& cost = {});
 
 }  // namespace dlb::core

@@ -51,7 +51,7 @@ struct member_profile {
   std::size_t slave = 0;       // 0-based slave index
   std::int64_t done = 0;       // iterations done since the last synchronization
   double elapsed = 0.0;        // seconds since the last synchronization
-  double speed = 0.0;          // iterations per second
+  double speed = 0.0;          // work per second (core::speed; context::work_cost)
   core::range_list remaining;  // the ranges it still holds, in its work order
 };
 

@@ -77,6 +77,9 @@ struct run_params {
   std::int64_t threshold = -1;  // move threshold in iterations; -1: 1% of the loop
   double min_improvement = paper::min_improvement;
   core::after_no_move after_no_move = core::after_no_move::idle;
+  // What the balancer splits in proportion to the speeds (--balance-by): the iterations' costs,
+  // with speeds in work per second, or the iterations, with speeds in iterations per second.
+  core::balance_unit balance_unit = core::balance_unit::work;
   // The master task on slave 1's workstation (sharing its CPU), or on one of its own.
   bool balancer_on_master = true;
   // Centralized strategies: instructions to the senders only (the paper), or the decision to
