@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement scale cost-ablation format clean
+.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement scale cost-ablation uneven format clean
 
 all: build
 
@@ -128,6 +128,11 @@ cost-ablation: build
 
 scale: build
 	BUILD=$(BUILD) bash scripts/scale
+
+# Loops whose iterations cost different amounts: balancing in work against iterations, block
+# against cyclic starts (results/uneven/uneven.md; the README's tables; 480 simulated runs).
+uneven: build
+	BUILD=$(BUILD) bash scripts/uneven
 
 format:
 	find pvm lib apps experiments plots tests -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i

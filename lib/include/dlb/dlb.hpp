@@ -112,7 +112,11 @@ struct DLB_array {
 // (seconds on the unloaded base workstation).
 //  - With a work function, it is the iteration's cost: the emulated clock and the simulated
 //    backend charge work(i) for iteration i (stretched by the load), and the cost model and the
-//    oracle read it. The master calls it too (for every iteration, for the model).
+//    oracle read it. The master calls it too (for every iteration, for the model). Under
+//    --balance-by work (the default) it is also the balancer's unit: speeds are work per second,
+//    moves are sized in work and the block start is blocks of equal work, so every task calls it
+//    for the iterations it decides about (lib/README.md, "Work, not iterations"); it must be
+//    cheap and give the same value on every task.
 //  - Without one (work empty), the body reports its own cost to the clock with
 //    runtime::compute(base_seconds) (under the native clock, real time is the cost and the body
 //    reports nothing); the runtime counts what the clock advanced during each iteration as its
