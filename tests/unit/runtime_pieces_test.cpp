@@ -55,6 +55,10 @@ TEST(Options, ParsesValidatesAndNamesTheOption) {
   EXPECT_DOUBLE_EQ(p.network.recv_overhead, 0.4 * p.network.latency);
   EXPECT_DOUBLE_EQ(p.network.header_bytes, 98);
   EXPECT_EQ(p.after_no_move, dlb::core::after_no_move::idle);
+  EXPECT_EQ(p.balance_unit, dlb::core::balance_unit::work);
+  EXPECT_EQ(
+      dlb::read_params(dlb::options::parse(specs, {"--balance-by", "iterations"})).balance_unit,
+      dlb::core::balance_unit::iterations);
   EXPECT_EQ(
       dlb::read_params(dlb::options::parse(specs, {"--strategy", "GDDLB", "--procs", "16"})).group,
       16);
@@ -82,7 +86,8 @@ TEST(Options, ParsesValidatesAndNamesTheOption) {
            {{"--recv-overhead", "2"}, "--recv-overhead"},
            {{"--network-file", "x.net", "--latency-us", "100"}, "--latency-us"},
            {{"--network-file", "/nonexistent.net"}, "/nonexistent.net"},
-           {{"--after-no-move", "sulk"}, "--after-no-move"}}) {
+           {{"--after-no-move", "sulk"}, "--after-no-move"},
+           {{"--balance-by", "bytes"}, "--balance-by"}}) {
     try {
       dlb::read_params(dlb::options::parse(specs, b.args));
       ADD_FAILURE() << "accepted " << b.args.front();
