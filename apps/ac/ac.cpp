@@ -30,6 +30,7 @@ std::vector<dlb::option_spec> app_options() {
   return {
       {"n", "100", "the paper's input parameter; vectors have L = n^2 elements"},
       apps::common::t_op_option(kCalibratedTOp),
+      apps::common::t_op_factor_option(),
   };
 }
 

@@ -12,11 +12,22 @@ dlb::option_spec t_op_option(const std::string& calibrated) {
           "apps/README.md)"};
 }
 
-double t_op(const dlb::options& o) { return o.real("t-op", 0.0, 1.0); }
+dlb::option_spec t_op_factor_option() {
+  return {"t-op-factor", "1",
+          "multiplies --t-op: the sensitivity study's t_op within the range Tables 1.1-1.3 allow "
+          "(experiments/README.md)"};
+}
+
+double t_op(const dlb::options& o) {
+  return o.real("t-op", 0.0, 1.0) * o.real("t-op-factor", 0.0, 1000.0);
+}
 
 void validate_t_op(const dlb::options& o) {
-  if (!(t_op(o) > 0.0)) {
+  if (!(o.real("t-op", 0.0, 1.0) > 0.0)) {
     throw dlb::usage_error("option --t-op must be positive, got " + o.str("t-op"));
+  }
+  if (!(o.real("t-op-factor", 0.0, 1000.0) > 0.0)) {
+    throw dlb::usage_error("option --t-op-factor must be positive, got " + o.str("t-op-factor"));
   }
 }
 

@@ -19,8 +19,11 @@ namespace apps::common {
 // --t-op: emulated seconds per basic operation on the base (1996) workstation. The default is
 // the program's calibrated value (apps/README.md, "Calibration").
 dlb::option_spec t_op_option(const std::string& calibrated);
+// --t-op-factor: multiplies --t-op (default 1), so that one option scales every app's t_op.
+dlb::option_spec t_op_factor_option();
+// --t-op times --t-op-factor.
 double t_op(const dlb::options& o);
-// Throws usage_error naming the option unless t_op is a positive number.
+// Throws usage_error naming the option unless --t-op and --t-op-factor are positive numbers.
 void validate_t_op(const dlb::options& o);
 
 // The K that the run was asked for, as the driver passed it: --group, or P/2 when 0 (the

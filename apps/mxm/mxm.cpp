@@ -31,6 +31,7 @@ std::vector<dlb::option_spec> app_options() {
       {"r", "400", "columns of X, rows of Y (data moved per iteration: r doubles)"},
       {"m", "400", "columns of Y and Z"},
       apps::common::t_op_option(kCalibratedTOp),
+      apps::common::t_op_factor_option(),
   };
 }
 

@@ -33,6 +33,7 @@ std::vector<dlb::option_spec> app_options() {
   return {
       {"n", "30", "the paper's input parameter; the array is N x N, N = n(n+1)/2"},
       apps::common::t_op_option(kCalibratedTOp),
+      apps::common::t_op_factor_option(),
   };
 }
 
