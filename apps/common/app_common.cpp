@@ -164,7 +164,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 int report_single_loop(const dlb::runtime& rt, const std::string& app, const std::string& size,
                        const dlb::run_stats& st, const std::string& what, const verification& v,
-                       std::chrono::steady_clock::time_point started) {
+                       std::chrono::steady_clock::time_point started,
+                       const std::string& reference) {
   outcome out;
   out.verified = report_verification(rt, what, v);
   out.total_s = st.total_time();
@@ -175,6 +176,7 @@ int report_single_loop(const dlb::runtime& rt, const std::string& app, const std
   auto line = parameters(rt, app, size);
   add_outcome(line, out);
   if (st.strategy == dlb::core::strategy::automatic) line.add("chosen", chosen_strategy(st));
+  if (!reference.empty()) line.add("reference", reference);
   std::printf("%s\n", line.text().c_str());
   return out.verified ? 0 : 1;
 }

@@ -103,8 +103,11 @@ double seconds_since(std::chrono::steady_clock::time_point start);
 
 // The whole report of a program with one balanced loop (MXM, AC) on the master: the
 // verification line, then the RESULT line. Returns the exit code (0 verified, 1 not).
+// `reference`: where the verification's reference came from ("cached" or "computed", printed as
+// the RESULT key reference=), or "" (no reference cache: no key).
 int report_single_loop(const dlb::runtime& rt, const std::string& app, const std::string& size,
                        const dlb::run_stats& st, const std::string& what, const verification& v,
-                       std::chrono::steady_clock::time_point started);
+                       std::chrono::steady_clock::time_point started,
+                       const std::string& reference = "");
 
 }  // namespace apps::common

@@ -26,6 +26,7 @@
 #include "sweep/config.hpp"
 #include "sweep/csv_table.hpp"
 #include "sweep/provenance.hpp"
+#include "sweep/results_store.hpp"
 #include "sweep/text.hpp"
 
 using namespace dlb;
@@ -132,27 +133,43 @@ int analyze(const sweep::cli_args& args) {
   const fs::path md_path = args.value("md").value_or((out / "SENSITIVITY.md").string());
   const std::string figures_rel = args.value("figures-rel").value_or("figures");
 
+  // The runs the plan has for each point: a point whose runs are not all recorded (an
+  // interrupted study) is left out rather than judged on part of its configurations.
+  const auto planned = sweep::read_config(out / "study.conf");
+  std::vector<std::size_t> planned_runs(points.size(), 0), recorded_runs(points.size(), 0);
+  for (const auto& r : planned.runs) {
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      if (sweep::parse_double(points[i].tl) == r.tl && points[i].args == r.extra_args)
+        ++planned_runs[i];
+    }
+  }
   // Judge every point (the defaults point first).
   std::vector<study::point_result> judged;
+  std::vector<bool> complete(points.size(), false);
   std::size_t runs = 0, ok = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto rows = study::rows_of_point(results, points[i].tl, points[i].args);
+    std::set<std::string> keys;
+    for (const auto& r : rows.rows) keys.insert(sweep::row_key(rows, r));
+    recorded_runs[i] = keys.size();
+    complete[i] = planned_runs[i] > 0 && keys.size() >= planned_runs[i];
     judged.push_back(study::judge_point(points[i].p.id, rows, paper_best, design.bootstrap,
                                         design.design_seed * 1000003u + i));
     runs += judged.back().runs;
     ok += judged.back().runs_ok;
-    std::cerr << "dlb_sensitivity: point " << points[i].p.id << ": " << judged.back().runs
-              << " runs (" << judged.back().runs_ok << " ok)\n";
+    std::cerr << "dlb_sensitivity: point " << points[i].p.id << ": " << recorded_runs[i] << " of "
+              << planned_runs[i] << " runs recorded (" << judged.back().runs_ok << " ok)"
+              << (complete[i] ? "" : ": incomplete, left out") << "\n";
   }
   const auto& claims = report::claim_table();
   // The region: every point but the defaults.
   std::vector<std::size_t> region;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    if (!points[i].p.is_defaults && judged[i].runs_ok > 0) region.push_back(i);
+    if (!points[i].p.is_defaults && complete[i]) region.push_back(i);
   }
   std::optional<std::size_t> defaults;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    if (points[i].p.is_defaults && judged[i].runs_ok > 0) defaults = i;
+    if (points[i].p.is_defaults && complete[i]) defaults = i;
   }
 
   // Per claim: share, intervals, main effects.
@@ -317,6 +334,19 @@ int analyze(const sweep::cli_args& args) {
      << " paired load seeds; " << runs << " runs, " << ok << " ok. Intervals: a paired bootstrap "
      << "over the seeds (" << design.bootstrap << " replicates per point; a seed brings all its "
      << "strategies and configurations).\n\n";
+  std::string left_out;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!complete[i]) {
+      left_out += (left_out.empty() ? "" : ", ") + points[i].p.id + " (" +
+                  std::to_string(recorded_runs[i]) + " of " + std::to_string(planned_runs[i]) +
+                  " runs)";
+    }
+  }
+  if (!left_out.empty()) {
+    md << "**Incomplete points, left out of every number below** (the study was interrupted; "
+          "rerun the same command to finish them): "
+       << left_out << ".\n\n";
+  }
   md << "| parameter | levels | default (`make reproduce`) | set by | source of the default |\n"
         "|---|---|---|---|---|\n";
   for (const auto& q : study::parameter_table()) {
