@@ -49,6 +49,7 @@ struct point_result {
   std::vector<row_at_point> rows;                // Table 1.4, in the paper's order
   std::size_t runs = 0;                          // result rows of the point (any status)
   std::size_t runs_ok = 0;
+  double run_wall_s = 0;  // the runs' wall seconds (run_wall_s), summed
 };
 
 // Judges one point from its raw result rows (all with the same columns as `table`): the claims
