@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement scale cost-ablation uneven format clean
+.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement scale cost-ablation uneven sensitivity sensitivity-quick format clean
 
 all: build
 
@@ -125,6 +125,17 @@ agreement: build
 # minutes on the 2-core machine).
 cost-ablation: build
 	BUILD=$(BUILD) bash scripts/cost-ablation
+
+# Which of the paper's conclusions hold, and where, over its unstated parameters (issue 11):
+# experiments/configs/sensitivity.design simulated at every point of a Latin hypercube, 10 paired
+# seeds; writes experiments/SENSITIVITY.md and experiments/sensitivity/ (heat maps, CSVs); raw
+# results in results/sensitivity (resumable). sensitivity-quick: the same chain on a CI-sized
+# design into results/sensitivity-quick (about 2 minutes).
+sensitivity: build
+	BUILD=$(BUILD) JOBS=$(JOBS) bash scripts/sensitivity
+
+sensitivity-quick: build
+	BUILD=$(BUILD) JOBS=$(JOBS) bash scripts/sensitivity --quick
 
 scale: build
 	BUILD=$(BUILD) bash scripts/scale

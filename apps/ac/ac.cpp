@@ -17,6 +17,7 @@
 #include "app_common.hpp"
 #include "dlb/dlb.hpp"
 #include "pvm/session.hpp"
+#include "reference_cache.hpp"
 
 namespace {
 
@@ -30,6 +31,7 @@ std::vector<dlb::option_spec> app_options() {
   return {
       {"n", "100", "the paper's input parameter; vectors have L = n^2 elements"},
       apps::common::t_op_option(kCalibratedTOp),
+      apps::common::t_op_factor_option(),
   };
 }
 
@@ -97,9 +99,14 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
   DLB_gather_data(DLB);
   if (!rt.master()) return 0;
 
+  const auto checked = apps::common::verify_cached(
+      apps::common::reference_cache_dir(),
+      "ac-n" + std::to_string(p.n) + "-seed" + std::to_string(p.seed) + "-A", A,
+      [](const std::vector<double>& a) { return a; }, [&p] { return apps::ac::reference(p); },
+      [&](const std::vector<double>& ref) { return apps::ac::verify(p, A, ref); });
   return apps::common::report_single_loop(rt, "ac", "n=" + std::to_string(p.n), DLB.stats(),
-                                          "A against the sequential loop",
-                                          apps::ac::verify(p, A, apps::ac::reference(p)), started);
+                                          "A against the sequential loop", checked.v, started,
+                                          checked.source());
 }
 
 }  // namespace

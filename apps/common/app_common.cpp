@@ -12,11 +12,22 @@ dlb::option_spec t_op_option(const std::string& calibrated) {
           "apps/README.md)"};
 }
 
-double t_op(const dlb::options& o) { return o.real("t-op", 0.0, 1.0); }
+dlb::option_spec t_op_factor_option() {
+  return {"t-op-factor", "1",
+          "multiplies --t-op: the sensitivity study's t_op within the range Tables 1.1-1.3 allow "
+          "(experiments/README.md)"};
+}
+
+double t_op(const dlb::options& o) {
+  return o.real("t-op", 0.0, 1.0) * o.real("t-op-factor", 0.0, 1000.0);
+}
 
 void validate_t_op(const dlb::options& o) {
-  if (!(t_op(o) > 0.0)) {
+  if (!(o.real("t-op", 0.0, 1.0) > 0.0)) {
     throw dlb::usage_error("option --t-op must be positive, got " + o.str("t-op"));
+  }
+  if (!(o.real("t-op-factor", 0.0, 1000.0) > 0.0)) {
+    throw dlb::usage_error("option --t-op-factor must be positive, got " + o.str("t-op-factor"));
   }
 }
 
@@ -153,7 +164,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 int report_single_loop(const dlb::runtime& rt, const std::string& app, const std::string& size,
                        const dlb::run_stats& st, const std::string& what, const verification& v,
-                       std::chrono::steady_clock::time_point started) {
+                       std::chrono::steady_clock::time_point started,
+                       const std::string& reference) {
   outcome out;
   out.verified = report_verification(rt, what, v);
   out.total_s = st.total_time();
@@ -164,6 +176,7 @@ int report_single_loop(const dlb::runtime& rt, const std::string& app, const std
   auto line = parameters(rt, app, size);
   add_outcome(line, out);
   if (st.strategy == dlb::core::strategy::automatic) line.add("chosen", chosen_strategy(st));
+  if (!reference.empty()) line.add("reference", reference);
   std::printf("%s\n", line.text().c_str());
   return out.verified ? 0 : 1;
 }

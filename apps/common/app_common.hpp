@@ -19,8 +19,11 @@ namespace apps::common {
 // --t-op: emulated seconds per basic operation on the base (1996) workstation. The default is
 // the program's calibrated value (apps/README.md, "Calibration").
 dlb::option_spec t_op_option(const std::string& calibrated);
+// --t-op-factor: multiplies --t-op (default 1), so that one option scales every app's t_op.
+dlb::option_spec t_op_factor_option();
+// --t-op times --t-op-factor.
 double t_op(const dlb::options& o);
-// Throws usage_error naming the option unless t_op is a positive number.
+// Throws usage_error naming the option unless --t-op and --t-op-factor are positive numbers.
 void validate_t_op(const dlb::options& o);
 
 // The K that the run was asked for, as the driver passed it: --group, or P/2 when 0 (the
@@ -100,8 +103,11 @@ double seconds_since(std::chrono::steady_clock::time_point start);
 
 // The whole report of a program with one balanced loop (MXM, AC) on the master: the
 // verification line, then the RESULT line. Returns the exit code (0 verified, 1 not).
+// `reference`: where the verification's reference came from ("cached" or "computed", printed as
+// the RESULT key reference=), or "" (no reference cache: no key).
 int report_single_loop(const dlb::runtime& rt, const std::string& app, const std::string& size,
                        const dlb::run_stats& st, const std::string& what, const verification& v,
-                       std::chrono::steady_clock::time_point started);
+                       std::chrono::steady_clock::time_point started,
+                       const std::string& reference = "");
 
 }  // namespace apps::common

@@ -16,6 +16,7 @@
 #include "app_common.hpp"
 #include "dlb/dlb.hpp"
 #include "pvm/session.hpp"
+#include "reference_cache.hpp"
 
 namespace {
 
@@ -31,6 +32,7 @@ std::vector<dlb::option_spec> app_options() {
       {"r", "400", "columns of X, rows of Y (data moved per iteration: r doubles)"},
       {"m", "400", "columns of Y and Z"},
       apps::common::t_op_option(kCalibratedTOp),
+      apps::common::t_op_factor_option(),
   };
 }
 
@@ -110,10 +112,17 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
   DLB_gather_data(DLB);
   if (!rt.master()) return 0;
 
-  return apps::common::report_single_loop(
-      rt, "mxm", "n=" + std::to_string(n) + ",r=" + std::to_string(r) + ",m=" + std::to_string(m),
-      DLB.stats(), "Z against the sequential i-j-k loop",
-      apps::mxm::verify(p, Z, apps::mxm::reference(p)), started);
+  const std::string size =
+      "n=" + std::to_string(n) + ",r=" + std::to_string(r) + ",m=" + std::to_string(m);
+  const auto checked = apps::common::verify_cached(
+      apps::common::reference_cache_dir(),
+      "mxm-n" + std::to_string(n) + "-r" + std::to_string(r) + "-m" + std::to_string(m) + "-seed" +
+          std::to_string(p.seed) + "-Z",
+      Z, [](const std::vector<double>& a) { return a; }, [&p] { return apps::mxm::reference(p); },
+      [&](const std::vector<double>& ref) { return apps::mxm::verify(p, Z, ref); });
+  return apps::common::report_single_loop(rt, "mxm", size, DLB.stats(),
+                                          "Z against the sequential i-j-k loop", checked.v, started,
+                                          checked.source());
 }
 
 }  // namespace

@@ -18,6 +18,7 @@ const char* kUsage =
     "                  --out REPORT.md [--paper-dir DIR] [--figures DIR] [--command CMD ...]\n"
     "                  [--lag-flag-pct PCT] [--crosscheck SUMMARY.csv [--crosscheck-base "
     "SUMMARY.csv]]\n"
+    "                  [--sensitivity CLAIMS.csv [--sensitivity-md SENSITIVITY.md]]\n"
     "Writes Markdown: our no-DLB times beside Tables 1.1-1.3, normalized times (Figures 1.7,\n"
     "1.9, 1.10), best strategies beside Table 1.4, each claim of claims.md marked holds / does\n"
     "not hold / not measured, the emulation lag, the figures, provenance and commands.\n"
@@ -28,15 +29,19 @@ const char* kUsage =
     "  --crosscheck S     a summary of some of the configurations on another backend: a section\n"
     "                     sets its normalized times beside the main summary's (as dlb_agreement)\n"
     "  --crosscheck-base S  the same configurations and seeds on the main summary's backend: the\n"
-    "                     cross-check is set beside these instead (paired seed for seed)\n";
+    "                     cross-check is set beside these instead (paired seed for seed)\n"
+    "  --sensitivity C    the sensitivity study's claims.csv (dlb_sensitivity): each claim's "
+    "share\n"
+    "                     of the region beside its verdict; --sensitivity-md links its summary\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const sweep::cli_args args(argc, argv, "dlb_report", kUsage,
-                             {"summary", "results", "out", "paper-dir", "figures", "command",
-                              "lag-flag-pct", "crosscheck", "crosscheck-base"},
-                             {});
+  const sweep::cli_args args(
+      argc, argv, "dlb_report", kUsage,
+      {"summary", "results", "out", "paper-dir", "figures", "command", "lag-flag-pct", "crosscheck",
+       "crosscheck-base", "sensitivity", "sensitivity-md"},
+      {});
   report::report_inputs in;
   in.summary_path = args.required("summary");
   const auto results = args.values("results");
@@ -89,6 +94,25 @@ int main(int argc, char** argv) {
         }
       }
       std::sort(in.figures.begin(), in.figures.end());
+    }
+    if (const auto claims = args.value("sensitivity")) {
+      try {
+        in.sensitivity_claims = sweep::read_csv_table(*claims);
+      } catch (const std::exception& e) {
+        std::cerr << "dlb_report: --sensitivity " << *claims << ": " << e.what() << "\n";
+        return 2;
+      }
+      for (const char* c : {"claim", "defaults_verdict", "share", "points_measured"}) {
+        if (!in.sensitivity_claims.column(c)) {
+          std::cerr << "dlb_report: --sensitivity " << *claims
+                    << " is not dlb_sensitivity's claims.csv (no column '" << c << "')\n";
+          return 2;
+        }
+      }
+    }
+    if (const auto link = args.value("sensitivity-md")) {
+      in.sensitivity_link =
+          fs::relative(fs::absolute(*link), fs::absolute(out).parent_path()).string();
     }
     const std::string md = report::render_report(in);
     if (out.has_parent_path()) fs::create_directories(out.parent_path());

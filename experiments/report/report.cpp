@@ -321,14 +321,55 @@ std::string backends_text(const std::vector<summary_row>& rows) {
   return backends_joined(rows, " and ", "-");
 }
 
-void section_claims(std::ostringstream& md, const std::vector<claim_result>& claims,
-                    const std::string& backends) {
+// The sensitivity study's row of one claim (claims.csv), or nullptr.
+const std::vector<std::string>* sensitivity_row(const report_inputs& in, const std::string& id) {
+  for (const auto& r : in.sensitivity_claims.rows) {
+    if (in.sensitivity_claims.field(r, "claim") == id) return &r;
+  }
+  return nullptr;
+}
+
+void section_claims(std::ostringstream& md, const report_inputs& in,
+                    const std::vector<claim_result>& claims, const std::string& backends) {
   md << "## The paper's claims\n\n"
         "Each claim of `claims.md` as a predicate over the summary (configurations under "
         "external load, compared by median normalized time). Backend of these numbers: "
      << backends << ".\n\n";
-  table_header(md, {"claim", "verdict", "numbers"});
-  for (const auto& c : claims) table_row(md, {c.id, "**" + to_string(c.outcome) + "**", c.tally});
+  const bool study = !in.sensitivity_claims.rows.empty();
+  if (study) {
+    md << "Beside each verdict (this report: the defaults), the sensitivity study"
+       << (in.sensitivity_link.empty() ? std::string()
+                                       : " ([SENSITIVITY.md](" + in.sensitivity_link + "))")
+       << ": the claim at the same defaults with the study's seeds, and the share of the "
+          "study's region of unstated parameters where it holds (in brackets: from where it "
+          "holds surely to where it does not fail surely, by a paired bootstrap over the seeds) "
+          "and the parameter that moves it most.\n\n";
+    table_header(md, {"claim", "verdict (defaults)", "numbers", "study: at the defaults",
+                      "study: share of region", "deciding parameter"});
+  } else {
+    table_header(md, {"claim", "verdict", "numbers"});
+  }
+  for (const auto& c : claims) {
+    if (!study) {
+      table_row(md, {c.id, "**" + to_string(c.outcome) + "**", c.tally});
+      continue;
+    }
+    const auto* r = sensitivity_row(in, c.id);
+    const auto& t = in.sensitivity_claims;
+    auto f = [&](const char* col) { return r ? std::string(t.field(*r, col)) : std::string(); };
+    auto pct = [](const std::string& x) {
+      const auto v = sweep::parse_double(x);
+      return v ? format_sig(100.0 * *v, 3) + "%" : std::string("-");
+    };
+    std::string share = "not measured";
+    if (r && f("points_measured") != "0") {
+      share = f("points_hold") + " of " + f("points_measured") + " points (" + pct(f("share")) +
+              ") [" + pct(f("share_low")) + ", " + pct(f("share_high")) + "]";
+    }
+    table_row(md, {c.id, "**" + to_string(c.outcome) + "**", c.tally,
+                   r ? f("defaults_verdict") + " (support " + f("defaults_support") + ")" : "-",
+                   share, r ? f("deciding_parameter") : "-"});
+  }
   md << "\n";
   for (const auto& c : claims) {
     md << "### " << c.id << ": " << to_string(c.outcome) << "\n\n"
@@ -517,7 +558,7 @@ std::string render_report(const report_inputs& in) {
   section_normalized(md, configs);
   section_oracle(md, configs);
   section_best(md, in, configs);
-  section_claims(md, claims, backends_text(rows));
+  section_claims(md, in, claims, backends_text(rows));
   section_crosscheck(md, in, rows);
   section_lag(md, in);
   section_figures(md, in);

@@ -31,6 +31,11 @@ struct report_inputs {
   // cross-check is compared with (empty: the main summary, whose seeds may differ).
   std::string crosscheck_base_path;
   sweep::csv_table crosscheck_base_table;
+  // Optional: the sensitivity study's per-claim results (dlb_sensitivity's claims.csv) and a
+  // link to its summary (SENSITIVITY.md, relative to the report's directory): the claims table
+  // then shows each claim's share of the region beside its verdict at the defaults.
+  sweep::csv_table sensitivity_claims;
+  std::string sensitivity_link;
 };
 
 std::string render_report(const report_inputs& in);

@@ -97,7 +97,12 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   DLB.arrays_ = std::move(arrays);
   const auto& prm = DLB.rt_.params();
   DLB.balance_.threshold_iterations =
-      prm.threshold >= 0 ? prm.threshold : std::max<std::int64_t>(1, loop.iterations / 100);
+      prm.threshold >= 0
+          ? prm.threshold
+          // floor(I x pct / 100): for the default 1%, I / 100 as before.
+          : std::max<std::int64_t>(
+                1, static_cast<std::int64_t>(std::floor(static_cast<double>(loop.iterations) *
+                                                        prm.threshold_pct / 100.0)));
   DLB.balance_.min_improvement = prm.min_improvement;
   DLB.balance_.no_move = prm.after_no_move;
   DLB.balance_.unit = prm.balance_unit;

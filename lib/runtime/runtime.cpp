@@ -77,7 +77,10 @@ std::vector<option_spec> common_options() {
        "network description file (medium, latency_us, bandwidth_MBps, send_overhead_us, "
        "recv_overhead_us, header_bytes) instead of --network and the options above"},
       {"delta-ms", "1", "time the balancer spends on one decision, ms"},
-      {"threshold", "-1", "move threshold in iterations; -1: 1% of the loop's iterations"},
+      {"threshold", "-1", "move threshold in iterations; -1: --threshold-pct of the loop's"},
+      {"threshold-pct", "1",
+       "move threshold in percent of the loop's iterations (at least 1 iteration), unless "
+       "--threshold is given"},
       {"improvement", decimal(paper::min_improvement),
        "minimum predicted improvement to move work (profitability)"},
       {"balancer", "master",
@@ -202,6 +205,9 @@ run_params read_params(const options& o) {
   p.network.carried_by_transport = sim;
   p.delta = o.real("delta-ms", 0, 1e9) * 1e-3;
   p.threshold = o.integer("threshold", -1, INT64_MAX);
+  p.threshold_pct = o.real("threshold-pct", 0, 100);
+  if (!(p.threshold_pct > 0))
+    throw usage_error("option --threshold-pct must be in (0, 100], got " + o.str("threshold-pct"));
   p.min_improvement = o.real("improvement", 0, 1);
   const auto rule = core::parse_after_no_move(o.str("after-no-move"));
   if (!rule)

@@ -34,7 +34,9 @@ const std::map<std::string, std::string>& programs() {
       {"dlb_netchar", DLB_NETCHAR_BIN},
       {"dlb_plot_normalized", DLB_PLOT_NORMALIZED_BIN},
       {"dlb_plot_load", DLB_PLOT_LOAD_BIN},
-      {"dlb_plot_network", DLB_PLOT_NETWORK_BIN}};
+      {"dlb_plot_network", DLB_PLOT_NETWORK_BIN},
+      {"dlb_sensitivity", DLB_SENSITIVITY_BIN},
+      {"dlb_plot_sensitivity", DLB_PLOT_SENSITIVITY_BIN}};
   return p;
 }
 
@@ -149,6 +151,30 @@ const std::vector<bad_input>& table() {
       {"PlotNetworkWrongFile",
        {"dlb_plot_network", "--fit", "{fix}/results.csv", "--out-dir", "{out}/fig"},
        "results.csv"},
+      // The sensitivity study's design files (issue 11) and the options it added.
+      {"MxmTOpFactorZero", {"mxm", "--t-op-factor", "0"}, "--t-op-factor"},
+      {"MxmThresholdPctZero", {"mxm", "--threshold-pct", "0"}, "--threshold-pct"},
+      {"SensitivityUnknownParameter",
+       {"dlb_sensitivity", "plan", "--design", "{fix}/unknown.design", "--out-dir", "{out}/plan"},
+       "unknown parameter or key 'tl_max'"},
+      {"SensitivityLowAboveHigh",
+       {"dlb_sensitivity", "plan", "--design", "{fix}/lohi.design", "--out-dir", "{out}/plan"},
+       "range low 50 > high 0.5"},
+      {"SensitivityZeroSeeds",
+       {"dlb_sensitivity", "plan", "--design", "{fix}/noseeds.design", "--out-dir", "{out}/plan"},
+       "zero seeds"},
+      {"SensitivityMissingDesign",
+       {"dlb_sensitivity", "plan", "--design", "{fix}/missing.design", "--out-dir", "{out}/plan"},
+       "missing.design"},
+      {"SensitivityNoSubcommand",
+       {"dlb_sensitivity", "--design", "{fix}/good.design"},
+       "plan or analyze"},
+      {"SensitivityBaseUnreadable",
+       {"dlb_sensitivity", "plan", "--design", "{fix}/nobase.design", "--out-dir", "{out}/plan"},
+       "no_such.conf"},
+      {"PlotSensitivityNotAHeatmap",
+       {"dlb_plot_sensitivity", "--heatmap", "{fix}/results.csv", "--out-dir", "{out}/fig"},
+       "no column 'claim'"},
   };
   return t;
 }
@@ -179,6 +205,13 @@ class BadInput : public ::testing::TestWithParam<bad_input> {
     write(fix / "bad_number.profile", "latency_s = 0.002\nbandwidth_Bps = abc\n");
     write(fix / "malformed.profile", "latency_s 0.002\n");
     write(fix / "a_file", "not a directory\n");
+    const std::string design_head = "base = " + (fix / "good.conf").string() + "\npoints = 2\n";
+    write(fix / "unknown.design", design_head + "seeds = 1 2\ntl_max = 1 2\n");
+    write(fix / "lohi.design", design_head + "seeds = 1 2\ntl = range 50 0.5 4 log\n");
+    write(fix / "noseeds.design", design_head + "seeds =\ntl = 1 2 5\n");
+    write(fix / "good.design", design_head + "seeds = 1 2\ntl = 1 2 5\n");
+    write(fix / "nobase.design",
+          "base = " + (fix / "no_such.conf").string() + "\npoints = 2\nseeds = 1\ntl = 1 2 5\n");
   }
   static void TearDownTestSuite() { fs::remove_all(root_); }
 

@@ -115,3 +115,20 @@ TEST(NetworkProfiles, FoundAsDataBesideTheLibraryOrByEnvironment) {
 }
 
 }  // namespace
+
+// --threshold-pct (issue 11's sensitivity study): the move threshold in percent of the loop's
+// iterations, 1 by default (the earlier "1% of the loop"); 0, negative or above 100 refused.
+TEST(Options, ThresholdPercent) {
+  const auto def = dlb::read_params(dlb::options::parse(dlb::common_options(), {}));
+  EXPECT_DOUBLE_EQ(def.threshold_pct, 1.0);
+  EXPECT_EQ(def.threshold, -1);
+  const auto p =
+      dlb::read_params(dlb::options::parse(dlb::common_options(), {"--threshold-pct", "0.25"}));
+  EXPECT_DOUBLE_EQ(p.threshold_pct, 0.25);
+  EXPECT_EQ(usage_error_of({"--threshold-pct", "0"}),
+            "option --threshold-pct must be in (0, 100], got 0");
+  EXPECT_EQ(usage_error_of({"--threshold-pct", "101"}),
+            "option --threshold-pct must be in [0, 100], got 101");
+  EXPECT_EQ(usage_error_of({"--threshold-pct", "-1"}),
+            "option --threshold-pct must be in [0, 100], got -1");
+}

@@ -74,7 +74,8 @@ struct run_params {
   double scale = 10.0;
   network_params network;
   double delta = 0.0;           // seconds the balancer spends on one decision
-  std::int64_t threshold = -1;  // move threshold in iterations; -1: 1% of the loop
+  std::int64_t threshold = -1;  // move threshold in iterations; -1: threshold_pct of the loop
+  double threshold_pct = 1.0;   // move threshold in percent of the loop's iterations (at least 1)
   double min_improvement = paper::min_improvement;
   core::after_no_move after_no_move = core::after_no_move::idle;
   // What the balancer splits in proportion to the speeds (--balance-by): the iterations' costs,
