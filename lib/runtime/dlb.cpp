@@ -406,8 +406,11 @@ void DLB_gather_data(context& DLB) {
   for (const auto& s : st.slaves)
     speeds.push_back(s.first_speed >= 0 ? s.first_speed
                                         : core::speed({s.iterations_done, s.finish - s.start, 0}));
-  if (find_strategy_row(DLB.strategy_)) st.prediction = DLB.predict(speeds);
-  if (st.prediction.valid) {
+  // A run that lost a slave has no speed for it: no prediction after the fact (under the native
+  // clock the model would take its zero speed at its word). AUTO keeps the one it committed on.
+  const bool whole = st.lost.empty();
+  if (whole && find_strategy_row(DLB.strategy_)) st.prediction = DLB.predict(speeds);
+  if (whole && st.prediction.valid) {
     const auto other = st.prediction.load == core::model_load::run ? core::model_load::estimated
                                                                    : core::model_load::run;
     st.other_prediction = DLB.predict(speeds, other);
