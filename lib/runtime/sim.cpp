@@ -409,6 +409,11 @@ void world::start(task_fn task) {  // NOLINT(performance-unnecessary-value-param
       st->waiting[r].clear();
       st->actors[r]->kill();
       for (int w : st->watchers[r]) st->post(st->kill_rank, w, kTaskExitTag);
+      // What was on its way to the lost task when it died, or still comes (a transmission that
+      // had started), is dropped here, as PVM drops messages to an exited task, and freed.
+      auto* mb = st->mailboxes[r];
+      mb->set_receiver(sg::Actor::self());
+      for (;;) delete mb->get<message>();
     })->daemonize();
   }
 }
