@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <sstream>
 #include <string>
@@ -264,5 +265,39 @@ TEST_P(PvmLoss, SlaveKilledBetweenIterationsAndAtRandom) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllStrategies, PvmLoss, ::testing::ValuesIn(kStrategies));
+
+// The master is the limit: killed with SIGKILL mid-run under --on-loss recover, the run is over
+// (its private pvmd goes with it, and the slaves with the pvmd), and nothing of it is left.
+TEST(PvmLoss, TheMastersLossEndsTheRunAndLeavesNothing) {
+  pid_t master = 0;
+  const auto r = run_process(
+      pvm_run("GDDLB"), 60,
+      [&master](const std::string& marker) {
+        for (int tries = 0; tries < 500 && master == 0; ++tries) {
+          std::vector<pid_t> slaves, others;
+          for (pid_t p : processes_with_marker(marker)) {
+            std::ifstream cmd("/proc/" + std::to_string(p) + "/cmdline");
+            const std::string c((std::istreambuf_iterator<char>(cmd)),
+                                std::istreambuf_iterator<char>());
+            if (c.find("--dlb-slave") != std::string::npos) {
+              slaves.push_back(p);
+            } else if (c.find("dlb_synthetic_app") != std::string::npos) {
+              others.push_back(p);
+            }
+          }
+          if (slaves.size() == 4 && others.size() == 1) {
+            master = others[0];
+            ::kill(master, SIGKILL);
+            return;
+          }
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+      },
+      0.3);
+  ASSERT_GT(master, 0);
+  EXPECT_EQ(r.exit_code, 128 + SIGKILL) << r.out << r.err;
+  EXPECT_EQ(r.out.find("RESULT"), std::string::npos) << r.out;
+  expect_nothing_left(r.marker);
+}
 
 }  // namespace
