@@ -164,6 +164,24 @@ TEST_P(SimLoss, EveryKillPointCompletesVerified) {
 
 INSTANTIATE_TEST_SUITE_P(AllStrategies, SimLoss, ::testing::ValuesIn(kStrategies));
 
+// TRFD's two loops: a slave lost in the first loop is left out of the second from its scatter
+// on (its share recovered at the end, the survivors balancing among themselves); one lost in the
+// second stops that loop's balancing. Simulated, every strategy, verified.
+TEST_P(SimLoss, TrfdSurvivesALossInEitherLoop) {
+  for (const char* at : {"3", "15"}) {  // the first loop ends at about 12.6 s
+    const auto r =
+        run_process({TRFD_BIN, "--backend", "sim", "--procs", "4", "--strategy", GetParam(),
+                     "--quiet", "--on-loss", "recover", "--kill-slave", "2", "--kill-at", at},
+                    60);
+    SCOPED_TRACE(std::string("slave 2 killed at ") + at + " s");
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const auto f = fields_of(r.out, "RESULT ");
+    EXPECT_EQ(f.at("verified"), "1") << r.out;
+    EXPECT_EQ(f.at("lost_slaves"), "1") << r.out;
+    EXPECT_GT(std::stoll(f.at("recovered_iters")), 0) << r.out;
+  }
+}
+
 TEST(SimLoss, LostEarlyEveryIterationIsRecoveredAndTimed) {
   // Killed at once: its whole block is recovered by the others.
   const auto r = run_process(
