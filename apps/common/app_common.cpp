@@ -92,6 +92,15 @@ loop_totals totals(const std::vector<const dlb::run_stats*>& loops) {
     t.bytes_moved += s->bytes_moved;
     t.lag = std::max(t.lag, s->lag);
     t.oracle_s += s->oracle_time;
+    t.recover = t.recover || s->recover;
+    for (const auto& l : s->lost) {
+      char at[64];
+      std::snprintf(at, sizeof at, "%zu@%.6f", l.slave + 1, l.time);
+      t.lost += (t.lost.empty() ? "" : "/") + std::string(at);
+      ++t.lost_slaves;
+    }
+    t.recovered_iters += s->recovered_iterations;
+    t.recovery_s += s->recovery_time;
   }
   return t;
 }
@@ -156,6 +165,11 @@ void add_outcome(result_line& line, const outcome& o) {
       .add("predicted_best_estimated", o.predicted_best_estimated)
       .add("est_ml", o.est_ml)
       .add("est_tl", o.est_tl);
+  if (o.stats.recover)
+    line.add("lost_slaves", o.stats.lost_slaves)
+        .add("lost", o.stats.lost)
+        .add("recovered_iters", o.stats.recovered_iters)
+        .add("recovery_s", o.stats.recovery_s);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

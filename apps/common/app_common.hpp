@@ -54,6 +54,14 @@ struct loop_totals {
   std::uint64_t bytes_moved = 0;
   double lag = 0.0;
   double oracle_s = 0.0;  // the loops' oracle bounds, summed (dlb::run_stats::oracle_time)
+  // --on-loss recover only (then the RESULT line ends with lost_slaves, lost, recovered_iters,
+  // recovery_s): the slaves lost, "slave@t" of each (t from its loop's start, loops joined by
+  // '/'), the iterations recomputed by the survivors and the recoveries' time, summed.
+  bool recover = false;
+  std::int64_t lost_slaves = 0;
+  std::string lost;
+  std::int64_t recovered_iters = 0;
+  double recovery_s = 0.0;
 };
 loop_totals totals(const std::vector<const dlb::run_stats*>& loops);
 

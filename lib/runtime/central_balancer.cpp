@@ -11,7 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "arrays.hpp"
 #include "dlb/core/groups.hpp"
+#include "dlb/core/profile.hpp"
+#include "dlb/core/recovery.hpp"
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/strategy_table.hpp"
@@ -27,6 +30,9 @@ class central_balancer {
   void run();
 
  private:
+  // --on-loss recover: the same, and a lost slave's unfinished iterations computed by the
+  // survivors (lib/README.md, "When a workstation is lost").
+  void run_recovering();
   struct group_state {
     int epoch = 0;                                             // synchronizations completed
     std::vector<bool> active;                                  // per member position
@@ -79,7 +85,8 @@ central_balancer::central_balancer(context& dlb)
   const auto initial = dlb_.initial_distribution();
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     for (auto s : core::group_members(g, procs_, group_size_))
-      groups_[g].active.push_back(core::iteration_count(initial[s]) > 0);
+      groups_[g].active.push_back(core::iteration_count(initial[s]) > 0 &&
+                                  !dlb_.rt_.lost(static_cast<int>(s) + 1));
   }
 }
 
@@ -91,6 +98,10 @@ bool central_balancer::wanted(const delivered& d) const {
 
 void central_balancer::run() {
   dlb_.gathered_.clear();
+  if (dlb_.rt_.params().recover) {
+    run_recovering();
+    return;
+  }
   while (dlb_.gathered_.size() < procs_) {
     auto d = net_.wait([this](const delivered& m) { return wanted(m); },
                        "profiles or results of loop " + std::to_string(dlb_.loop_id_) + " (" +
@@ -98,6 +109,84 @@ void central_balancer::run() {
                            " slaves done)");
     if (d.kind == tag::gather) {
       dlb_.gathered_.push_back(std::move(d));
+    } else {
+      take_profile(d);
+    }
+  }
+}
+
+// The master knows what each slave handed in, since results carry their iterations. Once every
+// surviving slave has handed in all it held (it waits for the answer, holding nothing), what no
+// one handed in is exactly what is left to compute, wherever it was when a slave was lost: in
+// the lost slave's hands, on its way to or from it, or computed by it and never handed in. That
+// is shared out among the survivors, with its input data from the master's own copy; they hand
+// it in and wait again, until nothing is missing. A survivor never takes balancing work after
+// it has handed in, so nothing is computed twice.
+void central_balancer::run_recovering() {
+  auto& dlb = dlb_;
+  const int loop = dlb.loop_id_;
+  std::vector<bool> waiting(procs_, false);
+  bool balancing = !dlb.closed_at_scatter_;
+  const auto live = [&dlb](std::size_t s) { return !dlb.rt_.lost(static_cast<int>(s) + 1); };
+  for (;;) {
+    std::vector<std::size_t> survivors;
+    bool all_waiting = true;
+    for (std::size_t s = 0; s < procs_; ++s) {
+      if (!live(s)) continue;
+      survivors.push_back(s);
+      all_waiting = all_waiting && waiting[s];
+    }
+    if (survivors.empty())
+      throw run_error("every slave was lost during loop " + std::to_string(loop) +
+                      "; nobody is left to compute its iterations");
+    if (all_waiting) {
+      const auto missing = core::missing_iterations(dlb.loop_.iterations, dlb.handed_in_ranges_);
+      if (missing.empty()) {
+        for (std::size_t s : survivors)
+          net_.send(static_cast<int>(s) + 1, tag::recover,
+                    protocol::encode(protocol::recover_msg{loop, {}, {}}));
+        return;
+      }
+      // In proportion to the speed each survivor showed (core::speed: work per busy second, in
+      // the balancer's unit), pieces sized by that unit.
+      std::vector<double> weights;
+      for (std::size_t s : survivors) {
+        const auto& st = dlb.handed_in_stats_[s];
+        weights.push_back(core::speed({st.iterations_done, st.busy, 0, st.work_done}));
+      }
+      const auto shares = core::share_out(missing, weights, dlb.work_cost());
+      if (dlb.recovery_from_ < 0) dlb.recovery_from_ = net_.clock().now();
+      for (std::size_t k = 0; k < survivors.size(); ++k) {
+        if (shares[k].empty()) continue;
+        writer slices;
+        detail::pack_arrays(slices, dlb.arrays_, shares[k], detail::moved_array);
+        net_.send(static_cast<int>(survivors[k]) + 1, tag::recover,
+                  protocol::encode(protocol::recover_msg{loop, shares[k], slices.data()}));
+        dlb.stats_.recovered_iterations += core::iteration_count(shares[k]);
+        waiting[survivors[k]] = false;
+      }
+      continue;
+    }
+    auto d = net_.wait(
+        [this, loop, balancing](const delivered& m) {
+          if (m.kind == tag::task_exit) return true;
+          if (m.kind == tag::gather) return protocol::peek_loop(m) == loop;
+          return balancing && wanted(m);
+        },
+        "profiles, results or exits of loop " + std::to_string(loop));
+    if (d.kind == tag::task_exit) {
+      // Every survivor learns of it (LOST) and stops balancing; so does the master.
+      if (dlb.note_loss(d.from)) balancing = false;
+    } else if (d.kind == tag::gather) {
+      reader r = d.body();
+      auto m = protocol::decode_gather(r);
+      reader slices(m.slices);
+      detail::unpack_arrays(slices, dlb.arrays_, m.done, detail::output_array);
+      const auto s = static_cast<std::size_t>(d.from - 1);
+      auto& mine = dlb.handed_in_ranges_[s];
+      mine.insert(mine.end(), m.done.begin(), m.done.end());
+      dlb.handed_in_stats_[s] = m.stats;
+      waiting[s] = true;
     } else {
       take_profile(d);
     }
@@ -257,5 +346,25 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
 }  // namespace detail
 
 void DLB_master_sync(context& DLB) { detail::central_balancer(DLB).run(); }
+
+bool context::note_loss(int rank) {
+  if (rank <= 0 || rank > procs_ || rt_.lost(rank)) return false;
+  rt_.mark_lost(rank);
+  const double t = net_.clock().now();
+  stats_.lost.push_back({static_cast<std::size_t>(rank - 1), t - stats_.start_time});
+  std::vector<int> to;
+  for (int r = 1; r <= procs_; ++r)
+    if (!rt_.lost(r)) to.push_back(r);
+  net_.multicast(
+      to, tag::lost,
+      protocol::encode(protocol::lost_msg{loop_id_, static_cast<std::size_t>(rank - 1), t}));
+  if (!rt_.params().quiet) {
+    std::ostringstream os;
+    os << rt_.app_name() << ": " << net_.describe(rank) << " lost at t = " << t - stats_.start_time
+       << " s of loop " << loop_id_ << "; its unfinished iterations go to the survivors";
+    rt_.report(report_kind::notice, os.str());
+  }
+  return true;
+}
 
 }  // namespace dlb

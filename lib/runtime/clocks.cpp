@@ -42,6 +42,10 @@ void emulated_clock::join_loop(std::int64_t epoch_ns) {
   max_lag_ = 0.0;
 }
 
+double emulated_clock::observed() {
+  return std::max(cursor_, static_cast<double>(monotonic_ns() - epoch_ns_) * 1e-9 * scale_);
+}
+
 void emulated_clock::wait_until(double t) {
   if (t <= cursor_) return;
   cursor_ = t;

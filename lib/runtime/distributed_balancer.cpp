@@ -29,7 +29,7 @@ protocol::decision context::decide_in_group(const protocol::member_profile& mine
   const auto match = protocol::in_sync(tag::profile, current_sync());
   const std::string what = "the profiles of the group's other active members (" + where + ")";
   for (std::size_t got = 0; got < awaited; ++got) {
-    auto m = net_.wait(match, what);
+    auto m = wait_in_sync(match, what);
     reader r = m.body();
     protocol::member_profile prof = protocol::decode_profile(r).profile;
     // Members are a contiguous block of slaves (core/groups.hpp).

@@ -36,6 +36,9 @@ std::string run_stats::summary() const {
      << " s, " << syncs << " synchronizations, " << redistributions << " redistributions, "
      << iterations_moved << " iterations and " << bytes_moved << " bytes moved, lag " << lag
      << " s, oracle bound " << oracle_time << " s";
+  for (const auto& l : lost) os << "; slave " << l.slave + 1 << " lost at t = " << l.time << " s";
+  if (!lost.empty())
+    os << "; " << recovered_iterations << " iterations recovered in " << recovery_time << " s";
   return os.str();
 }
 
@@ -140,10 +143,22 @@ void DLB_scatter_data(context& DLB) {
     DLB.stats_.procs = DLB.procs_;
     DLB.stats_.group_size = DLB.group_size_;
     DLB.stats_.iterations = DLB.loop_.iterations;
+    DLB.stats_.recover = DLB.rt_.params().recover;
     // The loop's start: the master's set-up before it is neither emulated time nor lag.
     const std::int64_t epoch = net.begin_loop();
     DLB.stats_.start_time = net.clock().now();
+    DLB.closed_at_scatter_ = false;
+    DLB.recovery_from_ = -1.0;
+    DLB.handed_in_ranges_.assign(static_cast<std::size_t>(DLB.procs_), {});
+    DLB.handed_in_stats_.assign(static_cast<std::size_t>(DLB.procs_), {});
+    if (DLB.rt_.params().recover) {
+      // A slave lost since the last loop: this loop does not balance (every slave that learns of
+      // it during the loop stops balancing), and its share is recovered at the end.
+      while (auto d = net.poll(with_tag(tag::task_exit)))
+        if (DLB.note_loss(d->from)) DLB.closed_at_scatter_ = true;
+    }
     for (int r = 1; r <= DLB.procs_; ++r) {
+      if (DLB.rt_.lost(r)) continue;  // its share is missing at the end: recovered
       const auto& ranges = initial[static_cast<std::size_t>(r - 1)];
       writer slices;
       detail::pack_inputs(slices, DLB.arrays_, ranges);
@@ -160,12 +175,22 @@ void DLB_scatter_data(context& DLB) {
   DLB.remaining_ = std::move(m.ranges);
   reader slices(m.slices);
   detail::unpack_inputs(slices, DLB.arrays_, DLB.remaining_);
-  // Who starts with work: every member's initial share is known to all (the same formula).
+  DLB.finishing_ = false;
+  DLB.handed_in_ = false;
+  DLB.unhanded_.clear();
+  // --on-loss recover: the losses the master told of before this loop's data (a LOST of this
+  // loop closes its balancing).
+  if (DLB.rt_.params().recover)
+    while (auto l = net.poll(with_tag(tag::lost))) DLB.take_lost(*l);
+  // Who starts with work: every member's initial share is known to all (the same formula); a
+  // lost slave is no member of any group's synchronizations.
   DLB.active_.assign(DLB.members_.size(), false);
   for (std::size_t p = 0; p < DLB.members_.size(); ++p) {
-    DLB.active_[p] = core::iteration_count(initial[DLB.members_[p]]) > 0;
+    DLB.active_[p] = core::iteration_count(initial[DLB.members_[p]]) > 0 &&
+                     !DLB.rt_.lost(static_cast<int>(DLB.members_[p]) + 1);
   }
   DLB.more_work_ = core::iteration_count(DLB.remaining_) > 0;
+  if (!DLB.more_work_) DLB.out_of_work();
   DLB.st_.start = net.clock().now();
   DLB.sync_start_ = DLB.st_.start;
   DLB.body_from_ = DLB.st_.start;
@@ -317,6 +342,7 @@ strategy_prediction context::predict(const std::vector<double>& speeds,
 
 void DLB_gather_data(context& DLB) {
   auto& net = DLB.net_;
+  if (!DLB.master() && DLB.rt_.params().recover) return;  // handed in already (hand_in)
   if (!DLB.master()) {
     if (!DLB.moved_epochs_.empty())
       DLB.st_.redistributions = std::max<std::int64_t>(
@@ -331,7 +357,8 @@ void DLB_gather_data(context& DLB) {
         protocol::encode(protocol::gather_msg{DLB.loop_id_, DLB.done_, DLB.st_, slices.data()}));
     return;
   }
-  if (DLB.gathered_.size() != static_cast<std::size_t>(DLB.procs_)) {
+  const bool recovering = DLB.rt_.params().recover;
+  if (!recovering && DLB.gathered_.size() != static_cast<std::size_t>(DLB.procs_)) {
     throw run_error("DLB_gather_data on the master before DLB_master_sync");
   }
   auto& st = DLB.stats_;
@@ -339,6 +366,13 @@ void DLB_gather_data(context& DLB) {
   core::distribution executed;
   executed.iterations = DLB.loop_.iterations;
   executed.slaves.resize(static_cast<std::size_t>(DLB.procs_));
+  if (recovering) {
+    // Handed in piece by piece, results unpacked on arrival (central_balancer.cpp); a lost
+    // slave keeps what it handed in before it was lost.
+    st.slaves = DLB.handed_in_stats_;
+    for (std::size_t s = 0; s < executed.slaves.size(); ++s)
+      executed.slaves[s] = core::normalized(DLB.handed_in_ranges_[s]);
+  }
   for (auto& d : DLB.gathered_) {
     reader r = d.body();
     auto m = protocol::decode_gather(r);
@@ -371,6 +405,7 @@ void DLB_gather_data(context& DLB) {
     st.redistributions += c.second;
   }
   st.end_time = net.clock().now();
+  st.recovery_time = DLB.recovery_from_ >= 0 ? st.end_time - DLB.recovery_from_ : 0.0;
   // The oracle bound, where the work function is the iterations' cost: emulated or simulated
   // time (under the native clock iterations take what they really take: no bound, 0).
   if (const auto& prm = DLB.rt_.params(); prm.emulated && DLB.loop_.work) {
@@ -389,8 +424,11 @@ void DLB_gather_data(context& DLB) {
     speeds.push_back(s.first_speed >= 0
                          ? s.first_speed
                          : core::speed({s.iterations_done, s.finish - s.start, 0, s.work_done}));
-  if (find_strategy_row(DLB.strategy_)) st.prediction = DLB.predict(speeds);
-  if (st.prediction.valid) {
+  // A run that lost a slave has no speed for it: no prediction after the fact (under the native
+  // clock the model would take its zero speed at its word). AUTO keeps the one it committed on.
+  const bool whole = st.lost.empty();
+  if (whole && find_strategy_row(DLB.strategy_)) st.prediction = DLB.predict(speeds);
+  if (whole && st.prediction.valid) {
     const auto other = st.prediction.load == core::model_load::run ? core::model_load::estimated
                                                                    : core::model_load::run;
     st.other_prediction = DLB.predict(speeds, other);

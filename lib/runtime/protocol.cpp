@@ -216,4 +216,32 @@ gather_msg decode_gather(reader& r) {
   return m;
 }
 
+bytes encode(const lost_msg& m) {
+  writer w;
+  w.put(m.loop).put<std::uint64_t>(m.slave).put(m.time);
+  return w.take();
+}
+
+lost_msg decode_lost(reader& r) {
+  lost_msg m;
+  m.loop = r.get<int>();
+  m.slave = static_cast<std::size_t>(r.get<std::uint64_t>());
+  m.time = r.get<double>();
+  return m;
+}
+
+bytes encode(const recover_msg& m) {
+  writer w;
+  w.put(m.loop).put_ranges(m.ranges).put_raw(m.slices.data(), m.slices.size());
+  return w.take();
+}
+
+recover_msg decode_recover(reader& r) {
+  recover_msg m;
+  m.loop = r.get<int>();
+  m.ranges = r.get_ranges();
+  m.slices = rest(r);
+  return m;
+}
+
 }  // namespace dlb::protocol

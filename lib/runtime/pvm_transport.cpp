@@ -1,6 +1,8 @@
 // pvm_transport.cpp: the seam's transport over PVM.
 #include "dlb/runtime/pvm_transport.hpp"
 
+#include <pvm3.h>
+
 #include <sstream>
 
 namespace dlb {
@@ -14,10 +16,18 @@ std::span<const unsigned char> as_uchar(const bytes& b) {
 }
 }  // namespace
 
+// A message to a task that has exited is dropped, as PVM itself drops one to a task that
+// exits after first contact (the session's first-contact check raises PvmNoTask instead): the
+// runtime learns of the exit from the task-exit notice (watch), which is what it acts on, the
+// same under every backend (the simulator drops such messages too).
 void pvm_transport::send(int to, int tag, const bytes& payload, std::size_t) {
   auto b = s_.buffer(pvm::encoding::raw);
   b.pack(static_cast<std::uint64_t>(payload.size()), as_uchar(payload));
-  s_.send(tids_.at(static_cast<std::size_t>(to)), pvm::tag{tag}, b);
+  try {
+    s_.send(tids_.at(static_cast<std::size_t>(to)), pvm::tag{tag}, b);
+  } catch (const pvm::error& e) {
+    if (e.code() != PvmNoTask) throw;
+  }
 }
 
 void pvm_transport::multicast(std::span<const int> to, int tag, const bytes& payload) {
@@ -25,7 +35,13 @@ void pvm_transport::multicast(std::span<const int> to, int tag, const bytes& pay
   for (int r : to) dest.push_back(tids_.at(static_cast<std::size_t>(r)));
   auto b = s_.buffer(pvm::encoding::raw);
   b.pack(static_cast<std::uint64_t>(payload.size()), as_uchar(payload));
-  s_.multicast(dest, pvm::tag{tag}, b);
+  try {
+    s_.multicast(dest, pvm::tag{tag}, b);
+  } catch (const pvm::error& e) {
+    if (e.code() != PvmNoTask) throw;
+    // One of them has exited (nothing was sent): to each of the others alone.
+    for (int r : to) send(r, tag, payload, payload.size());
+  }
 }
 
 int pvm_transport::rank_of(pvm::tid t) const {

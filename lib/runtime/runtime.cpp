@@ -104,6 +104,13 @@ std::vector<option_spec> common_options() {
        "tl) or estimated (ml and tl estimated from the speeds seen up to the first "
        "synchronization)"},
       {"timeout", "120", "wall-clock bound on every wait, seconds"},
+      {"on-loss", "abort",
+       "when a slave is lost: abort (the run fails naming it) or recover (the survivors compute "
+       "its unfinished iterations; lib/README.md, \"When a workstation is lost\")"},
+      {"kill-slave", "0",
+       "fault injection: this slave dies at --kill-at (sim: its actor is killed; pvm: it SIGKILLs "
+       "itself between iterations); 0: none"},
+      {"kill-at", "0", "... at this time of the run's clock, seconds (the loop's start is 0)"},
       {"network-profile", "",
        "network profile for the cost model (default: <network>.profile from $DLB_NETWORK_DIR or "
        "<prefix>/share/dlb/network)"},
@@ -233,6 +240,12 @@ run_params read_params(const options& o) {
                       "'");
   p.model_load = *model;
   p.timeout_s = o.real("timeout", 0.1, 1e7);  // wall time; the simulator detects deadlock
+  const std::string& loss = o.str("on-loss");
+  if (loss != "abort" && loss != "recover")
+    throw usage_error("option --on-loss must be abort or recover, got '" + loss + "'");
+  p.recover = loss == "recover";
+  p.kill_slave = static_cast<int>(o.integer("kill-slave", 0, p.procs));
+  p.kill_at = o.real("kill-at", 0, 1e12);
   p.quiet = o.flag("quiet");
   p.network_profile = o.str("network-profile");
   return p;
@@ -263,6 +276,10 @@ runtime::runtime(runtime_setup setup)
   std::vector<bool> watched(static_cast<std::size_t>(params_.procs + 1), false);
   for (int r : watch) watched[static_cast<std::size_t>(r)] = true;
   messenger_->set_watched(watched);
+  // Surviving a lost slave: the master handles a slave's exit (central_balancer.cpp); a slave
+  // still fails when the master is lost.
+  messenger_->deliver_exits(rank_ == 0 && params_.recover);
+  lost_.assign(static_cast<std::size_t>(params_.procs + 1), false);
   transport_.watch(watch);
   // The paper's master workstation also computes: the master task shares slave 1's CPU.
   if (params_.emulated && params_.balancer_on_master && rank_ <= 1) {
@@ -304,6 +321,10 @@ const char* name_of(tag t) {
       return "notice";
     case tag::task_exit:
       return "task_exit";
+    case tag::lost:
+      return "lost";
+    case tag::recover:
+      return "recover";
   }
   return "other";
 }
@@ -325,7 +346,8 @@ void runtime::trace_messages(const std::string& dir) {
       loop = h.loop;
       group = h.group;
       epoch = h.epoch;
-    } else if (kind == tag::scatter || kind == tag::gather) {
+    } else if (kind == tag::scatter || kind == tag::gather || kind == tag::lost ||
+               kind == tag::recover) {
       loop = protocol::peek_loop(body);
     }
     *trace_ << t << "," << rank_ << "," << to << "," << name_of(kind) << "," << body.size() << ","
@@ -369,11 +391,17 @@ const core::network_profile& runtime::model_network() {
   return *model_network_;
 }
 
+void runtime::mark_lost(int rank) {
+  if (rank > 0 && static_cast<std::size_t>(rank) < lost_.size())
+    lost_[static_cast<std::size_t>(rank)] = true;
+}
+
 void runtime::finish() {
   if (master()) {
     messenger_->set_watched(std::vector<bool>(static_cast<std::size_t>(params_.procs + 1), false));
-    std::vector<int> all;
-    for (int r = 1; r <= params_.procs; ++r) all.push_back(r);
+    std::vector<int> all;  // the slaves not lost (a lost one's exit notice has come already)
+    for (int r = 1; r <= params_.procs; ++r)
+      if (!lost(r)) all.push_back(r);
     messenger_->multicast(all, tag::release, {});
     transport_.await_exit(all);
   } else {
@@ -387,7 +415,8 @@ void runtime::abort(const std::string& why) noexcept {
     w.put(clock_.now()).put(0.0).put_string(why);
     if (master()) {
       std::vector<int> all;
-      for (int r = 1; r <= params_.procs; ++r) all.push_back(r);
+      for (int r = 1; r <= params_.procs; ++r)
+        if (!lost(r)) all.push_back(r);
       transport_.multicast(all, static_cast<int>(tag::abort), w.data());
       for (int r : all) transport_.kill(r);
     } else {

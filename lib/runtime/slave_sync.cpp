@@ -14,6 +14,7 @@
 //     "cancelling work redistribution would lead to an idle processor"), or balancing in the
 //     group ends and its members finish what they hold (--after-no-move stop).
 #include <algorithm>
+#include <csignal>
 #include <string>
 
 #include "arrays.hpp"
@@ -34,6 +35,14 @@ void append_iteration(core::range_list& list, std::int64_t i) {
     list.push_back({i, i + 1});
   }
 }
+
+// --on-loss recover: the master's LOST came while a synchronization waited; the
+// synchronization is abandoned (DLB_profile_send_move_work). A run_error, so that it could never
+// pass unnoticed.
+class sync_abandoned : public run_error {
+ public:
+  sync_abandoned() : run_error("a synchronization abandoned after a lost slave") {}
+};
 
 core::range_list nonempty(const core::range_list& l) {
   core::range_list out;
@@ -85,6 +94,8 @@ bool DLB_slave_sync(context& DLB) {
   auto& cur = DLB.remaining_.front();
   const std::int64_t i = cur.begin++;
   append_iteration(DLB.done_, i);
+  const auto& prm = DLB.rt_.params();
+  if (prm.recover) append_iteration(DLB.unhanded_, i);
   ++DLB.done_since_sync_;
   ++DLB.st_.iterations_done;
   // The body's time since it got control is busy (begin_call); without a work function that is
@@ -103,7 +114,13 @@ bool DLB_slave_sync(context& DLB) {
     DLB.work_since_sync_ += 1.0;
     DLB.st_.work_done += 1.0;
   }
-  if (DLB.central_async()) DLB.take_instructions_and_work();
+  // Fault injection under PVM (--kill-slave, --kill-at): the simulator kills the actor itself.
+  if (prm.kill_slave == DLB.rt_.rank() && prm.backend == backend_kind::pvm &&
+      DLB.net_.clock().now() >= prm.kill_at)
+    std::raise(SIGKILL);
+  if (prm.recover)
+    while (auto d = DLB.net_.poll(with_tag(tag::lost))) DLB.take_lost(*d);
+  if (DLB.central_async() && !DLB.handed_in_) DLB.take_instructions_and_work();
   if (!DLB.closed_ && !DLB.interrupt_ && DLB.poll_interrupt()) {
     DLB.interrupt_ = true;
     DLB.sync_pending_ = true;
@@ -209,7 +226,7 @@ void context::await_outcome(int epoch, const std::string& where) {
   // work is idle (the paper's idle processor); handling what comes is synchronization.
   const auto wait_idle = [this](const auto& match, const std::string& what) {
     const double t0 = net_.clock().now();
-    delivered d = net_.wait(match, what);
+    delivered d = wait_in_sync(match, what);
     st_.idle += net_.clock().now() - t0;
     return d;
   };
@@ -232,8 +249,12 @@ void context::await_outcome(int epoch, const std::string& where) {
         wait_idle(protocol::in_loop(tag::work, loop_id_), "work still due (" + where + ")"));
   // Still active with nothing to do (its senders had computed what they were told to ship): it
   // asks again, at the next synchronization.
-  more_work_ = !closed_ || core::iteration_count(remaining_) > 0;
-  if (core::iteration_count(remaining_) == 0) remaining_.clear();
+  if (closed_ && core::iteration_count(remaining_) == 0) {
+    out_of_work();
+  } else {
+    more_work_ = true;
+    if (core::iteration_count(remaining_) == 0) remaining_.clear();
+  }
 }
 
 void DLB_send_interrupt(context& DLB) {
@@ -243,8 +264,13 @@ void DLB_send_interrupt(context& DLB) {
   if (!rem.empty()) return;  // the next local range; nothing to ask for
   // (A member of a centralized group does not see the others' outcomes: it asks the balancer
   // unless it is alone in its group.)
-  if (DLB.closed_ || DLB.members_.size() == 1 || (!DLB.central_async() && !DLB.others_active())) {
-    DLB.more_work_ = false;
+  if (DLB.finishing_ || DLB.closed_ || DLB.members_.size() == 1 ||
+      (!DLB.central_async() && !DLB.others_active())) {
+    if (DLB.rt_.params().recover) {
+      DLB.hand_in();
+    } else {
+      DLB.more_work_ = false;
+    }
     return;
   }
   // Someone else may have run out first and asked already: join that sync.
@@ -255,9 +281,103 @@ void DLB_send_interrupt(context& DLB) {
 void DLB_profile_send_move_work(context& DLB) {
   const detail::call_scope call(DLB);
   if (!DLB.sync_pending_) return;
-  DLB.run_sync();
+  // --on-loss recover: a slave that knows of a loss in this loop takes part in no more
+  // synchronizations; the others, told too, abandon theirs (sync_abandoned).
+  if (DLB.rt_.params().recover && DLB.closed_) {
+    DLB.sync_pending_ = false;
+    DLB.interrupt_ = false;
+    if (core::iteration_count(DLB.remaining_) == 0) DLB.out_of_work();
+    return;
+  }
+  try {
+    DLB.run_sync();
+  } catch (const sync_abandoned&) {
+    // What it holds now (work received before the LOST included) it computes; what was on its
+    // way to or from it and never arrived, the master finds missing and reassigns.
+    if (core::iteration_count(DLB.remaining_) == 0) DLB.out_of_work();
+  }
   DLB.sync_pending_ = false;
   DLB.interrupt_ = false;
+}
+
+delivered context::wait_in_sync(const messenger::match& m, const std::string& what) {
+  if (!rt_.params().recover) return net_.wait(m, what);
+  const messenger::match either([&m](const delivered& d) { return d.kind == tag::lost || m(d); });
+  delivered d = net_.wait(either, what);
+  if (d.kind != tag::lost) return d;
+  take_lost(d);
+  if (closed_) throw sync_abandoned();
+  return wait_in_sync(m, what);  // a loss of an earlier loop: keep waiting
+}
+
+void context::take_lost(const delivered& d) {
+  reader r = d.body();
+  const protocol::lost_msg m = protocol::decode_lost(r);
+  rt_.mark_lost(static_cast<int>(m.slave) + 1);
+  // Balancing in the loop of the loss ends (the master stopped balancing it too).
+  if (m.loop == loop_id_) closed_ = true;
+}
+
+void context::out_of_work() {
+  remaining_.clear();
+  if (rt_.params().recover) {
+    // It stays in the loop until it has handed in (DLB_send_interrupt), so that the master can
+    // give it a lost slave's work.
+    finishing_ = true;
+    more_work_ = true;
+  } else {
+    more_work_ = false;
+  }
+}
+
+slave_stats context::stats_now() {
+  slave_stats s = st_;
+  const double now = net_.clock().now();
+  s.sync += (now - call_from_) - (st_.busy - call_busy_) - (st_.idle - call_idle_);
+  s.finish = now;
+  s.lag = std::max(net_.clock().lag(), net_.late_delivery());
+  if (!moved_epochs_.empty())
+    s.redistributions =
+        std::max<std::int64_t>(s.redistributions, static_cast<std::int64_t>(moved_epochs_.size()));
+  return s;
+}
+
+void context::hand_in() {
+  writer slices;
+  detail::pack_arrays(slices, arrays_, unhanded_, detail::output_array);
+  net_.send(
+      protocol::master_rank, tag::gather,
+      protocol::encode(protocol::gather_msg{loop_id_, unhanded_, stats_now(), slices.data()}));
+  unhanded_.clear();
+  handed_in_ = true;
+  finishing_ = false;
+  const int loop = loop_id_;
+  const messenger::match answer([loop](const delivered& d) {
+    return d.kind == tag::lost || (d.kind == tag::recover && protocol::peek_loop(d) == loop);
+  });
+  const double t0 = net_.clock().now();
+  for (;;) {
+    delivered d =
+        net_.wait(answer, "the master's answer to the results of loop " + std::to_string(loop_id_));
+    if (d.kind == tag::lost) {
+      take_lost(d);
+      continue;
+    }
+    st_.idle += net_.clock().now() - t0;
+    reader r = d.body();
+    protocol::recover_msg m = protocol::decode_recover(r);
+    if (m.ranges.empty()) {  // the loop is complete
+      remaining_.clear();
+      more_work_ = false;
+      return;
+    }
+    reader in(m.slices);
+    detail::unpack_arrays(in, arrays_, m.ranges, detail::moved_array);
+    remaining_ = std::move(m.ranges);
+    closed_ = true;  // no balancing of recovered work
+    more_work_ = true;
+    return;
+  }
 }
 
 protocol::member_profile context::measure(double now) {
@@ -319,8 +439,8 @@ void context::run_sync() {
 }
 
 protocol::decision context::await_decision(const std::string& where) {
-  auto m = net_.wait(protocol::in_sync(tag::decision, current_sync(), protocol::master_rank),
-                     "the master's decision (" + where + ")");
+  auto m = wait_in_sync(protocol::in_sync(tag::decision, current_sync(), protocol::master_rank),
+                        "the master's decision (" + where + ")");
   reader r = m.body();
   protocol::decision_msg msg = protocol::decode_decision(r);
   if (msg.commit) adopt(msg.commit->strategy, msg.commit->group, active_);
@@ -359,8 +479,8 @@ void context::apply(const protocol::decision& d) {
   for (const auto& t : d.transfers) {
     if (t.to != me_) continue;
     const int from = static_cast<int>(t.from) + 1;
-    receive_work(net_.wait(protocol::in_sync(tag::work, current_sync(), from),
-                           "work from " + net_.describe(from)));
+    receive_work(wait_in_sync(protocol::in_sync(tag::work, current_sync(), from),
+                              "work from " + net_.describe(from)));
   }
   // Who is still active, as every member sees it.
   std::size_t k = 0;
@@ -374,8 +494,11 @@ void context::apply(const protocol::decision& d) {
   // go on, the next to run out synchronizing again among them.
   if (d.reason != core::balance_reason::moved && balance_.no_move == core::after_no_move::stop)
     closed_ = true;
-  more_work_ = core::iteration_count(remaining_) > 0;
-  if (!more_work_) remaining_.clear();
+  if (core::iteration_count(remaining_) > 0) {
+    more_work_ = true;
+  } else {
+    out_of_work();
+  }
 }
 
 }  // namespace dlb

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -94,6 +95,23 @@ std::vector<double> iteration_costs(const std::string& shape, std::int64_t I, do
 double expected(const std::vector<double>& in, const std::vector<double>& w, std::int64_t i) {
   return 2 * in[static_cast<std::size_t>(i)] + w[static_cast<std::size_t>(i % 16)] +
          static_cast<double>(i);
+}
+
+// --on-loss recover: the RESULT line's last keys (which slaves were lost and when, the
+// iterations the survivors recomputed, the recovery's time).
+std::string loss_keys(const dlb::run_stats& st) {
+  if (!st.recover) return "";
+  std::string lost;
+  for (const auto& l : st.lost) {
+    char at[64];
+    std::snprintf(at, sizeof at, "%zu@%.6f", l.slave + 1, l.time);
+    lost += (lost.empty() ? "" : "/") + std::string(at);
+  }
+  char keys[256];
+  std::snprintf(keys, sizeof keys, " lost_slaves=%zu lost=%s recovered_iters=%lld recovery_s=%.6f",
+                st.lost.size(), lost.empty() ? "-" : lost.c_str(),
+                static_cast<long long>(st.recovered_iterations), st.recovery_time);
+  return keys;
 }
 
 int body(dlb::runtime& rt) {
@@ -187,7 +205,10 @@ int body(dlb::runtime& rt) {
     if (s.busy + s.sync > s.finish - s.start + 1e-9 || s.busy < 0 || s.sync < 0 || s.idle < 0)
       spans_ok = false;
   }
-  const bool stats_ok = done == I && sent == received && sent == st.iterations_moved && spans_ok;
+  // A lost slave's statistics are what it handed in before it was lost (nothing, mostly): work
+  // shipped to it or by it is then on one side of the count only.
+  const bool moves_ok = !st.lost.empty() || (sent == received && sent == st.iterations_moved);
+  const bool stats_ok = done == I && moves_ok && spans_ok;
   for (std::size_t s = 0; s < st.slaves.size(); ++s) {
     const auto& x = st.slaves[s];
     std::printf(
@@ -202,13 +223,14 @@ int body(dlb::runtime& rt) {
       "RESULT app=synthetic strategy=%s P=%d K=%d iterations=%lld wrong=%lld stats_ok=%d "
       "total_s=%.6f syncs=%lld "
       "redistributions=%lld iterations_moved=%lld bytes_moved=%llu lag_s=%.6f wall_s=%.3f "
-      "chosen=%s predicted_best=%s\n",
+      "chosen=%s predicted_best=%s%s\n",
       std::string(dlb::core::to_string(st.strategy)).c_str(), st.procs, st.group_size,
       static_cast<long long>(I), static_cast<long long>(wrong), stats_ok ? 1 : 0, st.total_time(),
       static_cast<long long>(st.syncs), static_cast<long long>(st.redistributions),
       static_cast<long long>(st.iterations_moved), static_cast<unsigned long long>(st.bytes_moved),
       st.lag, wall, std::string(dlb::core::to_string(st.chosen)).c_str(),
-      st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)).c_str() : "-");
+      st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)).c_str() : "-",
+      loss_keys(st).c_str());
   // Both predictions (issue 10 item 5): the best under each assumption about the load, and the
   // predicted total time of the strategy that ran (AUTO: the one it chose), to set beside
   // total_s.

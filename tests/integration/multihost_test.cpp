@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -446,5 +447,83 @@ TEST(MultiHostCleanup, InterruptedRunLeavesNothing) {
   for (const std::string f : {"pvmd.", "pvml.", "dlb-hostfile."})
     EXPECT_FALSE(fs::exists("/tmp/" + f + uid + "." + vmid)) << f << uid << "." << vmid;
 }
+
+// --- A workstation lost mid-run (issue 13, item 3) ---------------------------------------------
+
+// The PVM_VMID of the run's master pvmd (on host 0), read from its environment; empty if none
+// runs yet.
+std::string master_vmid(const ns_hosts& h) {
+  std::istringstream pids(output_of({"/usr/sbin/ip", "netns", "pids", h.host(0)}));
+  for (std::string pid; pids >> pid;) {
+    std::ifstream cmd("/proc/" + pid + "/cmdline");
+    const std::string c((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
+    if (c.find("pvmd") == std::string::npos) continue;
+    std::ifstream env("/proc/" + pid + "/environ", std::ios::binary);
+    for (std::string var; std::getline(env, var, '\0');)
+      if (var.rfind("PVM_VMID=dlb-", 0) == 0) return var.substr(9);
+  }
+  return {};
+}
+
+using loss_case = std::tuple<std::string, std::string>;  // strategy, how
+class MultiHostLoss : public ::testing::TestWithParam<loss_case> {};
+
+// MXM P = 8 over 4 hosts with --on-loss recover. "delete": host 2 is deleted from the running
+// virtual machine (PVM's console `delete`, pvm_delhosts: its pvmd and both its slaves end, and
+// the master's pvmd sends their task-exit notices); "kill": slave 2 (on host 1) SIGKILLs itself
+// at 0.5 s. The run completes verified with the losses reported, and nothing is left.
+TEST_P(MultiHostLoss, CompletesVerified) {
+  const auto& [strategy, how] = GetParam();
+  ns_hosts hosts(4);
+  REQUIRE_NAMESPACES(hosts);
+  std::vector<std::string> argv{"/bin/bash",  kNsHosts,      "exec",       hosts.id(),
+                                "--",         bin_of("mxm"), "--hostfile", hosts.hostfile(),
+                                "--clock",    "native",      "--procs",    "8",
+                                "--strategy", strategy,      "--ml",       "0",
+                                "--n",        "4000",        "--r",        "400",
+                                "--m",        "400",         "--on-loss",  "recover",
+                                "--timeout",  "30",          "--quiet"};
+  if (how == "kill") argv.insert(argv.end(), {"--kill-slave", "2", "--kill-at", "0.5"});
+  std::string deleted;
+  const auto del = [&hosts, &deleted](const std::string&) {
+    // Once the master's pvmd runs and the slaves have had time to start (the run itself lasts
+    // a few seconds), delete host 2 from the virtual machine.
+    std::string vmid;
+    for (int i = 0; i < 100 && vmid.empty(); ++i) {
+      vmid = master_vmid(hosts);
+      if (vmid.empty()) usleep(50'000);
+    }
+    if (vmid.empty()) return;
+    usleep(700'000);
+    deleted = run_process({"/bin/bash", "-c",
+                           "printf 'delete " + hosts.host(2) + "\\nquit\\n' | /bin/bash " +
+                               kNsHosts + " exec " + hosts.id() + " -- env PVM_VMID=" + vmid +
+                               " PVM_ROOT=/usr/lib/pvm3 PVM_ALLOW_ROOT=1 /usr/bin/pvm"},
+                          30)
+                  .out;
+  };
+  const auto r = how == "delete" ? run_process(argv, 90, del, 0.2) : run_process(argv, 90);
+  auto res = app_testing::expect_verified_run(r, {{"app", "mxm"}, {"P", "8"}});
+  if (how == "delete") {
+    EXPECT_NE(deleted.find("deleted"), std::string::npos) << deleted;
+    EXPECT_EQ(res["lost_slaves"], "2") << r.out;
+    // Slaves 3 and 7 ran on host 2 (slaves go to the hosts in turn).
+    EXPECT_NE(res["lost"].find("3@"), std::string::npos) << r.out;
+    EXPECT_NE(res["lost"].find("7@"), std::string::npos) << r.out;
+  } else {
+    EXPECT_EQ(res["lost_slaves"], "1") << r.out;
+    EXPECT_EQ(res["lost"].substr(0, 2), "2@") << r.out;
+  }
+  EXPECT_GT(std::stoll(res["recovered_iters"]), 0) << r.out;
+  EXPECT_EQ(hosts.processes(), "") << "processes of the run still in its namespaces";
+  expect_nothing_left(hosts);
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, MultiHostLoss,
+                         ::testing::Combine(::testing::Values("GCDLB", "LDDLB"),
+                                            ::testing::Values("delete", "kill")),
+                         [](const ::testing::TestParamInfo<loss_case>& i) {
+                           return std::get<0>(i.param) + "_" + std::get<1>(i.param);
+                         });
 
 }  // namespace

@@ -171,6 +171,12 @@ struct strategy_prediction {
   double persistence = 0.0;
 };
 
+// A slave lost during a loop (--on-loss recover): which, and when the master learned of it.
+struct slave_loss {
+  std::size_t slave = 0;  // 0-based
+  double time = 0.0;      // seconds from the loop's start
+};
+
 struct run_stats {
   core::strategy strategy = core::strategy::none;
   int procs = 0;
@@ -201,6 +207,13 @@ struct run_stats {
   const strategy_prediction& prediction_with(core::model_load m) const {
     return prediction.load == m ? prediction : other_prediction;
   }
+  // --on-loss recover: the slaves lost in this loop, the iterations the survivors computed
+  // because nobody had handed them in (the lost slaves' unfinished work, and work in flight to
+  // or from them), and the recovery's time: from the first reassignment to the loop's end.
+  bool recover = false;  // the run survives a lost slave (--on-loss recover)
+  std::vector<slave_loss> lost;
+  std::int64_t recovered_iterations = 0;
+  double recovery_time = 0.0;
   std::string summary() const;
 };
 
@@ -296,6 +309,19 @@ class context {
                                      const std::string& where);
   // Ship and receive the work the decision moves; update who is active.
   void apply(const protocol::decision& d);
+  // --on-loss recover (slave_sync.cpp). A wait of a synchronization that also ends on the
+  // master's LOST: then the synchronization is abandoned (sync_abandoned) and balancing in this
+  // loop ends for this slave.
+  delivered wait_in_sync(const messenger::match& m, const std::string& what);
+  void take_lost(const delivered& d);
+  // This slave has nothing left: under abort, it leaves the loop; under recover, it hands in at
+  // its next DLB_send_interrupt.
+  void out_of_work();
+  // Hands in the results not handed in yet, then waits for the master: more iterations (nobody
+  // handed them in) or the loop's end.
+  void hand_in();
+  // The statistics as they stand now, inside a DLB call (its own time so far is sync).
+  slave_stats stats_now();
   // The centralized strategies as the paper has them (slave_sync.cpp): after its profile a
   // member with work goes on computing; the master instructs the senders only, receivers learn
   // from the data, a requester that gets nothing is told so and goes idle. (AUTO's first
@@ -361,10 +387,22 @@ class context {
   bool more_work_ = false;
   bool interrupt_ = false;
   bool sync_pending_ = false;
+  bool finishing_ = false;     // recover: nothing left; hand in at the next DLB_send_interrupt
+  bool handed_in_ = false;     // recover: has handed in once; takes no more WORK in this loop
+  core::range_list unhanded_;  // recover: iterations done and not handed in yet
   slave_stats st_;
 
   // Master state.
   std::vector<delivered> gathered_;
+  // --on-loss recover: what each slave handed in (its results are unpacked on arrival), its
+  // latest statistics, and whether a loss at the scatter closed this loop's balancing.
+  std::vector<core::range_list> handed_in_ranges_;
+  std::vector<slave_stats> handed_in_stats_;
+  bool closed_at_scatter_ = false;
+  double recovery_from_ = -1.0;  // when the first reassignment went out (-1: none)
+  // Handles a slave's exit notice on the master: marks it lost, records the loss and tells the
+  // survivors (LOST). Returns false if it was known already.
+  bool note_loss(int rank);
   // The centralized balancer's count per group (synchronizations, those that moved work), exact
   // where the slaves do not all see every decision.
   std::map<int, std::pair<std::int64_t, std::int64_t>> master_tally_;

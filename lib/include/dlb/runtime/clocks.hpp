@@ -35,6 +35,7 @@ class emulated_clock final : public clock {
   void compute(double base_seconds) override;
   void wait_until(double t) override;
   double lag() const override { return max_lag_; }
+  double observed() override;
   bool emulated() const override { return true; }
   // The epoch moves forward past the wall time this task spent beyond its emulated time (the
   // master's set-up before a loop), so that its emulated time now is the wall time now; the

@@ -40,6 +40,9 @@ enum class tag : int {
   abort,        // master -> slaves: the run failed (reason), exit non-zero
   instruction,  // master -> a sender (centralized strategies): loop, group, epoch, one transfer
   notice,       // master -> a requester that gets no work: loop, group, epoch, WORK still due
+  lost,         // master -> surviving slaves (--on-loss recover): loop, the lost slave, time
+  recover,      // master -> a slave that handed in (--on-loss recover): loop, ranges (none: the
+                // loop is complete), the moved inputs' slices of those ranges
   task_exit = kTaskExitTag,
 };
 
@@ -117,6 +120,9 @@ class messenger {
 
   // Task-exit notifications for these ranks are failures; for others they are ignored.
   void set_watched(std::vector<bool> watched) { watched_ = std::move(watched); }
+  // --on-loss recover, on the master: a watched task's exit is a message (tag::task_exit, from
+  // its rank, no body) for the runtime to handle, not a failure.
+  void deliver_exits(bool on) { deliver_exits_ = on; }
   // Emulation error of non-blocking polls: the worst `late` of the messages the caller acted
   // on (it reports them with note_late; a stale message delivered late changes nothing).
   double late_delivery() const { return late_; }
@@ -152,6 +158,7 @@ class messenger {
   std::map<int, std::deque<delivered>> pending_;
   std::uint64_t received_ = 0;  // receipt counter: delivered::seq
   std::vector<bool> watched_;
+  bool deliver_exits_ = false;
   double last_poll_ = -1.0;
   // What will take this task's CPU and is not charged yet, earliest first: (arrival, o_r) of
   // each message, and (start, length) of the co-located master's busy intervals.

@@ -131,6 +131,28 @@ struct gather_msg {
   std::span<const std::byte> slices;
 };
 
+// LOST, master -> every surviving slave (--on-loss recover): a slave was lost; the loop it was
+// lost in stops balancing (lib/README.md, "When a workstation is lost").
+struct lost_msg {
+  int loop = 0;
+  std::size_t slave = 0;  // 0-based
+  double time = 0.0;      // the master's clock when it learned of the loss
+};
+
+// RECOVER, master -> a slave that has handed in all it held (--on-loss recover): iterations to
+// compute (nobody handed them in), then the moved inputs' slices of them; no ranges: the loop is
+// complete.
+struct recover_msg {
+  int loop = 0;
+  core::range_list ranges;
+  std::span<const std::byte> slices;
+};
+
+bytes encode(const lost_msg& m);
+bytes encode(const recover_msg& m);
+lost_msg decode_lost(reader& r);
+recover_msg decode_recover(reader& r);
+
 bytes encode(const scatter_msg& m);
 bytes encode(const interrupt_msg& m);
 bytes encode(const profile_msg& m);

@@ -90,6 +90,13 @@ struct run_params {
   // estimated from the speeds seen up to the first synchronization (core/load_estimate.hpp).
   core::model_load model_load = core::model_load::run;
   double timeout_s = 120.0;  // wall-clock bound on every wait
+  // --on-loss recover: a lost slave's unfinished iterations are computed by the survivors (the
+  // run fails only if the master or every slave is lost); abort: a lost slave ends the run.
+  bool recover = false;
+  // Fault injection (--kill-slave, --kill-at): slave kill_slave (0: none) dies at kill_at seconds
+  // of the run's clock.
+  int kill_slave = 0;
+  double kill_at = 0.0;
   bool quiet = false;
   std::string network_profile;  // file for the cost model; empty: the reference profile
 };
@@ -143,6 +150,13 @@ class runtime {
   void report(report_kind kind, const std::string& line) const;
   // Loops are numbered in program order, the same on every task.
   int next_loop_id() { return ++loops_; }
+  // --on-loss recover: the slaves (by rank) known to be lost, for the rest of the run (the
+  // master learns it from the task-exit notice, a slave from the master's LOST).
+  bool lost(int rank) const {
+    return rank >= 0 && static_cast<std::size_t>(rank) < lost_.size() &&
+           lost_[static_cast<std::size_t>(rank)];
+  }
+  void mark_lost(int rank);
 
   // Master: the run is over; release the slaves (they exit 0). Slave: wait for the release.
   void finish();
@@ -156,6 +170,7 @@ class runtime {
   run_params params_;
   int rank_ = 0;
   int loops_ = 0;
+  std::vector<bool> lost_;
   std::string vmid_;
   report_sink report_;
   dlb::transport& transport_;

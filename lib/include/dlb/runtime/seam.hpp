@@ -76,6 +76,10 @@ class clock {
   virtual void wait_until(double t) = 0;
   // How far behind its deadlines this task ran, at worst (seconds of this clock).
   virtual double lag() const = 0;
+  // When, on this clock, the task observes an event outside the run's model (a task's exit
+  // notice): now(), but for the emulated clock, whose now() stands still while its task waits:
+  // the wall time now, in emulated seconds.
+  virtual double observed() { return now(); }
   // Is time the run's own (emulated or simulated: waiting advances it), not real time?
   virtual bool emulated() const = 0;
   // A loop starts (DLB_scatter_data). On the master: what the task did before, outside the

@@ -69,6 +69,8 @@ class world {
   void start(task_fn task);
   // After engine::run(): the exit code of each rank (-1: it did not finish).
   const std::vector<int>& exit_codes() const;
+  // Was this rank killed by the run's fault injection (--kill-slave)? Its exit code stays -1.
+  bool killed(int rank) const;
   // The run's shared segment (the master's CPU ledger), handed to every task's runtime.
   std::shared_ptr<shared_medium> segment() const;
   // Did the simulation end with tasks of this world still waiting? Then: their states, one
