@@ -261,7 +261,9 @@ int analyze(const sweep::cli_args& args) {
   }
   // heatmap.csv: per claim, the share holding in each cell of the two most influential parameters.
   std::string pa, pb;
-  if (influence.size() >= 2) {
+  std::error_code gone;
+  fs::remove(out / "heatmap.csv", gone);  // none is better than a stale one
+  if (influence.size() >= 2 && !region.empty()) {
     pa = influence[0].second;
     pb = influence[1].second;
     std::string csv = sweep::csv_line(
@@ -411,7 +413,12 @@ int analyze(const sweep::cli_args& args) {
       md << " " << sweep::format_sig(e.range, 2) << " |";
     md << "\n";
   }
-  if (!pa.empty()) {
+  if (pa.empty()) {
+    md << "\n## Heat maps\n\nNone: "
+       << (region.empty() ? "no point of the region is complete yet."
+                          : "the design varies fewer than two parameters.")
+       << "\n";
+  } else {
     md << "\n## Heat maps over the two most influential parameters (" << pa << ", " << pb
        << ")\n\nPer claim, the share of the points in each cell where it holds (blank: no point "
           "there): `heatmap.csv`.\n\n"
