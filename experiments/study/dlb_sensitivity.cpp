@@ -236,6 +236,7 @@ int analyze(const sweep::cli_args& args) {
     h.insert(h.end(), {"claim", "verdict", "support", "tally"});
     std::string csv = sweep::csv_line(h);
     for (std::size_t i = 0; i < points.size(); ++i) {
+      if (!complete[i]) continue;  // judged on part of its runs: not a verdict
       for (const auto& c : claims) {
         std::vector<std::string> r{points[i].p.id};
         for (const auto& q : study::parameter_table()) r.push_back(points[i].p.levels.at(q.name));
@@ -507,8 +508,12 @@ int analyze(const sweep::cli_args& args) {
     }
     md << " " << judged[i].runs_ok << " of " << planned_runs[i]
        << (complete[i] ? "" : " (incomplete)") << " | "
-       << sweep::format_sig(judged[i].run_wall_s, 4) << " | " << h
-       << (which.empty() ? "" : ": " + which) << " | " << rm << " of " << rn << " |\n";
+       << sweep::format_sig(judged[i].run_wall_s, 4) << " | ";
+    if (!complete[i]) {
+      md << "- (not judged: incomplete) | - |\n";
+      continue;
+    }
+    md << h << (which.empty() ? "" : ": " + which) << " | " << rm << " of " << rn << " |\n";
   }
   md << "\nFiles beside the figures: `claims.csv` (what `make reproduce`'s report shows), "
         "`point_claims.csv` (every claim at every point, with support and tally), "
