@@ -236,6 +236,7 @@ int analyze(const sweep::cli_args& args) {
     h.insert(h.end(), {"claim", "verdict", "support", "tally"});
     std::string csv = sweep::csv_line(h);
     for (std::size_t i = 0; i < points.size(); ++i) {
+      if (!complete[i]) continue;  // judged on part of its runs: not a verdict
       for (const auto& c : claims) {
         std::vector<std::string> r{points[i].p.id};
         for (const auto& q : study::parameter_table()) r.push_back(points[i].p.levels.at(q.name));
@@ -261,7 +262,9 @@ int analyze(const sweep::cli_args& args) {
   }
   // heatmap.csv: per claim, the share holding in each cell of the two most influential parameters.
   std::string pa, pb;
-  if (influence.size() >= 2) {
+  std::error_code gone;
+  fs::remove(out / "heatmap.csv", gone);  // none is better than a stale one
+  if (influence.size() >= 2 && !region.empty()) {
     pa = influence[0].second;
     pb = influence[1].second;
     std::string csv = sweep::csv_line(
@@ -411,7 +414,12 @@ int analyze(const sweep::cli_args& args) {
       md << " " << sweep::format_sig(e.range, 2) << " |";
     md << "\n";
   }
-  if (!pa.empty()) {
+  if (pa.empty()) {
+    md << "\n## Heat maps\n\nNone: "
+       << (region.empty() ? "no point of the region is complete yet."
+                          : "the design varies fewer than two parameters.")
+       << "\n";
+  } else {
     md << "\n## Heat maps over the two most influential parameters (" << pa << ", " << pb
        << ")\n\nPer claim, the share of the points in each cell where it holds (blank: no point "
           "there): `heatmap.csv`.\n\n"
@@ -500,8 +508,12 @@ int analyze(const sweep::cli_args& args) {
     }
     md << " " << judged[i].runs_ok << " of " << planned_runs[i]
        << (complete[i] ? "" : " (incomplete)") << " | "
-       << sweep::format_sig(judged[i].run_wall_s, 4) << " | " << h
-       << (which.empty() ? "" : ": " + which) << " | " << rm << " of " << rn << " |\n";
+       << sweep::format_sig(judged[i].run_wall_s, 4) << " | ";
+    if (!complete[i]) {
+      md << "- (not judged: incomplete) | - |\n";
+      continue;
+    }
+    md << h << (which.empty() ? "" : ": " + which) << " | " << rm << " of " << rn << " |\n";
   }
   md << "\nFiles beside the figures: `claims.csv` (what `make reproduce`'s report shows), "
         "`point_claims.csv` (every claim at every point, with support and tally), "
