@@ -22,6 +22,7 @@
 #include "arrays.hpp"
 #include "dlb/core/bitonic.hpp"
 #include "dlb/core/groups.hpp"
+#include "dlb/core/heterogeneous.hpp"
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/core/oracle.hpp"
 #include "dlb/core/profile.hpp"
@@ -100,11 +101,11 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
       prm.threshold >= 0 ? prm.threshold : std::max<std::int64_t>(1, loop.iterations / 100);
   DLB.balance_.min_improvement = prm.min_improvement;
   DLB.balance_.no_move = prm.after_no_move;
+  DLB.groups_ = DLB.groups_for(DLB.group_size_);
   if (!DLB.master()) {
     DLB.me_ = static_cast<std::size_t>(DLB.rt_.rank() - 1);
-    const auto P_ = static_cast<std::size_t>(P), K_ = static_cast<std::size_t>(DLB.group_size_);
-    DLB.group_ = static_cast<int>(core::group_of(DLB.me_, P_, K_));
-    DLB.members_ = core::group_members(static_cast<std::size_t>(DLB.group_), P_, K_);
+    DLB.group_ = core::group_containing(DLB.groups_, DLB.me_);
+    DLB.members_ = DLB.groups_[static_cast<std::size_t>(DLB.group_)];
     DLB.st_.group = DLB.group_;
   }
   // NONE has no row in the table: no synchronization, ever.
@@ -112,7 +113,20 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   DLB.initialized_ = true;
 }
 
+std::vector<std::vector<std::size_t>> context::groups_for(int K) const {
+  const auto P = static_cast<std::size_t>(procs_), k = static_cast<std::size_t>(K);
+  const auto& prm = rt_.params();
+  if (prm.power_groups && k < P && prm.speeds.size() == P) return core::power_groups(prm.speeds, k);
+  std::vector<std::vector<std::size_t>> g(core::group_count(P, k));
+  for (std::size_t i = 0; i < g.size(); ++i) g[i] = core::group_members(i, P, k);
+  return g;
+}
+
 std::vector<core::range_list> context::initial_distribution() const {
+  if (const auto& prm = rt_.params(); prm.initial_by_speed &&
+                                      loop_.initial != data_distribution::cyclic &&
+                                      prm.speeds.size() == static_cast<std::size_t>(procs_))
+    return core::speed_proportional_blocks(loop_.iterations, prm.speeds);
   if (loop_.initial == data_distribution::cyclic) {
     std::vector<core::range_list> d(static_cast<std::size_t>(procs_));
     for (std::int64_t i = 0; i < loop_.iterations; ++i)
@@ -135,8 +149,9 @@ void DLB_scatter_data(context& DLB) {
     // The loop's start: the master's set-up before it is neither emulated time nor lag.
     const std::int64_t epoch = net.begin_loop();
     DLB.stats_.start_time = net.clock().now();
+    const auto first = DLB.self_scheduled() ? DLB.first_chunks() : initial;
     for (int r = 1; r <= DLB.procs_; ++r) {
-      const auto& ranges = initial[static_cast<std::size_t>(r - 1)];
+      const auto& ranges = first[static_cast<std::size_t>(r - 1)];
       writer slices;
       detail::pack_inputs(slices, DLB.arrays_, ranges);
       net.send(r, tag::scatter,
@@ -192,8 +207,8 @@ void context::adopt(core::strategy c, int group, const std::vector<bool>& active
   choosing_ = false;
   group_size_ = group_size_under(c, local_group_size_, procs_);
   group_ = group;
-  members_ = core::group_members(static_cast<std::size_t>(group), static_cast<std::size_t>(procs_),
-                                 static_cast<std::size_t>(group_size_));
+  groups_ = groups_for(group_size_);
+  members_ = groups_.at(static_cast<std::size_t>(group));
   active_.assign(members_.size(), false);
   for (std::size_t p = 0; p < members_.size(); ++p) active_[p] = was_active[members_[p]];
   st_.group = group;
@@ -238,6 +253,7 @@ strategy_prediction context::predict(const std::vector<double>& iterations_per_s
   in.program.distribution_cost = prm.delta;
   in.program.balance = balance_;
   in.group_size = static_cast<std::size_t>(local_group_size_);
+  in.groups = groups_for(local_group_size_);
   strategy_prediction out;
   out.load = load;
   if (I == 0 || !(mean > 0) || iterations_per_second.size() != prm.speeds.size()) return out;
@@ -267,6 +283,7 @@ strategy_prediction context::predict(const std::vector<double>& iterations_per_s
   }
   in.machine.base_speeds = prm.speeds;
   in.start_time = stats_.start_time;
+  if (prm.initial_by_speed) in.start = initial_distribution();
   if (load == core::model_load::run) {
     in.machine.load = prm.load;
     out.max_load = prm.load.max_load;
@@ -353,6 +370,9 @@ void DLB_gather_data(context& DLB) {
     st.syncs += c.first;
     st.redistributions += c.second;
   }
+  // Self-scheduling: no slave ships work; the master ships each chunk's input slices.
+  st.bytes_moved += DLB.chunk_bytes_;
+  st.chunks = DLB.chunks_;
   st.end_time = net.clock().now();
   // The oracle bound, where the work function is the iterations' cost: emulated or simulated
   // time (under the native clock iterations take what they really take: no bound, 0).

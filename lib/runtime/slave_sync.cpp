@@ -233,7 +233,11 @@ void DLB_send_interrupt(context& DLB) {
   const detail::call_scope call(DLB);
   auto& rem = DLB.remaining_;
   while (!rem.empty() && rem.front().begin >= rem.front().end) rem.erase(rem.begin());
-  if (!rem.empty()) return;  // the next local range; nothing to ask for
+  if (!rem.empty()) return;    // the next local range; nothing to ask for
+  if (DLB.self_scheduled()) {  // a worker asks the master for its next chunk
+    DLB.sync_pending_ = true;
+    return;
+  }
   // (A member of a centralized group does not see the others' outcomes: it asks the balancer
   // unless it is alone in its group.)
   if (DLB.closed_ || DLB.members_.size() == 1 || (!DLB.central_async() && !DLB.others_active())) {
@@ -248,7 +252,10 @@ void DLB_send_interrupt(context& DLB) {
 void DLB_profile_send_move_work(context& DLB) {
   const detail::call_scope call(DLB);
   if (!DLB.sync_pending_) return;
-  DLB.run_sync();
+  if (DLB.self_scheduled())
+    DLB.request_chunk();
+  else
+    DLB.run_sync();
   DLB.sync_pending_ = false;
   DLB.interrupt_ = false;
 }

@@ -40,6 +40,9 @@ enum class tag : int {
   abort,        // master -> slaves: the run failed (reason), exit non-zero
   instruction,  // master -> a sender (centralized strategies): loop, group, epoch, one transfer
   notice,       // master -> a requester that gets no work: loop, group, epoch, WORK still due
+  request,      // worker -> master (self-scheduling): loop, 0, request number, done, speed
+  chunk,        // master -> worker (self-scheduling): loop, 0, request number, chunk index,
+                // ranges, the moved inputs' slices
   task_exit = kTaskExitTag,
 };
 
