@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement scale cost-ablation uneven sensitivity sensitivity-quick format clean
+.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement scale cost-ablation uneven sensitivity sensitivity-quick baselines heterogeneous format clean
 
 all: build
 
@@ -144,6 +144,12 @@ scale: build
 # against cyclic starts (results/uneven/uneven.md; the README's tables; 480 simulated runs).
 uneven: build
 	BUILD=$(BUILD) bash scripts/uneven
+
+# Beyond the paper (issue 12), simulated, into results/<name>/<name>.md (resumable): the paper's
+# strategies against the self-scheduling baselines under the paper's load (baselines.conf, about
+# 6 minutes) and heterogeneous workstations, two mixes of speeds (heterogeneous.conf, about 3).
+baselines heterogeneous: build
+	BUILD=$(BUILD) bash scripts/beyond-part $@
 
 format:
 	find pvm lib apps experiments plots tests -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i

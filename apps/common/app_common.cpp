@@ -132,7 +132,7 @@ result_line parameters(const dlb::runtime& rt, const std::string& app, const std
   result_line line;
   // tl and scale are echoed as given, so the driver's numeric comparison sees its own value.
   line.add("app", app)
-      .add("strategy", std::string(dlb::core::to_string(p.strategy)))
+      .add("strategy", dlb::core::to_string(p.policy))
       .add("P", std::int64_t{p.procs})
       .add("K", std::int64_t{requested_group(rt)})
       .add("size", size)

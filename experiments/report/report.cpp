@@ -174,7 +174,13 @@ void section_oracle(std::ostringstream& md, const std::vector<config_view>& conf
         "ideal balancer with zero overhead that keeps every slave busy under the same load "
         "(`lib/core/README.md`); 1 would be perfect. TRFD's bound covers its two balanced loops, "
         "not the transpose between them.\n\n";
-  const std::vector<std::string> strategies{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"};
+  std::vector<std::string> strategies{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"};
+  // Then any other policy the results hold (the self-scheduling baselines, issue 12), in
+  // summary order.
+  for (const auto& c : configs)
+    for (const auto& [s, r] : c.strategies)
+      if (std::find(strategies.begin(), strategies.end(), s) == strategies.end())
+        strategies.push_back(s);
   std::vector<std::string> cols{"app", "P", "size"};
   cols.insert(cols.end(), strategies.begin(), strategies.end());
   table_header(md, cols);

@@ -5,7 +5,9 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
+#include "dlb/core/policy.hpp"
 #include "sweep/csv_table.hpp"
 #include "sweep/text.hpp"
 
@@ -99,9 +101,7 @@ class parser {
       once(s.strategies.has_value());
       std::vector<std::string> st;
       for (const auto& w : split_blanks(value)) {
-        if (!contains(known_strategies(), w)) {
-          fail(line, "unknown strategy '" + w + "' (known: NONE GCDLB GDDLB LCDLB LDDLB AUTO)");
-        }
+        if (const std::string why = strategy_error(w); !why.empty()) fail(line, why);
         if (contains(st, w)) fail(line, "strategy '" + w + "' listed twice");
         st.push_back(w);
       }
@@ -181,8 +181,21 @@ class parser {
 }  // namespace
 
 const std::vector<std::string>& known_strategies() {
-  static const std::vector<std::string> s{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"};
+  static const std::vector<std::string> s{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO",
+                                          "SS",   "GSS",   "TSS",   "FAC2",  "AWF"};
   return s;
+}
+
+std::string strategy_error(const std::string& name) {
+  // The programs' own parser (dlb/core/policy.hpp), and the spelling they echo.
+  try {
+    const std::string canonical = core::to_string(core::parse_policy(name));
+    if (canonical != name)
+      return "strategy '" + name + "' must be spelled as the programs echo it: '" + canonical + "'";
+    return {};
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
 }
 
 const std::vector<std::string>& known_apps() {

@@ -26,8 +26,12 @@ class config_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The strategies an app accepts; NONE is the unbalanced baseline, AUTO the customized mode.
+// The strategies an app accepts, in report order; NONE is the unbalanced baseline, AUTO the
+// customized mode, SS..AWF the self-scheduling baselines (CSS:k, any k >= 1, is accepted too).
 const std::vector<std::string>& known_strategies();
+// Why a config's strategy name is refused (unknown, CSS without k or with k < 1, not spelled as
+// the programs echo it), or empty if it is accepted.
+std::string strategy_error(const std::string& name);
 const std::vector<std::string>& known_apps();
 // The runtime's backends: pvm (real PVM tasks; the default) and sim (SimGrid).
 const std::vector<std::string>& known_backends();

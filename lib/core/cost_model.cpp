@@ -165,9 +165,12 @@ class simulation {
     const std::vector<range_list> start =
         in_.start.empty() ? equal_blocks(in_.program.iterations, p).slaves : in_.start;
 
-    std::vector<group_run> groups(group_count(p, k));
+    const bool given = is_local(strategy_) && !in_.groups.empty();
+    std::vector<group_run> groups(given ? in_.groups.size() : group_count(p, k));
     for (std::size_t g = 0; g < groups.size(); ++g) {
-      groups[g].out.members = group_members(g, p, k);
+      groups[g].out.members = given ? in_.groups[g] : group_members(g, p, k);
+      for (const std::size_t m : groups[g].out.members)
+        if (m >= p) throw std::invalid_argument("predict: a group names no slave");
       for (const std::size_t m : groups[g].out.members) groups[g].held.push_back(start[m]);
       groups[g].resume = in_.start_time;
       prepare(groups[g]);

@@ -38,4 +38,11 @@ std::vector<std::size_t> group_members(std::size_t group, std::size_t slaves,
   return members;
 }
 
+int group_containing(const std::vector<std::vector<std::size_t>>& groups, std::size_t slave) {
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    if (std::find(groups[g].begin(), groups[g].end(), slave) != groups[g].end())
+      return static_cast<int>(g);
+  throw std::invalid_argument("group_containing: slave in no group");
+}
+
 }  // namespace dlb::core

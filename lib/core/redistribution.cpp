@@ -118,21 +118,30 @@ bool same_cost(const std::vector<range_list>& remaining, const iteration_cost& c
   return true;
 }
 
-std::vector<std::int64_t> equal_work_counts(std::int64_t iterations, std::size_t slaves,
-                                            const iteration_cost& cost) {
-  if (slaves == 0) throw std::invalid_argument("equal_work_counts: no slaves");
-  if (iterations < 0) throw std::invalid_argument("equal_work_counts: negative iterations");
-  if (same_cost({{{0, iterations}}}, cost)) return equal_block_counts(iterations, slaves);
+std::vector<std::int64_t> proportional_work_counts(std::int64_t iterations,
+                                                   const std::vector<double>& weights,
+                                                   const iteration_cost& cost) {
+  if (weights.empty()) throw std::invalid_argument("proportional_work_counts: no weights");
+  if (iterations < 0) throw std::invalid_argument("proportional_work_counts: negative iterations");
+  double sum = 0.0;
+  for (const double w : weights) {
+    if (!(w > 0.0) || !std::isfinite(w))
+      throw std::invalid_argument("proportional_work_counts: weights must be finite and > 0");
+    sum += w;
+  }
+  if (same_cost({{{0, iterations}}}, cost)) return proportional_counts(weights, iterations);
   std::vector<double> prefix(static_cast<std::size_t>(iterations) + 1, 0.0);
   for (std::int64_t k = 0; k < iterations; ++k)
     prefix[static_cast<std::size_t>(k) + 1] = prefix[static_cast<std::size_t>(k)] + cost(k);
   const double total = prefix.back();
   std::vector<std::int64_t> counts;
   std::int64_t begin = 0;
-  for (std::size_t i = 0; i < slaves; ++i) {
+  double before = 0.0;  // the weights of the blocks so far
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    before += weights[i];
     std::int64_t end = iterations;
-    if (i + 1 < slaves) {
-      const double goal = total * static_cast<double>(i + 1) / static_cast<double>(slaves);
+    if (i + 1 < weights.size()) {
+      const double goal = total * before / sum;
       // The first boundary at or past the goal, or the one before it if that is nearer.
       const auto at = std::lower_bound(prefix.begin() + begin, prefix.end(), goal);
       end = std::min<std::int64_t>(at - prefix.begin(), iterations);

@@ -34,6 +34,8 @@ std::string_view to_string(strategy s) {
       return "LDDLB";
     case strategy::automatic:
       return "AUTO";
+    case strategy::self_scheduling:
+      return "SELF";
   }
   return "UNKNOWN";
 }

@@ -18,6 +18,7 @@
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/strategy_table.hpp"
+#include "self_scheduling.hpp"
 
 namespace dlb {
 
@@ -71,6 +72,7 @@ class central_balancer {
   std::size_t group_size_;
   bool choosing_;  // customized mode, before its commitment
   std::vector<group_state> groups_;
+  std::vector<std::vector<std::size_t>> members_of_;  // each group's slaves (context::groups_)
 };
 
 central_balancer::central_balancer(context& dlb)
@@ -80,11 +82,12 @@ central_balancer::central_balancer(context& dlb)
       protocol_(dlb.protocol_),
       group_size_(static_cast<std::size_t>(dlb.group_size_)),
       choosing_(dlb.strategy_ == core::strategy::automatic),
-      groups_(core::group_count(procs_, group_size_)) {
+      groups_(dlb.groups_.size()),
+      members_of_(dlb.groups_) {
   transfers_to_.assign(procs_, 0);
   const auto initial = dlb_.initial_distribution();
   for (std::size_t g = 0; g < groups_.size(); ++g) {
-    for (auto s : core::group_members(g, procs_, group_size_))
+    for (auto s : members_of_[g])
       groups_[g].active.push_back(core::iteration_count(initial[s]) > 0 &&
                                   !dlb_.rt_.lost(static_cast<int>(s) + 1));
   }
@@ -200,7 +203,7 @@ void central_balancer::take_profile(const delivered& d) {
   if (g < 0 || static_cast<std::size_t>(g) >= groups_.size())
     throw run_error("profile for an unknown group");
   auto& gs = groups_[static_cast<std::size_t>(g)];
-  const auto members = core::group_members(static_cast<std::size_t>(g), procs_, group_size_);
+  const auto& members = members_of_[static_cast<std::size_t>(g)];
   const auto pos = static_cast<std::size_t>(
       std::find(members.begin(), members.end(), m.profile.slave) - members.begin());
   if (pos == members.size())
@@ -314,12 +317,13 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
   // the master tells every slave), each with the commitment.
   const auto K = static_cast<std::size_t>(
       group_size_under(c, dlb_.local_group_size_, static_cast<int>(procs_)));
-  std::vector<group_state> next(core::group_count(procs_, K));
+  auto next_members = dlb_.groups_for(static_cast<int>(K));
+  std::vector<group_state> next(next_members.size());
   for (std::size_t ng = 0; ng < next.size(); ++ng) {
     std::vector<protocol::member_profile> profiles;
     std::vector<int> ranks;
     std::vector<std::size_t> positions;
-    const auto nm = core::group_members(ng, procs_, K);
+    const auto& nm = next_members[ng];
     next[ng].active.assign(nm.size(), false);
     next[ng].epoch = 1;
     for (std::size_t q = 0; q < nm.size(); ++q) {
@@ -339,13 +343,19 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
                    protocol::encode(protocol::decision_msg{h, to, std::move(dec)}));
   }
   groups_ = std::move(next);  // gs is gone from here on
+  members_of_ = std::move(next_members);
   protocol_ = c;
   group_size_ = K;
 }
 
 }  // namespace detail
 
-void DLB_master_sync(context& DLB) { detail::central_balancer(DLB).run(); }
+void DLB_master_sync(context& DLB) {
+  if (DLB.self_scheduled())
+    detail::run_self_scheduler(DLB);
+  else
+    detail::central_balancer(DLB).run();
+}
 
 bool context::note_loss(int rank) {
   if (rank <= 0 || rank > procs_ || rt_.lost(rank)) return false;

@@ -32,10 +32,10 @@ protocol::decision context::decide_in_group(const protocol::member_profile& mine
     auto m = wait_in_sync(match, what);
     reader r = m.body();
     protocol::member_profile prof = protocol::decode_profile(r).profile;
-    // Members are a contiguous block of slaves (core/groups.hpp).
-    const std::size_t p = prof.slave - members_.front();
-    if (prof.slave < members_.front() || p >= members_.size() || members_[p] != prof.slave ||
-        !active_[p] || by_position[p])
+    // Members are K-block groups or, under --groups power, any set of slaves.
+    const auto p = static_cast<std::size_t>(
+        std::find(members_.begin(), members_.end(), prof.slave) - members_.begin());
+    if (p >= members_.size() || !active_[p] || by_position[p])
       throw run_error("unexpected profile from " + net_.describe(m.from) + " (" + where + ")");
     by_position[p] = std::move(prof);
   }

@@ -22,6 +22,7 @@
 #include "arrays.hpp"
 #include "dlb/core/bitonic.hpp"
 #include "dlb/core/groups.hpp"
+#include "dlb/core/heterogeneous.hpp"
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/core/oracle.hpp"
 #include "dlb/core/profile.hpp"
@@ -109,16 +110,25 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   DLB.balance_.min_improvement = prm.min_improvement;
   DLB.balance_.no_move = prm.after_no_move;
   DLB.balance_.unit = prm.balance_unit;
+  DLB.groups_ = DLB.groups_for(DLB.group_size_);
   if (!DLB.master()) {
     DLB.me_ = static_cast<std::size_t>(DLB.rt_.rank() - 1);
-    const auto P_ = static_cast<std::size_t>(P), K_ = static_cast<std::size_t>(DLB.group_size_);
-    DLB.group_ = static_cast<int>(core::group_of(DLB.me_, P_, K_));
-    DLB.members_ = core::group_members(static_cast<std::size_t>(DLB.group_), P_, K_);
+    DLB.group_ = core::group_containing(DLB.groups_, DLB.me_);
+    DLB.members_ = DLB.groups_[static_cast<std::size_t>(DLB.group_)];
     DLB.st_.group = DLB.group_;
   }
   // NONE has no row in the table: no synchronization, ever.
   DLB.closed_ = find_strategy_row(DLB.protocol_) == nullptr;
   DLB.initialized_ = true;
+}
+
+std::vector<std::vector<std::size_t>> context::groups_for(int K) const {
+  const auto P = static_cast<std::size_t>(procs_), k = static_cast<std::size_t>(K);
+  const auto& prm = rt_.params();
+  if (prm.power_groups && k < P && prm.speeds.size() == P) return core::power_groups(prm.speeds, k);
+  std::vector<std::vector<std::size_t>> g(core::group_count(P, k));
+  for (std::size_t i = 0; i < g.size(); ++i) g[i] = core::group_members(i, P, k);
+  return g;
 }
 
 std::vector<core::range_list> context::initial_distribution() const {
@@ -128,9 +138,14 @@ std::vector<core::range_list> context::initial_distribution() const {
       d[static_cast<std::size_t>(i % procs_)].push_back({i, i + 1});
     return d;
   }
-  // Blocks of equal work where the balancer splits work (equal blocks for a uniform loop).
-  return core::blocks_of(
-      core::equal_work_counts(loop_.iterations, static_cast<std::size_t>(procs_), work_cost()));
+  // Blocks of equal work where the balancer splits work (equal blocks for a uniform loop), or in
+  // proportion to the workstations' speeds under --initial speed (lambda_i(0) proportional to
+  // S_i).
+  const auto& prm = rt_.params();
+  const auto P = static_cast<std::size_t>(procs_);
+  const std::vector<double> weights =
+      prm.initial_by_speed && prm.speeds.size() == P ? prm.speeds : std::vector<double>(P, 1.0);
+  return core::blocks_of(core::proportional_work_counts(loop_.iterations, weights, work_cost()));
 }
 
 void DLB_scatter_data(context& DLB) {
@@ -157,9 +172,10 @@ void DLB_scatter_data(context& DLB) {
       while (auto d = net.poll(with_tag(tag::task_exit)))
         if (DLB.note_loss(d->from)) DLB.closed_at_scatter_ = true;
     }
+    const auto first = DLB.self_scheduled() ? DLB.first_chunks() : initial;
     for (int r = 1; r <= DLB.procs_; ++r) {
       if (DLB.rt_.lost(r)) continue;  // its share is missing at the end: recovered
-      const auto& ranges = initial[static_cast<std::size_t>(r - 1)];
+      const auto& ranges = first[static_cast<std::size_t>(r - 1)];
       writer slices;
       detail::pack_inputs(slices, DLB.arrays_, ranges);
       net.send(r, tag::scatter,
@@ -230,8 +246,8 @@ void context::adopt(core::strategy c, int group, const std::vector<bool>& active
   choosing_ = false;
   group_size_ = group_size_under(c, local_group_size_, procs_);
   group_ = group;
-  members_ = core::group_members(static_cast<std::size_t>(group), static_cast<std::size_t>(procs_),
-                                 static_cast<std::size_t>(group_size_));
+  groups_ = groups_for(group_size_);
+  members_ = groups_.at(static_cast<std::size_t>(group));
   active_.assign(members_.size(), false);
   for (std::size_t p = 0; p < members_.size(); ++p) active_[p] = was_active[members_[p]];
   st_.group = group;
@@ -277,6 +293,7 @@ strategy_prediction context::predict(const std::vector<double>& speeds,
   in.program.balance = balance_;
   in.group_size = static_cast<std::size_t>(local_group_size_);
   in.start = initial_distribution();  // the loop's start, cyclic or blocks of equal work
+  in.groups = groups_for(local_group_size_);
   strategy_prediction out;
   out.load = load;
   if (I == 0 || !(mean > 0) || speeds.size() != prm.speeds.size()) return out;
@@ -404,6 +421,9 @@ void DLB_gather_data(context& DLB) {
     st.syncs += c.first;
     st.redistributions += c.second;
   }
+  // Self-scheduling: no slave ships work; the master ships each chunk's input slices.
+  st.bytes_moved += DLB.chunk_bytes_;
+  st.chunks = DLB.chunks_;
   st.end_time = net.clock().now();
   st.recovery_time = DLB.recovery_from_ >= 0 ? st.end_time - DLB.recovery_from_ : 0.0;
   // The oracle bound, where the work function is the iterations' cost: emulated or simulated

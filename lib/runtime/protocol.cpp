@@ -199,6 +199,37 @@ notice_msg decode_notice(reader& r) {
   return m;
 }
 
+bytes encode(const request_msg& m) {
+  writer w;
+  put_header(w, m.sync);
+  w.put(m.done).put(m.speed);
+  return w.take();
+}
+
+request_msg decode_request(reader& r) {
+  request_msg m;
+  m.sync = get_header(r);
+  m.done = r.get<std::int64_t>();
+  m.speed = r.get<double>();
+  return m;
+}
+
+bytes encode(const chunk_msg& m) {
+  writer w;
+  put_header(w, m.sync);
+  w.put(m.index).put_ranges(m.ranges).put_raw(m.slices.data(), m.slices.size());
+  return w.take();
+}
+
+chunk_msg decode_chunk(reader& r) {
+  chunk_msg m;
+  m.sync = get_header(r);
+  m.index = r.get<std::int64_t>();
+  m.ranges = r.get_ranges();
+  m.slices = rest(r);
+  return m;
+}
+
 bytes encode(const gather_msg& m) {
   writer w;
   w.put(m.loop).put_ranges(m.done);

@@ -8,7 +8,9 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 
+#include "dlb/core/heterogeneous.hpp"
 #include "dlb/runtime/network_profile.hpp"
 #include "dlb/runtime/protocol.hpp"
 
@@ -27,14 +29,15 @@ std::string decimal(double x) {
 }
 
 std::vector<double> parse_speeds(const std::string& text, int procs) {
+  if (auto mix = core::speed_mix(text, static_cast<std::size_t>(procs))) return *mix;
   std::vector<double> v;
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
     const auto x = parse_number(item);
     if (!x || !(*x > 0) || !std::isfinite(*x))
-      throw usage_error("option --speeds needs positive numbers separated by commas, got '" + text +
-                        "'");
+      throw usage_error("option --speeds needs positive numbers separated by commas or a mix (" +
+                        std::string(core::known_speed_mixes()) + "), got '" + text + "'");
     v.push_back(*x);
   }
   if (v.size() == 1) v.assign(static_cast<std::size_t>(procs), v[0]);
@@ -49,7 +52,8 @@ std::vector<double> parse_speeds(const std::string& text, int procs) {
 std::vector<option_spec> common_options() {
   return {
       {"strategy", "GDDLB",
-       "NONE, GCDLB, GDDLB, LCDLB, LDDLB or AUTO (customized: the model chooses)"},
+       "NONE, GCDLB, GDDLB, LCDLB, LDDLB or AUTO (customized: the model chooses); or a loop "
+       "self-scheduling baseline: SS, CSS:k (chunks of k), GSS, TSS, FAC2 or AWF"},
       {"backend", "pvm",
        "pvm (real PVM tasks) or sim (simulated workstations in virtual time, one process)"},
       {"procs", "4", "P, the number of slaves (1..64 under pvm, 1..4096 under sim)"},
@@ -58,7 +62,15 @@ std::vector<option_spec> common_options() {
       {"ml", std::to_string(paper::max_load),
        "maximum external load (load uniform in 0..ml); 0: no load"},
       {"tl", decimal(core::kDefaultPersistence), "duration of persistence of the load, seconds"},
-      {"speeds", "1", "normalized processor speeds S_i: one value or P, comma-separated"},
+      {"speeds", "1",
+       "normalized processor speeds S_i: one value or P, comma-separated, or a mix: uniform, "
+       "half2x (the second half at 2), quarter4x (the last quarter at 4), ramp (1 to 2)"},
+      {"initial", "equal",
+       "initial distribution of a BLOCK loop: equal (the paper's chi_i(0) = I/P) or speed "
+       "(lambda_i(0) proportional to S_i)"},
+      {"groups", "block",
+       "groups of the local strategies: block (K-block, the paper's) or power (groups of equal "
+       "total power S_i, for heterogeneous --speeds)"},
       {"clock", "emulated",
        "emulated (1996 workstations, dilated time) or native (real time); pvm backend only"},
       {"scale", "10", "emulated seconds per wall second (emulated clock)"},
@@ -171,12 +183,12 @@ network_params read_network_options(const options& o) {
 
 run_params read_params(const options& o) {
   run_params p;
-  auto s = core::parse_strategy(o.str("strategy"));
-  if (!s) {
-    throw usage_error("option --strategy must be NONE, GCDLB, GDDLB, LCDLB, LDDLB or AUTO, got '" +
-                      o.str("strategy") + "'");
+  try {
+    p.policy = core::parse_policy(o.str("strategy"));
+  } catch (const std::invalid_argument& e) {
+    throw usage_error("option --strategy: " + std::string(e.what()));
   }
-  p.strategy = *s;
+  p.strategy = p.policy.kind;
   const std::string& b = o.str("backend");
   if (b != "pvm" && b != "sim")
     throw usage_error("option --backend must be pvm or sim, got '" + b + "'");
@@ -198,6 +210,14 @@ run_params read_params(const options& o) {
   p.load.max_load = static_cast<int>(o.integer("ml", 0, 1000));
   p.load.persistence = o.real("tl", 1e-6, 1e12);
   p.speeds = parse_speeds(o.str("speeds"), p.procs);
+  const std::string& initial = o.str("initial");
+  if (initial != "equal" && initial != "speed")
+    throw usage_error("option --initial must be equal or speed, got '" + initial + "'");
+  p.initial_by_speed = initial == "speed";
+  const std::string& grouping = o.str("groups");
+  if (grouping != "block" && grouping != "power")
+    throw usage_error("option --groups must be block or power, got '" + grouping + "'");
+  p.power_groups = grouping == "power";
   const std::string& c = o.str("clock");
   if (c != "emulated" && c != "native")
     throw usage_error("option --clock must be emulated or native, got '" + c + "'");
@@ -319,6 +339,10 @@ const char* name_of(tag t) {
       return "instruction";
     case tag::notice:
       return "notice";
+    case tag::request:
+      return "request";
+    case tag::chunk:
+      return "chunk";
     case tag::task_exit:
       return "task_exit";
     case tag::lost:
@@ -340,7 +364,8 @@ void runtime::trace_messages(const std::string& dir) {
     // (protocol.hpp).
     int loop = -1, group = -1, epoch = -1;
     const bool in_sync = kind == tag::interrupt || kind == tag::profile || kind == tag::decision ||
-                         kind == tag::work || kind == tag::instruction || kind == tag::notice;
+                         kind == tag::work || kind == tag::instruction || kind == tag::notice ||
+                         kind == tag::request || kind == tag::chunk;
     if (in_sync) {
       const protocol::sync_header h = protocol::peek_sync(body);
       loop = h.loop;

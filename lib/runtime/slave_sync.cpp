@@ -261,7 +261,11 @@ void DLB_send_interrupt(context& DLB) {
   const detail::call_scope call(DLB);
   auto& rem = DLB.remaining_;
   while (!rem.empty() && rem.front().begin >= rem.front().end) rem.erase(rem.begin());
-  if (!rem.empty()) return;  // the next local range; nothing to ask for
+  if (!rem.empty()) return;    // the next local range; nothing to ask for
+  if (DLB.self_scheduled()) {  // a worker asks the master for its next chunk
+    DLB.sync_pending_ = true;
+    return;
+  }
   // (A member of a centralized group does not see the others' outcomes: it asks the balancer
   // unless it is alone in its group.)
   if (DLB.finishing_ || DLB.closed_ || DLB.members_.size() == 1 ||
@@ -281,20 +285,24 @@ void DLB_send_interrupt(context& DLB) {
 void DLB_profile_send_move_work(context& DLB) {
   const detail::call_scope call(DLB);
   if (!DLB.sync_pending_) return;
-  // --on-loss recover: a slave that knows of a loss in this loop takes part in no more
-  // synchronizations; the others, told too, abandon theirs (sync_abandoned).
-  if (DLB.rt_.params().recover && DLB.closed_) {
-    DLB.sync_pending_ = false;
-    DLB.interrupt_ = false;
-    if (core::iteration_count(DLB.remaining_) == 0) DLB.out_of_work();
-    return;
-  }
-  try {
-    DLB.run_sync();
-  } catch (const sync_abandoned&) {
-    // What it holds now (work received before the LOST included) it computes; what was on its
-    // way to or from it and never arrived, the master finds missing and reassigns.
-    if (core::iteration_count(DLB.remaining_) == 0) DLB.out_of_work();
+  if (DLB.self_scheduled()) {
+    DLB.request_chunk();
+  } else {
+    // --on-loss recover: a slave that knows of a loss in this loop takes part in no more
+    // synchronizations; the others, told too, abandon theirs (sync_abandoned).
+    if (DLB.rt_.params().recover && DLB.closed_) {
+      DLB.sync_pending_ = false;
+      DLB.interrupt_ = false;
+      if (core::iteration_count(DLB.remaining_) == 0) DLB.out_of_work();
+      return;
+    }
+    try {
+      DLB.run_sync();
+    } catch (const sync_abandoned&) {
+      // What it holds now (work received before the LOST included) it computes; what was on its
+      // way to or from it and never arrived, the master finds missing and reassigns.
+      if (core::iteration_count(DLB.remaining_) == 0) DLB.out_of_work();
+    }
   }
   DLB.sync_pending_ = false;
   DLB.interrupt_ = false;

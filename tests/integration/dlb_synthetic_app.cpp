@@ -224,13 +224,19 @@ int body(dlb::runtime& rt) {
       "total_s=%.6f syncs=%lld "
       "redistributions=%lld iterations_moved=%lld bytes_moved=%llu lag_s=%.6f wall_s=%.3f "
       "chosen=%s predicted_best=%s%s\n",
-      std::string(dlb::core::to_string(st.strategy)).c_str(), st.procs, st.group_size,
+      dlb::core::to_string(rt.params().policy).c_str(), st.procs, st.group_size,
       static_cast<long long>(I), static_cast<long long>(wrong), stats_ok ? 1 : 0, st.total_time(),
       static_cast<long long>(st.syncs), static_cast<long long>(st.redistributions),
       static_cast<long long>(st.iterations_moved), static_cast<unsigned long long>(st.bytes_moved),
       st.lag, wall, std::string(dlb::core::to_string(st.chosen)).c_str(),
       st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)).c_str() : "-",
       loss_keys(st).c_str());
+  // Self-scheduling: the chunk sizes the master handed out, in order.
+  if (!st.chunks.empty()) {
+    std::string list;
+    for (const std::int64_t c : st.chunks) list += (list.empty() ? "" : ",") + std::to_string(c);
+    std::printf("CHUNKS n=%zu sizes=%s\n", st.chunks.size(), list.c_str());
+  }
   // Both predictions (issue 10 item 5): the best under each assumption about the load, and the
   // predicted total time of the strategy that ran (AUTO: the one it chose), to set beside
   // total_s.

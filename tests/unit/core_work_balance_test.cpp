@@ -177,47 +177,53 @@ TEST(DecideBalanceInWork, AppliesTheThresholdAndProfitabilityToTheMove) {
   EXPECT_EQ(decide_balance({{}, {}}, {1.0, 1.0}, {}, linear).reason, balance_reason::nothing_left);
 }
 
-TEST(EqualWorkCounts, StartsEqualMachinesWithEqualWork) {
+TEST(ProportionalWorkCounts, StartsEqualMachinesWithEqualWork) {
   struct row {
     const char* why;
     std::int64_t iterations;
-    std::size_t slaves;
+    std::vector<double> weights;
     iteration_cost cost;
     std::vector<std::int64_t> expected;
   };
   const std::vector<row> table = {
       {"linear [0,8): total 36, goals 18 (prefix 15 at 5, 21 at 6: 18 is a tie, lower) ",
        8,
-       2,
+       {1, 1},
        linear,
        {5, 3}},
       {"linear [0,4), 2 slaves: goal 5, prefixes 3 (k=2) and 6 (k=3): 6 is nearer",
        4,
-       2,
+       {1, 1},
        linear,
        {3, 1}},
       {"one iteration worth more than a share leaves a block empty: costs 1,1,50,1; goals 17.67 "
        "(prefix 2 at k=2 is 15.7 short, 52 at k=3 is 34.3 over: 2) and 35.33 (2 is 33.3 short, 52 "
-       "is "
-       "16.7 over: 3)",
+       "is 16.7 over: 3)",
        4,
-       3,
+       {1, 1, 1},
        table_cost({1, 1, 50, 1}),
        {2, 1, 1}},
+      {"weights 1 and 3 on linear [0,8): goal 9, prefixes 6 (k=3) and 10 (k=4): 10 is nearer",
+       8,
+       {1, 3},
+       linear,
+       {4, 4}},
       {"equal costs: the paper's equal blocks, remainder to the first",
        10,
-       4,
+       {1, 1, 1, 1},
        [](std::int64_t) { return 2.0; },
        {3, 3, 2, 2}},
-      {"no costs: equal blocks", 7, 3, {}, {3, 2, 2}},
-      {"nothing to split", 0, 2, linear, {0, 0}},
+      {"equal costs and weights 1, 3: proportional_counts", 10, {1, 3}, {}, {3, 7}},
+      {"no costs: equal blocks", 7, {1, 1, 1}, {}, {3, 2, 2}},
+      {"nothing to split", 0, {1, 1}, linear, {0, 0}},
   };
   for (const auto& r : table) {
     SCOPED_TRACE(r.why);
-    EXPECT_EQ(equal_work_counts(r.iterations, r.slaves, r.cost), r.expected);
+    EXPECT_EQ(proportional_work_counts(r.iterations, r.weights, r.cost), r.expected);
   }
-  EXPECT_THROW(equal_work_counts(4, 0, linear), std::invalid_argument);
-  EXPECT_THROW(equal_work_counts(-1, 2, linear), std::invalid_argument);
+  EXPECT_THROW(proportional_work_counts(4, {}, linear), std::invalid_argument);
+  EXPECT_THROW(proportional_work_counts(-1, {1, 1}, linear), std::invalid_argument);
+  EXPECT_THROW(proportional_work_counts(4, {1, 0}, linear), std::invalid_argument);
 }
 
 TEST(BalanceUnit, HasNamesAndParses) {

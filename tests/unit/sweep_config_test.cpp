@@ -124,12 +124,30 @@ TEST(SweepConfig, DefaultsGroupToHalfOfPAndSeedsToOneUp) {
   EXPECT_EQ(plan.runs[2].seed, 3u);
 }
 
+TEST(SweepConfig, AcceptsTheSelfSchedulingBaselines) {
+  const auto plan = parse_config(
+      "procs = 4\nstrategies = GCDLB SS CSS:16 GSS TSS FAC2 AWF\n[app mxm]\nsizes = n=8 r=4 m=4\n",
+      "x");
+  ASSERT_EQ(plan.runs.size(), 7u);
+  std::vector<std::string> names;
+  for (const auto& r : plan.runs) names.push_back(r.strategy);
+  EXPECT_NE(std::find(names.begin(), names.end(), "CSS:16"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "AWF"), names.end());
+}
+
 TEST(SweepConfig, ErrorsNameTheFileLineAndInput) {
   const std::string base = "procs = 4\nstrategies = NONE\n";
   EXPECT_EQ(error_of(base + "colour = red\n[app mxm]\nsizes = n=4\n")
                 .rfind("t.conf:3: unknown key 'colour'", 0),
             0u);
   EXPECT_NE(error_of("strategies = NONE FASTEST\n").find("t.conf:1: unknown strategy 'FASTEST'"),
+            std::string::npos);
+  // The self-scheduling baselines: the programs' names, spelled as they echo them.
+  EXPECT_NE(error_of("strategies = GSS CSS:0\n").find("t.conf:1: strategy CSS needs a chunk size"),
+            std::string::npos);
+  EXPECT_NE(error_of("strategies = CSS\n").find("t.conf:1: strategy CSS needs its chunk size"),
+            std::string::npos);
+  EXPECT_NE(error_of("strategies = gss\n").find("t.conf:1: strategy 'gss' must be spelled"),
             std::string::npos);
   EXPECT_NE(error_of(base + "sizes = n=4\n").find("sizes belong in an [app NAME] section"),
             std::string::npos);

@@ -280,3 +280,40 @@ TEST(SweepReport, BothPredictionsAreJudgedPerLoop) {
             std::string::npos)
       << md;
 }
+
+namespace {
+
+// Beyond the paper (issue 12): the oracle section has a column for every policy of the results,
+// the self-scheduling baselines after the paper's strategies.
+TEST(SweepReport, OracleSectionListsTheBaselines) {
+  report_inputs in;
+  in.summary_path = "summary.csv";
+  in.summary_table.columns = summary_columns();
+  std::vector<summary_row> rows;
+  double ratio = 1.5;
+  for (const std::string s : {"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "FAC2", "CSS:16"}) {
+    summary_row r = row("mxm", 4, "n=400 r=400 m=400", s, 0.6);
+    r.fields["over_oracle_median"] = std::to_string(ratio);
+    r.fields["over_oracle_min"] = std::to_string(ratio);
+    r.fields["over_oracle_max"] = std::to_string(ratio);
+    ratio -= 0.05;
+    rows.push_back(r);
+  }
+  for (const auto& r : rows) {
+    std::vector<std::string> cells;
+    for (const auto& c : summary_columns())
+      cells.push_back(r.fields.count(c) ? r.fields.at(c) : "");
+    in.summary_table.rows.push_back(cells);
+  }
+  const std::string md = render_report(in);
+  const auto at = md.find("## Distance from the oracle bound");
+  ASSERT_NE(at, std::string::npos) << md;
+  const std::string section = md.substr(at);
+  EXPECT_NE(section.find("| app | P | size | NONE | GCDLB | GDDLB | LCDLB | LDDLB | AUTO | FAC2 | "
+                         "CSS:16 |"),
+            std::string::npos)
+      << section;
+  EXPECT_NE(section.find("| 1.25 (1.25..1.25) | 1.2 (1.2..1.2) |"), std::string::npos) << section;
+}
+
+}  // namespace

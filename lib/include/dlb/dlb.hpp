@@ -29,11 +29,13 @@
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "dlb/core/chunks.hpp"
 #include "dlb/core/distribution.hpp"
 #include "dlb/core/redistribution.hpp"
 #include "dlb/core/strategy.hpp"
@@ -195,6 +197,8 @@ struct run_stats {
   // this loop's work from its start, every slave busy throughout, under the run's load (0 under
   // the native clock, where the work function is not the iterations' real cost).
   double oracle_time = 0.0;
+  // Self-scheduling: the chunk sizes the master handed out, in order (the scatter's first).
+  std::vector<std::int64_t> chunks;
   // Customized mode: the strategy the run committed to at its first synchronization.
   core::strategy chosen = core::strategy::none;
   // What the model predicts from the speeds observed up to the first synchronization (every
@@ -225,7 +229,8 @@ struct decision;
 struct instruction_msg;
 }  // namespace protocol
 namespace detail {
-class central_balancer;  // lib/runtime/central_balancer.cpp
+class central_balancer;                 // lib/runtime/central_balancer.cpp
+void run_self_scheduler(context& DLB);  // lib/runtime/self_scheduling.cpp
 // A slave's DLB call, for its time accounting (context::begin_call / end_call): ends the call
 // when it goes out of scope, on every return path.
 class call_scope {
@@ -275,6 +280,7 @@ class context {
   friend void DLB_profile_send_move_work(context&);
   friend void DLB_gather_data(context&);
   friend class detail::central_balancer;
+  friend void detail::run_self_scheduler(context&);
 
   // Both balancers (dlb.cpp): the decision on a group's profiles, by core::decide_balance.
   protocol::decision decide(const std::vector<protocol::member_profile>& profiles) const;
@@ -290,6 +296,21 @@ class context {
   void adopt(core::strategy c, int group, const std::vector<bool>& active_before);
   // Every slave's initial ranges (chi_i(0)), known to all tasks by the same formula.
   std::vector<core::range_list> initial_distribution() const;
+  // The groups of group size K (K >= P: one group of all slaves), known to all tasks by the
+  // same formula: K-block, or of equal total power under --groups power.
+  std::vector<std::vector<std::size_t>> groups_for(int K) const;
+
+  // Self-scheduling (self_scheduling.cpp; beyond the paper): a master-worker loop in which the
+  // master hands out chunks by the run's chunk rule (core::chunk_dispenser) to workers that ask.
+  bool self_scheduled() const { return strategy_ == core::strategy::self_scheduling; }
+  // Master, at the scatter: the dispenser, and each slave's first chunk (chunks 0..P-1).
+  std::vector<core::range_list> first_chunks();
+  // Worker, its chunk done: REQUEST the next, and take the CHUNK that answers (none: done).
+  void request_chunk();
+  std::optional<core::chunk_dispenser> dispenser_;
+  std::int64_t next_chunk_begin_ = 0;  // master: where the next chunk starts
+  std::vector<std::int64_t> chunks_;   // master: the chunk sizes handed out, in order
+  std::uint64_t chunk_bytes_ = 0;      // master: input slices shipped with chunks on request
 
   // The slave's synchronizations (slave_sync.cpp).
   protocol::sync_header current_sync() const;
@@ -348,6 +369,7 @@ class context {
   // (dlb/runtime/strategy_table.hpp) says who talks to whom.
   core::strategy protocol_;
   int local_group_size_ = 0;  // K for local strategies (customized mode may choose one)
+  std::vector<std::vector<std::size_t>> groups_;  // the groups in force (groups_for)
   int procs_ = 0;
   int group_size_ = 0;
   loop_spec loop_;

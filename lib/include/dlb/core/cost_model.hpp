@@ -101,6 +101,9 @@ struct model_input {
   program_profile program;
   machine_profile machine;
   std::size_t group_size = 1;  // K, for the local strategies
+  // The local strategies' groups (slaves of each); empty: the K-block groups of group_size.
+  // Non-empty (e.g. core::power_groups), they must hold every slave once.
+  std::vector<std::vector<std::size_t>> groups;
   // Where the prediction starts: at start_time, slave i holds start[i] (in work order). Empty
   // means the beginning of the loop: equal blocks of [0, I). Customized mode passes the state at
   // the first synchronization.

@@ -16,5 +16,8 @@ std::size_t group_of(std::size_t slave, std::size_t slaves, std::size_t group_si
 // The slaves of `group`, ascending. Also throws std::invalid_argument for group >= group_count.
 std::vector<std::size_t> group_members(std::size_t group, std::size_t slaves,
                                        std::size_t group_size);
+// The index of the group (a list of groups, each a list of slaves) that holds `slave`. Throws
+// std::invalid_argument if none does.
+int group_containing(const std::vector<std::vector<std::size_t>>& groups, std::size_t slave);
 
 }  // namespace dlb::core

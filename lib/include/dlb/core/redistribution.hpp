@@ -47,14 +47,17 @@ double work_of(const range_list& ranges, const iteration_cost& cost);
 // empty: splitting the work is then splitting the iterations, and the count rule is exact.
 bool same_cost(const std::vector<range_list>& remaining, const iteration_cost& cost);
 
-// chi_i(0) in work, for a loop whose iterations cost different amounts: P consecutive blocks of
-// [0, I) whose costs are as equal as whole iterations allow (block i ends at the iteration
-// boundary nearest to (i+1)/P of the loop's total cost; ties to the lower boundary), so that
-// equal workstations start balanced, as the paper's equal blocks do for its uniform loops. With
-// an empty `cost`, or iterations that all cost the same, equal_block_counts. A block may be empty
-// when one iteration costs more than a share. Throws for slaves == 0 or I < 0.
-std::vector<std::int64_t> equal_work_counts(std::int64_t iterations, std::size_t slaves,
-                                            const iteration_cost& cost);
+// lambda_i(0) in work: consecutive blocks of [0, I), one per weight, whose costs are in
+// proportion to the weights as nearly as whole iterations allow (block i ends at the iteration
+// boundary nearest to w_0 + ... + w_i of the total weight's share of the loop's cost; ties to the
+// lower boundary). Equal weights start equal workstations balanced, as the paper's equal blocks do
+// for its uniform loops; weights S_i start heterogeneous ones so. With an empty `cost`, or
+// iterations that all cost the same, proportional_counts(weights, I) (equal weights:
+// equal_block_counts). A block may be empty when one iteration costs more than a share. Throws
+// for no weights, a weight that is not positive, or I < 0.
+std::vector<std::int64_t> proportional_work_counts(std::int64_t iterations,
+                                                   const std::vector<double>& weights,
+                                                   const iteration_cost& cost);
 
 // Eq. 1.3.3 in work: target_i = sigma_i / sum(sigma) * total (a speed that is not a positive
 // number counts as 0; no positive speed: equal shares). Throws for no slaves or a negative total.

@@ -43,6 +43,9 @@ enum class tag : int {
   lost,         // master -> surviving slaves (--on-loss recover): loop, the lost slave, time
   recover,      // master -> a slave that handed in (--on-loss recover): loop, ranges (none: the
                 // loop is complete), the moved inputs' slices of those ranges
+  request,      // worker -> master (self-scheduling): loop, 0, request number, done, speed
+  chunk,        // master -> worker (self-scheduling): loop, 0, request number, chunk index,
+                // ranges, the moved inputs' slices
   task_exit = kTaskExitTag,
 };
 

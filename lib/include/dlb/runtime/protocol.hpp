@@ -148,12 +148,34 @@ struct recover_msg {
   std::span<const std::byte> slices;
 };
 
+// Self-scheduling (self_scheduling.cpp; beyond the paper, issue 12). Their header's group is 0
+// and its epoch the worker's request count: REQUEST(e) is answered by CHUNK(e).
+// REQUEST, worker -> master: its chunk is done, it asks for the next; what it did of that chunk
+// and its speed over it (work per second, core::speed: AWF's weight).
+struct request_msg {
+  sync_header sync;
+  std::int64_t done = 0;
+  double speed = 0.0;
+};
+
+// CHUNK, master -> worker: the answer to a REQUEST: the chunk's ranges (none: the loop is all
+// handed out, the worker is done) and its index in the loop's chunk sequence (the scatter's
+// chunks are 0..P-1), then the slices of the moved input arrays.
+struct chunk_msg {
+  sync_header sync;
+  std::int64_t index = 0;
+  core::range_list ranges;
+  std::span<const std::byte> slices;
+};
+
 bytes encode(const lost_msg& m);
 bytes encode(const recover_msg& m);
 lost_msg decode_lost(reader& r);
 recover_msg decode_recover(reader& r);
 
 bytes encode(const scatter_msg& m);
+bytes encode(const request_msg& m);
+bytes encode(const chunk_msg& m);
 bytes encode(const interrupt_msg& m);
 bytes encode(const profile_msg& m);
 bytes encode(const decision_msg& m);
@@ -170,5 +192,7 @@ work_msg decode_work(reader& r);
 instruction_msg decode_instruction(reader& r);
 notice_msg decode_notice(reader& r);
 gather_msg decode_gather(reader& r);
+request_msg decode_request(reader& r);
+chunk_msg decode_chunk(reader& r);
 
 }  // namespace dlb::protocol

@@ -25,6 +25,7 @@
 #include "dlb/core/load.hpp"
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/core/paper.hpp"
+#include "dlb/core/policy.hpp"
 #include "dlb/core/redistribution.hpp"
 #include "dlb/core/strategy.hpp"
 #include "dlb/runtime/clocks.hpp"
@@ -66,10 +67,18 @@ std::string to_string(backend_kind b);
 struct run_params {
   backend_kind backend = backend_kind::pvm;
   core::strategy strategy = core::strategy::gddlb;
+  // What --strategy named: the strategy, or a self-scheduling chunk rule (strategy is then
+  // self_scheduling); core::to_string(policy) is the name the RESULT line echoes.
+  core::policy policy;
   int procs = 4;  // P
   int group = 4;  // K (resolved: P for global strategies)
   core::load_function load;
-  std::vector<double> speeds;  // S_i per slave
+  std::vector<double> speeds;  // S_i per slave (--speeds: a list or a named mix)
+  // Heterogeneous workstations (--initial speed, --groups power): lambda_i(0) proportional to
+  // S_i for a BLOCK loop, and local strategies' groups of equal total power
+  // (core/heterogeneous.hpp). Both default off: the paper's equal blocks and K-block groups.
+  bool initial_by_speed = false;
+  bool power_groups = false;
   bool emulated = true;
   double scale = 10.0;
   network_params network;

@@ -1,0 +1,138 @@
+// self_scheduling.cpp: loop self-scheduling as a master-worker protocol over the same transport,
+// clock and messenger as the paper's strategies (issue 12: the baselines SS, CSS:k, GSS, TSS,
+// FAC2, AWF; their chunk rules are the pure core's, dlb/core/chunks.hpp).
+//
+//  - DLB_scatter_data: the master hands each slave its first chunk (chunks 0..P-1 of the rule, in
+//    slave order) with the WHOLE inputs and the chunk's slices, in the scatter message: the
+//    workers' first requests are implicit in the start of the loop.
+//  - A worker computes its chunk through the application's unchanged loop (Figure 1.4): at its
+//    end DLB_send_interrupt marks a request due and DLB_profile_send_move_work sends REQUEST(e)
+//    (its e-th) with its speed over that chunk, and waits for CHUNK(e): the next chunk's ranges
+//    and the slices of the moved input arrays, or no ranges (the loop is all handed out: its
+//    more_work() turns false).
+//  - The master answers requests in arrival order from core::chunk_dispenser (AWF: each worker's
+//    weight is the speed its last request reported), and collects the results as under the
+//    strategies (DLB_gather_data: the output slices of the iterations each worker executed).
+//
+// Costs are the strategies': every message pays the messenger's sender and receiver overheads
+// and the network (the shared Ethernet by default), and under --balancer master the master's
+// work for each request takes slave 1's CPU, as the centralized balancer's does. Choosing a
+// chunk is a few operations: no delta is charged for it (delta is the paper's cost of computing
+// a redistribution). A worker's wait for its next chunk is synchronization time.
+//
+// Statistics: syncs are the workers' requests, redistributions the chunks handed out on request,
+// bytes_moved the input slices shipped with those chunks; iterations_moved stays 0 (no work
+// moves between workers); run_stats::chunks lists every chunk's size in order.
+#include "self_scheduling.hpp"
+
+#include <string>
+
+#include "arrays.hpp"
+#include "dlb/core/profile.hpp"
+#include "dlb/runtime/protocol.hpp"
+
+namespace dlb {
+
+std::vector<core::range_list> context::first_chunks() {
+  const auto& prm = rt_.params();
+  core::chunk_params cp;
+  cp.rule = prm.policy.rule;
+  cp.iterations = loop_.iterations;
+  cp.workers = static_cast<std::size_t>(procs_);
+  cp.fixed = prm.policy.chunk;
+  dispenser_.emplace(cp);
+  next_chunk_begin_ = 0;
+  chunks_.clear();
+  chunk_bytes_ = 0;
+  std::vector<core::range_list> first(static_cast<std::size_t>(procs_));
+  for (std::size_t s = 0; s < first.size(); ++s) {
+    const std::int64_t c = dispenser_->next(s);
+    if (c == 0) continue;
+    first[s].push_back({next_chunk_begin_, next_chunk_begin_ + c});
+    next_chunk_begin_ += c;
+    chunks_.push_back(c);
+  }
+  return first;
+}
+
+void context::request_chunk() {
+  auto& clk = net_.clock();
+  const double now = clk.now();
+  // AWF's weight: the one speed metric (work per second in the balancer's unit).
+  const double speed =
+      core::speed({done_since_sync_, now - sync_start_, 0, work_since_sync_}, last_speed_);
+  last_speed_ = speed;
+  if (st_.syncs == 0) st_.first_speed = speed;
+  const protocol::sync_header h{loop_id_, 0, epoch_++};
+  net_.send(protocol::master_rank, tag::request,
+            protocol::encode(protocol::request_msg{h, done_since_sync_, speed}));
+  ++st_.syncs;
+  auto d = net_.wait(protocol::in_sync(tag::chunk, h, protocol::master_rank),
+                     "the master's next chunk (loop " + std::to_string(loop_id_) + ", request " +
+                         std::to_string(h.epoch) + ")");
+  reader r = d.body();
+  protocol::chunk_msg m = protocol::decode_chunk(r);
+  reader slices(m.slices);
+  detail::unpack_arrays(slices, arrays_, m.ranges, detail::moved_array);
+  remaining_ = std::move(m.ranges);
+  more_work_ = core::iteration_count(remaining_) > 0;
+  if (!more_work_) remaining_.clear();
+  done_since_sync_ = 0;
+  work_since_sync_ = 0.0;
+  sync_start_ = clk.now();
+}
+
+namespace detail {
+
+void run_self_scheduler(context& DLB) {
+  auto& net = DLB.net_;
+  if (!DLB.dispenser_) throw run_error("DLB_master_sync before DLB_scatter_data");
+  const auto P = static_cast<std::size_t>(DLB.procs_);
+  const bool awf = DLB.rt_.params().policy.rule == core::chunk_rule::awf;
+  std::vector<double> weights(P, 0.0);  // AWF: 0 until a worker has reported its speed
+  std::int64_t requests = 0, served = 0;
+  const int loop = DLB.loop_id_;
+  DLB.gathered_.clear();
+  while (DLB.gathered_.size() < P) {
+    auto d = net.wait(
+        [loop](const delivered& m) {
+          return (m.kind == tag::gather || m.kind == tag::request) &&
+                 protocol::peek_loop(m) == loop;
+        },
+        "requests or results of loop " + std::to_string(loop) + " (" +
+            std::to_string(DLB.gathered_.size()) + " of " + std::to_string(P) + " workers done)");
+    if (d.kind == tag::gather) {
+      DLB.gathered_.push_back(std::move(d));
+      continue;
+    }
+    reader r = d.body();
+    const protocol::request_msg q = protocol::decode_request(r);
+    const auto s = static_cast<std::size_t>(d.from - 1);
+    if (d.from < 1 || s >= P) throw run_error("request from an unknown task");
+    ++requests;
+    if (awf) {
+      weights[s] = q.speed;
+      DLB.dispenser_->set_weights(weights);
+    }
+    const std::int64_t c = DLB.dispenser_->next(s);
+    core::range_list ranges;
+    const auto index = static_cast<std::int64_t>(DLB.chunks_.size());
+    if (c > 0) {
+      ranges.push_back({DLB.next_chunk_begin_, DLB.next_chunk_begin_ + c});
+      DLB.next_chunk_begin_ += c;
+      DLB.chunks_.push_back(c);
+      ++served;
+    }
+    writer slices;
+    pack_arrays(slices, DLB.arrays_, ranges, moved_array);
+    DLB.chunk_bytes_ += slices.size();
+    net.send(d.from, tag::chunk,
+             protocol::encode(protocol::chunk_msg{q.sync, index, ranges, slices.data()}));
+  }
+  // The balancer's own count, as for the centralized strategies (DLB_gather_data reads it).
+  DLB.master_tally_[0] = {requests, served};
+}
+
+}  // namespace detail
+
+}  // namespace dlb

@@ -1,0 +1,13 @@
+// self_scheduling.hpp (internal): the master's side of a self-scheduled loop
+// (self_scheduling.cpp), called by DLB_master_sync.
+#pragma once
+
+#include "dlb/dlb.hpp"
+
+namespace dlb::detail {
+
+// Until every worker has handed in its results: answers each REQUEST with the next chunk of the
+// run's rule (none once the loop is all handed out), with the chunk's input slices.
+void run_self_scheduler(context& DLB);
+
+}  // namespace dlb::detail

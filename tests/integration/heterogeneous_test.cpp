@@ -1,0 +1,92 @@
+// heterogeneous_test: heterogeneous workstations end to end (issue 12 item 4), on both backends,
+// with the synthetic loop on the half2x mix (speeds 1, 1, 2, 2) without external load, where the
+// ideal makespan is known by hand: 240 iterations of 20 ms = 4.8 base seconds over a total speed
+// of 6, 0.8 s.
+//  - --initial speed (lambda_i(0) proportional to S_i) needs no balancing: NONE finishes within
+//    3% of 0.8 s, where the equal blocks of --initial equal leave the slow half 1.5 x that.
+//  - LDDLB with K = 2: the K-block groups are {1, 2} (power 2) and {3, 4} (power 4), so group 1
+//    holds half the work on a third of the power (1.2 s at best); --groups power makes groups
+//    {1, 3} and {2, 4} of power 3 each, and balancing within them gets close to 0.8 s. The cost
+//    model, given the groups and speeds, predicts both runs within 5%.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "run_process.hpp"
+
+namespace {
+
+constexpr double kIdeal = 240 * 0.020 / 6;
+
+struct outcome {
+  double total = 0;
+  double predicted = -1;
+};
+
+outcome run(const std::string& backend, const std::string& strategy, const std::string& initial,
+            const std::string& groups) {
+  auto r = testing_support::run_process({DLB_SYNTHETIC_APP,
+                                         "--backend",
+                                         backend,
+                                         "--strategy",
+                                         strategy,
+                                         "--procs",
+                                         "4",
+                                         "--group",
+                                         "2",
+                                         "--speeds",
+                                         "half2x",
+                                         "--initial",
+                                         initial,
+                                         "--groups",
+                                         groups,
+                                         "--ml",
+                                         "0",
+                                         "--iterations",
+                                         "240",
+                                         "--work-ms",
+                                         "20",
+                                         "--scale",
+                                         "10"},
+                                        120);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Verification = SUCCESSFUL"), std::string::npos) << r.out;
+  EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty());
+  auto res = testing_support::fields_of(r.out, "RESULT ");
+  auto pred = testing_support::fields_of(r.out, "PREDICTION ");
+  outcome o;
+  if (res.count("total_s")) o.total = std::stod(res["total_s"]);
+  if (pred.count("predicted_run_s")) o.predicted = std::stod(pred["predicted_run_s"]);
+  return o;
+}
+
+class Heterogeneous : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Heterogeneous, InitialDistributionProportionalToSpeed) {
+  const auto by_speed = run(GetParam(), "NONE", "speed", "block");
+  const auto equal = run(GetParam(), "NONE", "equal", "block");
+  EXPECT_GE(by_speed.total, kIdeal);
+  EXPECT_LT(by_speed.total, kIdeal * 1.03);
+  EXPECT_GT(equal.total, kIdeal * 1.45);
+}
+
+// Simulated only: the balancing decisions rest on measured speeds, which the emulated clock of
+// a PVM run on an overloaded machine distorts by its lag (seen: 23 emulated seconds at a load
+// average of 28), so its times are not a fixed target; the groups themselves are the same
+// formula on every backend (context::groups_for).
+TEST(HeterogeneousSim, LocalGroupsOfEqualPower) {
+  const auto block = run("sim", "LDDLB", "equal", "block");
+  const auto power = run("sim", "LDDLB", "equal", "power");
+  EXPECT_GT(block.total, kIdeal * 1.45);
+  EXPECT_LT(power.total, block.total * 0.75);
+  EXPECT_LT(power.total, kIdeal * 1.15);
+  // The model takes the speeds and the groups.
+  EXPECT_NEAR(block.predicted, block.total, 0.05 * block.total);
+  EXPECT_NEAR(power.predicted, power.total, 0.05 * power.total);
+}
+
+INSTANTIATE_TEST_SUITE_P(Both, Heterogeneous, ::testing::Values("sim", "pvm"));
+
+}  // namespace

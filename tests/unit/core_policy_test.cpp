@@ -1,0 +1,76 @@
+// The names --strategy accepts (dlb/core/policy.hpp): the paper's strategies and the
+// self-scheduling baselines, table-style, with the errors of bad names.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dlb/core/policy.hpp"
+
+namespace {
+
+using dlb::core::chunk_rule;
+using dlb::core::parse_policy;
+using dlb::core::policy;
+using dlb::core::strategy;
+
+TEST(Policy, NamesParseToTheirStrategyOrRule) {
+  struct row {
+    std::string text;
+    policy expected;
+    std::string canonical;
+  };
+  const auto ss = [](chunk_rule r, std::int64_t k = 1) {
+    return policy{strategy::self_scheduling, r, k};
+  };
+  const std::vector<row> rows{
+      {"NONE", {strategy::none, chunk_rule::gss, 1}, "NONE"},
+      {"gcdlb", {strategy::gcdlb, chunk_rule::gss, 1}, "GCDLB"},
+      {"LDDLB", {strategy::lddlb, chunk_rule::gss, 1}, "LDDLB"},
+      {"AUTO", {strategy::automatic, chunk_rule::gss, 1}, "AUTO"},
+      {"SS", ss(chunk_rule::ss), "SS"},
+      {"css:16", ss(chunk_rule::css, 16), "CSS:16"},
+      {"CSS:1", ss(chunk_rule::css, 1), "CSS:1"},
+      {"GSS", ss(chunk_rule::gss), "GSS"},
+      {"tss", ss(chunk_rule::tss), "TSS"},
+      {"FAC2", ss(chunk_rule::fac2), "FAC2"},
+      {"AWF", ss(chunk_rule::awf), "AWF"},
+  };
+  for (const auto& r : rows) {
+    const policy p = parse_policy(r.text);
+    EXPECT_EQ(p, r.expected) << r.text;
+    EXPECT_EQ(dlb::core::to_string(p), r.canonical) << r.text;
+    EXPECT_EQ(parse_policy(r.canonical), p) << r.canonical;
+  }
+}
+
+TEST(Policy, BadNamesAreRefusedWithAReason) {
+  struct row {
+    std::string text;
+    std::string reason;  // part of the message
+  };
+  const std::vector<row> rows{
+      {"", "unknown strategy ''"},
+      {"SELF", "unknown strategy 'SELF'"},
+      {"GSS2", "unknown strategy 'GSS2'"},
+      {"CSS", "CSS needs its chunk size"},
+      {"CSS:0", "k >= 1"},
+      {"CSS:-3", "k >= 1"},
+      {"CSS:4x", "k >= 1"},
+      {"CSS:", "k >= 1"},
+      {"GSS:4", "takes no chunk size"},
+      {"GCDLB:4", "unknown strategy 'GCDLB:4'"},
+  };
+  for (const auto& r : rows) {
+    try {
+      (void)parse_policy(r.text);
+      ADD_FAILURE() << "accepted '" << r.text << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(r.reason), std::string::npos)
+          << r.text << ": " << e.what();
+    }
+  }
+}
+
+}  // namespace
