@@ -264,6 +264,10 @@ run_params read_params(const options& o) {
   if (loss != "abort" && loss != "recover")
     throw usage_error("option --on-loss must be abort or recover, got '" + loss + "'");
   p.recover = loss == "recover";
+  if (p.recover && p.strategy == core::strategy::self_scheduling)
+    throw usage_error("option --on-loss recover works with the DLB strategies (NONE, GCDLB, GDDLB, "
+                      "LCDLB, LDDLB, AUTO), not with the self-scheduling policy " +
+                      o.str("strategy") + " (lib/README.md, \"When a workstation is lost\")");
   p.kill_slave = static_cast<int>(o.integer("kill-slave", 0, p.procs));
   p.kill_at = o.real("kill-at", 0, 1e12);
   p.quiet = o.flag("quiet");

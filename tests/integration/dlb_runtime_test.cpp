@@ -190,7 +190,9 @@ using WorkTaken = OnBothBackends;
 // (GCDLB with --instructions all: the slow slave waits for the decision after its profile.
 // With the paper's instructions to senders only it goes on computing, so each instruction waits
 // for the end of one of its 2-second iterations, and it keeps the pieces of its current range
-// that are not a tail of it: it ends cleanly too, having done a few more.)
+// that are not a tail of it: it ends cleanly too, having done a few more. Under PVM the counts
+// depend on when messages really arrive: at scale 40 a test running beside others lagged enough
+// to double them; scale 10 keeps the lag small.)
 using WorkTaken = OnBothBackends;
 TEST_P(WorkTaken, ASlaveWhoseWorkIsAllTakenEndsCleanly) {
   struct row {
@@ -203,7 +205,7 @@ TEST_P(WorkTaken, ASlaveWhoseWorkIsAllTakenEndsCleanly) {
     auto r =
         run_on(GetParam(), {"--strategy", c.strategy, "--instructions", c.instructions, "--procs",
                             "4", "--ml", "0", "--speeds", "8,8,8,0.02", "--iterations", "200",
-                            "--work-ms", "40", "--scale", "40", "--threshold", "1"});
+                            "--work-ms", "40", "--scale", "10", "--threshold", "1"});
     expect_successful_run(r, 4, 200);
     auto slow = fields_of(r.out, "SLAVE ", 3);
     EXPECT_LE(std::stoll(slow["done"]), c.most_done) << c.strategy << " " << c.instructions;

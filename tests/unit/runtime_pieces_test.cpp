@@ -87,6 +87,7 @@ TEST(Options, ParsesValidatesAndNamesTheOption) {
            {{"--network-file", "x.net", "--latency-us", "100"}, "--latency-us"},
            {{"--network-file", "/nonexistent.net"}, "/nonexistent.net"},
            {{"--after-no-move", "sulk"}, "--after-no-move"},
+           {{"--strategy", "GSS", "--on-loss", "recover"}, "--on-loss recover"},
            {{"--balance-by", "bytes"}, "--balance-by"}}) {
     try {
       dlb::read_params(dlb::options::parse(specs, b.args));
