@@ -19,36 +19,13 @@
 #include <tuple>
 #include <vector>
 
+#include "message_trace.hpp"
 #include "run_process.hpp"
 
 namespace {
 
-struct message {
-  int from = -1, to = -1;
-  std::string type;
-  long bytes = 0;
-  int loop = -1, group = -1, epoch = -1;
-};
-
-std::vector<message> read_trace(const std::string& dir, int procs) {
-  std::vector<message> all;
-  for (int r = 0; r <= procs; ++r) {
-    std::ifstream in(dir + "/messages." + std::to_string(r) + ".csv");
-    EXPECT_TRUE(in.good()) << "no trace of rank " << r;
-    std::string line;
-    std::getline(in, line);  // header
-    while (std::getline(in, line)) {
-      std::stringstream ss(line);
-      std::string f[8];
-      for (auto& x : f) std::getline(ss, x, ',');
-      message m{std::stoi(f[1]), std::stoi(f[2]), f[3],           std::stol(f[4]),
-                std::stoi(f[5]), std::stoi(f[6]), std::stoi(f[7])};
-      EXPECT_EQ(m.from, r);
-      all.push_back(m);
-    }
-  }
-  return all;
-}
+using message = testing_support::traced_message;
+using testing_support::read_trace;
 
 using Case = std::tuple<std::string, std::string>;  // strategy, backend
 class MessagePattern : public ::testing::TestWithParam<Case> {};
@@ -78,6 +55,8 @@ TEST_P(MessagePattern, OneSynchronizationFollowsThePapersPattern) {
                                          "400",
                                          "--work-ms",
                                          "20",
+                                         "--scale",
+                                         "5",  // PVM: 2 cores shared with other tests
                                          "--trace-dir",
                                          dir,
                                          "--quiet"},

@@ -17,32 +17,13 @@
 
 #include "dlb/core/chunks.hpp"
 #include "dlb/core/policy.hpp"
+#include "message_trace.hpp"
 #include "run_process.hpp"
 
 namespace {
 
-struct message {
-  int from = -1, to = -1;
-  std::string type;
-  long bytes = 0;
-};
-
-std::vector<message> read_trace(const std::string& dir, int procs) {
-  std::vector<message> all;
-  for (int r = 0; r <= procs; ++r) {
-    std::ifstream in(dir + "/messages." + std::to_string(r) + ".csv");
-    EXPECT_TRUE(in.good()) << "no trace of rank " << r;
-    std::string line;
-    std::getline(in, line);  // header
-    while (std::getline(in, line)) {
-      std::stringstream ss(line);
-      std::string f[8];
-      for (auto& x : f) std::getline(ss, x, ',');
-      all.push_back({std::stoi(f[1]), std::stoi(f[2]), f[3], std::stol(f[4])});
-    }
-  }
-  return all;
-}
+using message = testing_support::traced_message;
+using testing_support::read_trace;
 
 std::vector<std::int64_t> chunks_of(const std::string& out) {
   std::vector<std::int64_t> v;

@@ -27,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "message_trace.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -53,30 +54,8 @@ std::vector<std::string> sim_run(const std::string& strategy, std::vector<std::s
   return a;
 }
 
-struct traced_message {
-  double time;
-  int from, to;
-  std::string type;
-};
-
-// Every message of a run, from its --trace-dir files.
-std::vector<traced_message> read_trace(const std::filesystem::path& dir) {
-  std::vector<traced_message> all;
-  for (const auto& f : std::filesystem::directory_iterator(dir)) {
-    std::ifstream in(f.path());
-    std::string line;
-    std::getline(in, line);  // header
-    while (std::getline(in, line)) {
-      std::stringstream ss(line);
-      std::string cell;
-      std::vector<std::string> c;
-      while (std::getline(ss, cell, ',')) c.push_back(cell);
-      if (c.size() < 4) continue;
-      all.push_back({std::stod(c[0]), std::stoi(c[1]), std::stoi(c[2]), c[3]});
-    }
-  }
-  return all;
-}
+using testing_support::read_trace;
+using testing_support::traced_message;
 
 struct kill_point {
   int slave;
