@@ -241,7 +241,7 @@ using ModernEntryPoint = OnBothBackends;
 TEST_P(ModernEntryPoint, ParallelForMatchesFigure14) {
   // Scale 5, not 40: 10 ms of host scheduling on a loaded machine moved a run of 0.1 s wall by
   // 10% of its emulated time; at 0.4 s wall both styles landed on the same time, but not always
-  // beside other tests under the sanitizers (scale 10 failed there); 0.5 s at scale 5.
+  // beside other tests under the sanitizers (scale 10 failed there): scale 5 doubles the wall.
   std::vector<std::string> base{"--strategy", "GDDLB",     "--procs",   "4",       "--iterations",
                                 "120",        "--work-ms", "40",        "--scale", "5",
                                 "--seed",     "3",         "--network", "ideal"};
