@@ -129,7 +129,13 @@ std::vector<std::int64_t> proportional_work_counts(std::int64_t iterations,
       throw std::invalid_argument("proportional_work_counts: weights must be finite and > 0");
     sum += w;
   }
-  if (same_cost({{{0, iterations}}}, cost)) return proportional_counts(weights, iterations);
+  if (same_cost({{{0, iterations}}}, cost)) {
+    // Equal weights: the paper's equal blocks, which proportional_counts gives too, without its
+    // sort (every task of a run computes the start: O(P) each, not O(P log P)).
+    if (std::all_of(weights.begin(), weights.end(), [&](double w) { return w == weights[0]; }))
+      return equal_block_counts(iterations, weights.size());
+    return proportional_counts(weights, iterations);
+  }
   std::vector<double> prefix(static_cast<std::size_t>(iterations) + 1, 0.0);
   for (std::int64_t k = 0; k < iterations; ++k)
     prefix[static_cast<std::size_t>(k) + 1] = prefix[static_cast<std::size_t>(k)] + cost(k);

@@ -85,11 +85,10 @@ central_balancer::central_balancer(context& dlb)
       groups_(dlb.groups_.size()),
       members_of_(dlb.groups_) {
   transfers_to_.assign(procs_, 0);
-  const auto initial = dlb_.initial_distribution();
+  const auto initial = dlb_.initial_counts();
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     for (auto s : members_of_[g])
-      groups_[g].active.push_back(core::iteration_count(initial[s]) > 0 &&
-                                  !dlb_.rt_.lost(static_cast<int>(s) + 1));
+      groups_[g].active.push_back(initial[s] > 0 && !dlb_.rt_.lost(static_cast<int>(s) + 1));
   }
 }
 

@@ -131,6 +131,22 @@ std::vector<std::vector<std::size_t>> context::groups_for(int K) const {
   return g;
 }
 
+std::vector<std::int64_t> context::initial_counts() const {
+  const auto P = static_cast<std::size_t>(procs_);
+  if (loop_.initial == data_distribution::cyclic) {
+    std::vector<std::int64_t> c(P, loop_.iterations / procs_);
+    for (std::int64_t s = 0; s < loop_.iterations % procs_; ++s) ++c[static_cast<std::size_t>(s)];
+    return c;
+  }
+  // Blocks of equal work where the balancer splits work (equal blocks for a uniform loop), or in
+  // proportion to the workstations' speeds under --initial speed (lambda_i(0) proportional to
+  // S_i).
+  const auto& prm = rt_.params();
+  const std::vector<double> weights =
+      prm.initial_by_speed && prm.speeds.size() == P ? prm.speeds : std::vector<double>(P, 1.0);
+  return core::proportional_work_counts(loop_.iterations, weights, work_cost());
+}
+
 std::vector<core::range_list> context::initial_distribution() const {
   if (loop_.initial == data_distribution::cyclic) {
     std::vector<core::range_list> d(static_cast<std::size_t>(procs_));
@@ -138,21 +154,14 @@ std::vector<core::range_list> context::initial_distribution() const {
       d[static_cast<std::size_t>(i % procs_)].push_back({i, i + 1});
     return d;
   }
-  // Blocks of equal work where the balancer splits work (equal blocks for a uniform loop), or in
-  // proportion to the workstations' speeds under --initial speed (lambda_i(0) proportional to
-  // S_i).
-  const auto& prm = rt_.params();
-  const auto P = static_cast<std::size_t>(procs_);
-  const std::vector<double> weights =
-      prm.initial_by_speed && prm.speeds.size() == P ? prm.speeds : std::vector<double>(P, 1.0);
-  return core::blocks_of(core::proportional_work_counts(loop_.iterations, weights, work_cost()));
+  return core::blocks_of(initial_counts());
 }
 
 void DLB_scatter_data(context& DLB) {
   if (!DLB.initialized_) throw usage_error("DLB_scatter_data before DLB_init");
   auto& net = DLB.net_;
-  const auto initial = DLB.initial_distribution();
   if (DLB.master()) {
+    const auto initial = DLB.initial_distribution();
     DLB.stats_ = run_stats{};
     DLB.stats_.strategy = DLB.strategy_;
     DLB.stats_.procs = DLB.procs_;
@@ -200,10 +209,11 @@ void DLB_scatter_data(context& DLB) {
     while (auto l = net.poll(with_tag(tag::lost))) DLB.take_lost(*l);
   // Who starts with work: every member's initial share is known to all (the same formula); a
   // lost slave is no member of any group's synchronizations.
+  const auto initial = DLB.initial_counts();
   DLB.active_.assign(DLB.members_.size(), false);
   for (std::size_t p = 0; p < DLB.members_.size(); ++p) {
-    DLB.active_[p] = core::iteration_count(initial[DLB.members_[p]]) > 0 &&
-                     !DLB.rt_.lost(static_cast<int>(DLB.members_[p]) + 1);
+    DLB.active_[p] =
+        initial[DLB.members_[p]] > 0 && !DLB.rt_.lost(static_cast<int>(DLB.members_[p]) + 1);
   }
   DLB.more_work_ = core::iteration_count(DLB.remaining_) > 0;
   if (!DLB.more_work_) DLB.out_of_work();

@@ -296,6 +296,8 @@ class context {
   void adopt(core::strategy c, int group, const std::vector<bool>& active_before);
   // Every slave's initial ranges (chi_i(0)), known to all tasks by the same formula.
   std::vector<core::range_list> initial_distribution() const;
+  // How many iterations each slave starts with (what a slave needs of the start: O(P)).
+  std::vector<std::int64_t> initial_counts() const;
   // The groups of group size K (K >= P: one group of all slaves), known to all tasks by the
   // same formula: K-block, or of equal total power under --groups power.
   std::vector<std::vector<std::size_t>> groups_for(int K) const;
