@@ -43,7 +43,10 @@ test: build
 #    ends the process, so a test cannot pass over one.
 #  - the tests run one at a time (-j1): the sanitizers slow every task several-fold, and the
 #    emulated-clock PVM tests measure time; two of them side by side failed on their timing (4
-#    of 50 at -j2 on 2026-11-24, none of the same at -j1), about 25 minutes in all.
+#    of 50 at -j2 on 2026-11-24, none of the same at -j1), about 25 minutes in all. Even one at
+#    a time, 2 of the 206 PVM tests missed their timing once (a lagging emulated run), so a
+#    failed test is run once more (--repeat until-pass:2). A sanitizer report is never retried
+#    away: its file stays in $(SAN_DIR) and fails the check below.
 #  - detect_leaks=1: the tests' own processes exit normally, so LeakSanitizer runs in each;
 #    leaks inside libpvm3 and SimGrid (not ours, not instrumented) are suppressed by name in
 #    tests/sanitizer/lsan.supp.
@@ -57,7 +60,7 @@ check: deps
 	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDLB_SANITIZE=ON $(CMAKE_FLAGS)
 	cmake --build $(CHECK_BUILD) -j$(JOBS)
 	rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)
-	cd $(CHECK_BUILD) && $(SAN_ENV) ctest --output-on-failure -j1 --timeout 900
+	cd $(CHECK_BUILD) && $(SAN_ENV) ctest --output-on-failure -j1 --timeout 900 --repeat until-pass:2
 	@if [ -n "$$(ls -A $(SAN_DIR))" ]; then cat $(SAN_DIR)/*; \
 	  echo "make check: sanitizer reports above ($(SAN_DIR))"; exit 1; fi
 	@echo "make check: no sanitizer report"
