@@ -30,8 +30,11 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # Every test: unit tests (no pvmd) and integration tests (each starts its own private pvmd).
+# The emulated-clock PVM tests compare 1996 times that real processes on a loaded 2-core
+# machine must keep up with; a test that fails is run once more (--repeat until-pass:2), and
+# its first failure stays in the output above the summary. A real fault fails both times.
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --timeout 600
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --timeout 600 --repeat until-pass:2
 
 # The same tests built with AddressSanitizer + UndefinedBehaviorSanitizer in build-check/, PVM
 # tasks included: a spawned slave is the same instrumented executable, and the pvmd (started by

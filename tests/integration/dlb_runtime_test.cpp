@@ -618,8 +618,10 @@ TEST(LoopEpoch, TheMastersSetUpIsNotLag) {
   ASSERT_EQ(b.exit_code, 0) << b.err;
   auto ra = fields_of(a.out, "RESULT "), rb = fields_of(b.out, "RESULT ");
   EXPECT_LT(std::stod(rb["lag_s"]), 0.5) << b.out;
-  // The loop itself is the same run: its emulated total does not see the set-up.
-  EXPECT_NEAR(std::stod(rb["total_s"]), std::stod(ra["total_s"]), 0.02 * std::stod(ra["total_s"]));
+  // The loop itself is the same run: its emulated total does not see the set-up. Counted, the
+  // set-up would add 4 s emulated (400 ms at scale 10) to a loop of about 0.4 s: ten times the
+  // loop, so half the loop's time is a bound that lag on a loaded machine does not reach.
+  EXPECT_NEAR(std::stod(rb["total_s"]), std::stod(ra["total_s"]), 0.5 * std::stod(ra["total_s"]));
 }
 
 // AUTO's notice says when it committed, counted from the loop's start: under the native clock

@@ -1,6 +1,7 @@
 // message_pattern_test: who talks to whom in one synchronization, per strategy, on both backends
 // (issue 10 item 6). The synthetic loop runs on P = 8 slaves (K = 4 for the local strategies)
-// without external load, slaves 4 and 8 at half speed, so the first synchronization of group 0
+// without external load, slaves 4 and 8 at quarter speed (the margin, 3 s emulated,
+// outlasts a fast member's start lagging on a loaded machine), so the first synchronization of group 0
 // has a known shape: the fast members run out first, the slow one holds the surplus and ships
 // it. Every message each task sends is traced (--trace-dir) and the messages of that
 // synchronization (loop 1, group 0, epoch 0) are checked against section 1.2's pattern:
@@ -50,13 +51,13 @@ TEST_P(MessagePattern, OneSynchronizationFollowsThePapersPattern) {
                                          "--ml",
                                          "0",
                                          "--speeds",
-                                         "1,1,1,0.5,1,1,1,0.5",
+                                         "1,1,1,0.25,1,1,1,0.25",
                                          "--iterations",
                                          "400",
                                          "--work-ms",
                                          "20",
                                          "--scale",
-                                         "5",  // PVM: 2 cores shared with other tests
+                                         "2",  // PVM: 2 cores shared with other tests
                                          "--trace-dir",
                                          dir,
                                          "--quiet"},
