@@ -56,14 +56,10 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
   // The scalar X is a constant of the program (a pure function of the seed), known to all.
   const double X = apps::ac::x_scalar(p);
 
-  std::vector<double> A(L, 0.0), B, C;
-  if (rt.master()) {
-    B = apps::ac::make_b(p);
-    C = apps::ac::make_c(p);
-  } else {
-    B.assign(L, 0.0);
-    C.assign(L, 0.0);
-  }
+  const bool master = rt.master();
+  auto A = apps::common::master_or_zeros(master, L, [&] { return std::vector<double>(L); });
+  auto B = apps::common::master_or_zeros(master, L, [&] { return apps::ac::make_b(p); });
+  auto C = apps::common::master_or_zeros(master, L, [&] { return apps::ac::make_c(p); });
 
   // Everything replicated. A is an output only: the slices (elements) of the iterations each
   // slave executed come back, with the bitonic map naming the two elements of an iteration.
@@ -101,9 +97,9 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
 
   const auto checked = apps::common::verify_cached(
       apps::common::reference_cache_dir(),
-      "ac-n" + std::to_string(p.n) + "-seed" + std::to_string(p.seed) + "-A", A,
+      "ac-n" + std::to_string(p.n) + "-seed" + std::to_string(p.seed) + "-A", A.values(),
       [](const std::vector<double>& a) { return a; }, [&p] { return apps::ac::reference(p); },
-      [&](const std::vector<double>& ref) { return apps::ac::verify(p, A, ref); });
+      [&](const std::vector<double>& ref) { return apps::ac::verify(p, A.values(), ref); });
   return apps::common::report_single_loop(rt, "ac", "n=" + std::to_string(p.n), DLB.stats(),
                                           "A against the sequential loop", checked.v, started,
                                           checked.source());

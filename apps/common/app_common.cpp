@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <new>
+#include <stdexcept>
 
 namespace apps::common {
 
@@ -170,6 +172,27 @@ void add_outcome(result_line& line, const outcome& o) {
         .add("lost", o.stats.lost)
         .add("recovered_iters", o.stats.recovered_iters)
         .add("recovery_s", o.stats.recovery_s);
+}
+
+task_array::task_array(std::vector<double> values)
+    : values_(std::move(values)), size_(values_.size()), data_(values_.data()) {}
+
+task_array::task_array(std::size_t size)
+    : zeros_(static_cast<double*>(std::calloc(size == 0 ? 1 : size, sizeof(double)))),
+      size_(size),
+      data_(zeros_.get()) {
+  if (data_ == nullptr) throw std::bad_alloc();
+}
+
+const std::vector<double>& task_array::values() const {
+  if (zeros_ != nullptr) throw std::logic_error("task_array::values: a slave's array has no data");
+  return values_;
+}
+
+task_array master_or_zeros(bool master, std::size_t size,
+                           const std::function<std::vector<double>()>& values) {
+  if (master) return task_array(values());
+  return task_array(size);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

@@ -66,15 +66,11 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
   const std::size_t n = p.n, r = p.r, m = p.m;
 
   // Full-size arrays on every task, indexed globally as in the generated code; a slave fills
-  // only the rows it is given or computes.
-  std::vector<double> Z(n * m, 0.0), X, Y;
-  if (rt.master()) {
-    X = apps::mxm::make_x(p);
-    Y = apps::mxm::make_y(p);
-  } else {
-    X.assign(n * r, 0.0);
-    Y.assign(r * m, 0.0);
-  }
+  // only the rows it is given or computes (apps::common::task_array: its other pages untouched).
+  const bool master = rt.master();
+  auto Z = apps::common::master_or_zeros(master, n * m, [&] { return std::vector<double>(n * m); });
+  auto X = apps::common::master_or_zeros(master, n * r, [&] { return apps::mxm::make_x(p); });
+  auto Y = apps::common::master_or_zeros(master, r * m, [&] { return apps::mxm::make_y(p); });
 
   // The compiler's DLB_array descriptions: Z and X by row blocks, Y replicated. Z is only
   // produced (gathered, never scattered); X is the data D that moves with an iteration.
@@ -118,8 +114,9 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
       apps::common::reference_cache_dir(),
       "mxm-n" + std::to_string(n) + "-r" + std::to_string(r) + "-m" + std::to_string(m) + "-seed" +
           std::to_string(p.seed) + "-Z",
-      Z, [](const std::vector<double>& a) { return a; }, [&p] { return apps::mxm::reference(p); },
-      [&](const std::vector<double>& ref) { return apps::mxm::verify(p, Z, ref); });
+      Z.values(), [](const std::vector<double>& a) { return a; },
+      [&p] { return apps::mxm::reference(p); },
+      [&](const std::vector<double>& ref) { return apps::mxm::verify(p, Z.values(), ref); });
   return apps::common::report_single_loop(rt, "mxm", size, DLB.stats(),
                                           "Z against the sequential i-j-k loop", checked.v, started,
                                           checked.source());

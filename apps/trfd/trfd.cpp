@@ -154,14 +154,12 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
   const auto N64 = static_cast<std::int64_t>(N);
 
   // Full-size arrays on every task, indexed globally as in the generated code.
-  std::vector<double> A, G;
-  if (rt.master()) {
-    A = apps::trfd::make_integrals(p);
-    G = apps::trfd::make_coefficients(p);
-  } else {
-    A.assign(N * N, 0.0);
-    G.assign(n * n, 0.0);
-  }
+  // (apps::common::task_array: a slave's pages outside the columns it holds stay untouched.)
+  const bool master = rt.master();
+  auto A =
+      apps::common::master_or_zeros(master, N * N, [&] { return apps::trfd::make_integrals(p); });
+  auto G = apps::common::master_or_zeros(master, n * n,
+                                         [&] { return apps::trfd::make_coefficients(p); });
   auto column = [&A, N](std::size_t c) { return &A[c * N]; };
 
   // A by column blocks, read and written by both loops; G replicated (WHOLE). Each loop is set
@@ -197,7 +195,7 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
   // ---- the sequential transpose on the master ---------------------------------------------------
   std::vector<double> after_loop1;
   if (rt.master()) {
-    after_loop1 = A;  // kept to check loop 1 on its own
+    after_loop1 = A.values();  // kept to check loop 1 on its own
     apps::trfd::transpose(N, A.data());
     // Sequential work the slaves wait for: it delays loop 2's scatter on the master's clock.
     rt.net().compute(static_cast<double>(apps::trfd::transpose_ops(n)) * t_op);
@@ -226,7 +224,7 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
   DLB_gather_data(DLB2);
   if (!rt.master()) return 0;
   const double program_end = rt.clock().now();
-  return report(rt, p, t_op, after_loop1, A, DLB1.stats(), DLB2.stats(),
+  return report(rt, p, t_op, after_loop1, A.values(), DLB1.stats(), DLB2.stats(),
                 program_end - program_start, started);
 }
 
