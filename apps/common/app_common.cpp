@@ -1,6 +1,8 @@
 // app_common.cpp: the RESULT line and option helpers of the application programs.
 #include "app_common.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <new>
@@ -34,7 +36,8 @@ void validate_t_op(const dlb::options& o) {
 }
 
 int requested_group(const dlb::runtime& rt) {
-  const auto k = static_cast<int>(rt.opts().integer("group", 0, 64));
+  // The runtime has checked --group (at most --procs); this reads it back.
+  const auto k = static_cast<int>(rt.opts().integer("group", 0, rt.slaves()));
   return k > 0 ? k : std::max(1, rt.slaves() / 2);
 }
 
@@ -148,6 +151,12 @@ result_line parameters(const dlb::runtime& rt, const std::string& app, const std
   return line;
 }
 
+double peak_rss_mb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
 void add_outcome(result_line& line, const outcome& o) {
   line.add("verified", std::string(o.verified ? "1" : "0"))
       .add("total_s", o.total_s)
@@ -166,7 +175,8 @@ void add_outcome(result_line& line, const outcome& o) {
       .add("predicted_best_run", o.predicted_best_run)
       .add("predicted_best_estimated", o.predicted_best_estimated)
       .add("est_ml", o.est_ml)
-      .add("est_tl", o.est_tl);
+      .add("est_tl", o.est_tl)
+      .add("max_rss_mb", peak_rss_mb(), 1);
   if (o.stats.recover)
     line.add("lost_slaves", o.stats.lost_slaves)
         .add("lost", o.stats.lost)

@@ -131,7 +131,7 @@ struct outcome {
   double wall_s = 0.0;
   // Appended after oracle_s: model_load (the assumption predicted_best used),
   // predicted_best_run, predicted_best_estimated (both assumptions), est_ml, est_tl (the load
-  // parameters the estimated prediction assumed).
+  // parameters the estimated prediction assumed), then max_rss_mb (peak_rss_mb()).
   std::string model_load = "run";
   std::string predicted_best_run = "-";
   std::string predicted_best_estimated = "-";
@@ -141,6 +141,10 @@ struct outcome {
 // Fills the prediction fields of an outcome from one loop's statistics.
 void set_predictions(outcome& o, const dlb::runtime& rt, const dlb::run_stats& st);
 void add_outcome(result_line& line, const outcome& o);
+
+// This process's peak resident memory in MB (getrusage): under --backend sim, the whole
+// simulation (every task is in it); under PVM, the master's process only.
+double peak_rss_mb();
 
 // Wall seconds since `start`.
 double seconds_since(std::chrono::steady_clock::time_point start);

@@ -51,6 +51,7 @@ bool contains(const std::vector<std::string>& v, std::string_view x) {
 
 std::vector<std::string> allowed_size_params(std::string_view app) {
   if (app == "mxm") return {"n", "r", "m"};
+  if (app == "synthetic") return {"iterations"};
   return {"n"};
 }
 
@@ -199,7 +200,9 @@ std::string strategy_error(const std::string& name) {
 }
 
 const std::vector<std::string>& known_apps() {
-  static const std::vector<std::string> a{"mxm", "trfd", "ac"};
+  // synthetic: the synthetic loop (build/apps/synthetic, a link to tests/dlb_synthetic_app),
+  // size iterations=I; its shape and work per iteration by args (--shape, --work-ms).
+  static const std::vector<std::string> a{"mxm", "trfd", "ac", "synthetic"};
   return a;
 }
 
@@ -333,7 +336,7 @@ sweep_plan parse_config(std::string_view text, std::string_view source) {
       if (words.size() != 2 || words[0] != "app")
         p.fail(line_no, "a section header looks like [app mxm], got '" + std::string(line) + "'");
       if (!contains(known_apps(), words[1]))
-        p.fail(line_no, "unknown app '" + words[1] + "' (known: mxm trfd ac)");
+        p.fail(line_no, "unknown app '" + words[1] + "' (known: mxm trfd ac synthetic)");
       sections.push_back(section{words[1], line_no, {}});
       continue;
     }
@@ -382,9 +385,9 @@ sweep_plan parse_config(std::string_view text, std::string_view source) {
       for (const auto& [k, _] : sz.params) {
         if (!contains(allowed, k))
           sfail("size parameter '" + k + "' is not an option of " + sec.app);
-        has_n = has_n || k == "n";
+        has_n = has_n || k == allowed.front();
       }
-      if (!has_n) sfail("size '" + sz.label() + "' has no n");
+      if (!has_n) sfail("size '" + sz.label() + "' has no " + allowed.front());
     }
     run_spec base;
     base.app = sec.app;

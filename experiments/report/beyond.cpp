@@ -1,0 +1,230 @@
+#include "beyond.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+#include <stdexcept>
+
+#include "stats.hpp"
+#include "summary.hpp"
+
+namespace dlb::report::beyond {
+
+namespace {
+
+double number(std::string_view s) {
+  if (s.empty()) return 0.0;
+  try {
+    return std::stod(std::string(s));
+  } catch (const std::exception&) {
+    return 0.0;
+  }
+}
+
+void need(const sweep::csv_table& t, std::string_view column) {
+  if (!t.column(column))
+    throw std::runtime_error("results table has no column '" + std::string(column) + "'");
+}
+
+}  // namespace
+
+std::vector<run> verified_runs(const sweep::csv_table& t) {
+  for (const char* c : {"app", "P", "K", "size", "strategy", "seed", "ml", "tl", "network",
+                        "backend", "extra_args", "status", "verified", "total_s"})
+    need(t, c);
+  std::vector<run> out;
+  for (const auto& row : t.rows) {
+    if (t.field(row, "status") != "ok" || t.field(row, "verified") != "1") continue;
+    run r;
+    r.app = std::string(t.field(row, "app"));
+    r.procs = static_cast<int>(number(t.field(row, "P")));
+    r.size = std::string(t.field(row, "size"));
+    r.args = std::string(t.field(row, "extra_args"));
+    r.ml = static_cast<int>(number(t.field(row, "ml")));
+    r.config = r.app + " P=" + std::string(t.field(row, "P")) +
+               " K=" + std::string(t.field(row, "K")) + " " + r.size +
+               " ml=" + std::string(t.field(row, "ml")) + " tl=" + std::string(t.field(row, "tl"));
+    if (t.field(row, "network") != "ethernet1996")
+      r.config += " " + std::string(t.field(row, "network"));
+    if (!r.args.empty()) r.config += " `" + r.args + "`";
+    r.policy = std::string(t.field(row, "strategy"));
+    r.seed = std::string(t.field(row, "seed"));
+    r.time = number(t.field(row, "total_s"));
+    r.oracle = number(t.field(row, "oracle_s"));
+    r.wall = number(t.field(row, "run_wall_s"));
+    r.rss_mb = number(t.field(row, "max_rss_mb"));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<config_runs> by_config(const std::vector<run>& runs) {
+  std::vector<config_runs> out;
+  std::map<std::string, std::size_t> index;
+  for (const auto& r : runs) {
+    auto [it, fresh] = index.emplace(r.config, out.size());
+    if (fresh) {
+      config_runs c;
+      c.config = r.config;
+      c.app = r.app;
+      c.procs = r.procs;
+      c.size = r.size;
+      c.args = r.args;
+      c.ml = r.ml;
+      out.push_back(std::move(c));
+    }
+    auto& c = out[it->second];
+    if (!c.time.count(r.policy)) c.policies.push_back(r.policy);
+    c.time[r.policy][r.seed] = r.time;
+    if (r.oracle > 0) c.oracle[r.seed] = r.oracle;
+    c.wall[r.policy] = std::max(c.wall[r.policy], r.wall);
+    c.rss_mb[r.policy] = std::max(c.rss_mb[r.policy], r.rss_mb);
+  }
+  for (auto& c : out)  // the driver's order of policies, whatever order the runs finished in
+    std::stable_sort(c.policies.begin(), c.policies.end(),
+                     [](const std::string& a, const std::string& b) {
+                       return strategy_rank(a) < strategy_rank(b);
+                     });
+  return out;
+}
+
+std::optional<double> median_time(const config_runs& c, const std::string& policy) {
+  const auto it = c.time.find(policy);
+  if (it == c.time.end()) return std::nullopt;
+  std::vector<double> v;
+  for (const auto& [seed, t] : it->second) v.push_back(t);
+  return median(v);
+}
+
+std::optional<double> median_over_oracle(const config_runs& c, const std::string& policy) {
+  const auto it = c.time.find(policy);
+  if (it == c.time.end()) return std::nullopt;
+  std::vector<double> v;
+  for (const auto& [seed, t] : it->second) {
+    const auto o = c.oracle.find(seed);
+    if (o != c.oracle.end() && o->second > 0) v.push_back(t / o->second);
+  }
+  return median(v);
+}
+
+std::optional<std::string> best_of(const config_runs& c,
+                                   const std::vector<std::string>& candidates) {
+  std::optional<std::string> best;
+  double best_t = 0;
+  for (const auto& p : candidates) {
+    const auto t = median_time(c, p);
+    if (!t) continue;
+    if (!best || *t < best_t) best = p, best_t = *t;
+  }
+  return best;
+}
+
+double t_975(int df) {
+  // Two-sided 95% quantiles of Student's t (standard tables); beyond 30, the normal's 1.96
+  // approached from above.
+  static const double table[30] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                   2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                   2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                   2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+  if (df < 1) throw std::invalid_argument("t_975: df must be at least 1");
+  if (df <= 30) return table[df - 1];
+  if (df <= 60) return 2.000;
+  if (df <= 120) return 1.980;
+  return 1.960;
+}
+
+std::optional<ratio_estimate> ratio_of(const std::vector<double>& ratios) {
+  if (ratios.empty()) return std::nullopt;
+  ratio_estimate e;
+  e.n = ratios.size();
+  double sum = 0;
+  e.min = e.max = ratios.front();
+  for (double r : ratios) {
+    if (!(r > 0)) throw std::invalid_argument("ratio_of: a ratio must be positive");
+    sum += std::log(r);
+    e.min = std::min(e.min, r);
+    e.max = std::max(e.max, r);
+  }
+  const double n = static_cast<double>(e.n);
+  const double mean = sum / n;
+  e.geo_mean = std::exp(mean);
+  if (e.n < 2) {
+    e.low = e.high = e.geo_mean;
+    return e;
+  }
+  double ss = 0;
+  for (double r : ratios) ss += (std::log(r) - mean) * (std::log(r) - mean);
+  const double half = t_975(static_cast<int>(e.n) - 1) * std::sqrt(ss / (n - 1) / n);
+  e.low = std::exp(mean - half);
+  e.high = std::exp(mean + half);
+  return e;
+}
+
+std::optional<ratio_estimate> paired_ratio(const config_runs& c, const std::string& a,
+                                           const std::string& b) {
+  const auto ia = c.time.find(a), ib = c.time.find(b);
+  if (ia == c.time.end() || ib == c.time.end()) return std::nullopt;
+  std::vector<double> ratios;
+  for (const auto& [seed, ta] : ia->second) {
+    const auto tb = ib->second.find(seed);
+    if (tb != ib->second.end() && tb->second > 0 && ta > 0) ratios.push_back(ta / tb->second);
+  }
+  return ratio_of(ratios);
+}
+
+std::optional<ratio_estimate> best_against_best(const config_runs& c,
+                                                const std::vector<std::string>& a_set,
+                                                const std::vector<std::string>& b_set) {
+  const auto a = best_of(c, a_set), b = best_of(c, b_set);
+  if (!a || !b) return std::nullopt;
+  return paired_ratio(c, *a, *b);
+}
+
+std::map<std::string, std::string> workload_labels(const std::vector<config_runs>& configs) {
+  // Split a size label "n=3072 r=128 m=128" into its first parameter and the rest.
+  struct parts {
+    std::string group, name;
+    long long value = 0;
+  };
+  auto split = [](const config_runs& c) {
+    parts p;
+    const auto sp = c.size.find(' ');
+    const std::string first = c.size.substr(0, sp);
+    const std::string rest = sp == std::string::npos ? "" : c.size.substr(sp + 1);
+    const auto eq = first.find('=');
+    p.name = first.substr(0, eq);
+    p.value = eq == std::string::npos ? 0 : std::atoll(first.c_str() + eq + 1);
+    p.group = c.app + (rest.empty() ? "" : " " + rest) +
+              (c.args.empty() ? "" : " `" + c.args + "`") + " ml=" + std::to_string(c.ml);
+    return p;
+  };
+  std::map<std::pair<std::string, long long>, std::set<int>> procs_of;  // (group, value) -> P
+  for (const auto& c : configs) {
+    const auto p = split(c);
+    procs_of[{p.group, p.value}].insert(c.procs);
+  }
+  std::map<std::string, std::string> out;
+  for (const auto& c : configs) {
+    const auto p = split(c);
+    if (procs_of[{p.group, p.value}].size() > 1) {
+      out[c.config] = p.group + ", " + p.name + "=" + std::to_string(p.value) + " (strong)";
+    } else {
+      const long long per = c.procs > 0 ? p.value / c.procs : 0;
+      out[c.config] = p.group + ", " + p.name + " = " + std::to_string(per) + " P (weak)";
+    }
+  }
+  return out;
+}
+
+const std::vector<std::string>& paper_strategies() {
+  static const std::vector<std::string> s{"GCDLB", "GDDLB", "LCDLB", "LDDLB"};
+  return s;
+}
+
+bool is_self_scheduling(const std::string& p) {
+  return p == "SS" || p.rfind("CSS:", 0) == 0 || p == "GSS" || p == "TSS" || p == "FAC2" ||
+         p == "AWF";
+}
+
+}  // namespace dlb::report::beyond

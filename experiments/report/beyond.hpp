@@ -1,0 +1,101 @@
+// The analysis of the experiments beyond the paper (issue 12, `make beyond`): raw sweep results
+// -> per configuration, each policy's time against the oracle bound and against the others,
+// paired by load seed. Pure functions of tables, unit-tested (tests/unit/beyond_test.cpp);
+// dlb_beyond turns them into the Markdown of experiments/BEYOND.md.
+//
+// A configuration is everything that identifies a run except the policy and the repetition:
+// app, P, K, size, ml, tl, network, backend and extra arguments (the load seed pairs the runs of
+// different policies). Only runs with status ok and verified = 1 count.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sweep/csv_table.hpp"
+
+namespace dlb::report::beyond {
+
+struct run {
+  std::string config;  // "mxm P=16 K=8 n=1600 r=400 m=400 ml=5 tl=5" (+ network, args)
+  std::string app;
+  int procs = 0;
+  std::string size;
+  std::string args;  // extra_args
+  int ml = 0;
+  std::string policy;  // strategy column: NONE, GCDLB, ..., AUTO, ADAPTIVE, SS, CSS:16, ...
+  std::string seed;
+  double time = 0;    // total_s
+  double oracle = 0;  // oracle_s (0: none)
+  double wall = 0;    // run_wall_s: the run's wall time, measured by the driver
+  double rss_mb = 0;  // max_rss_mb (0: not reported)
+};
+
+// The verified runs of a results table (dlb_sweep's format), in file order. Throws
+// std::runtime_error naming the column if a needed one is missing.
+std::vector<run> verified_runs(const sweep::csv_table& table);
+
+// The runs of one configuration: time per policy and seed, oracle per seed.
+struct config_runs {
+  std::string config;
+  std::string app;
+  int procs = 0;
+  std::string size;
+  std::string args;
+  int ml = 0;
+  std::map<std::string, std::map<std::string, double>> time;  // policy -> seed -> seconds
+  std::map<std::string, double> oracle;                       // seed -> seconds
+  std::map<std::string, double> wall;                         // policy -> the largest run's
+  std::map<std::string, double> rss_mb;                       // policy -> the largest run's
+  std::vector<std::string> policies;                          // in order of first appearance
+};
+// Grouped by configuration, in order of first appearance.
+std::vector<config_runs> by_config(const std::vector<run>& runs);
+
+// Median over the seeds of a policy's time, or of time / oracle; nullopt if not measured.
+std::optional<double> median_time(const config_runs& c, const std::string& policy);
+std::optional<double> median_over_oracle(const config_runs& c, const std::string& policy);
+
+// The policy of `candidates` with the smallest median time (ties: the first listed); nullopt if
+// none was measured.
+std::optional<std::string> best_of(const config_runs& c,
+                                   const std::vector<std::string>& candidates);
+
+// A paired ratio a / b over the seeds both were run with: the geometric mean, a 95% interval
+// (Student's t on the log ratios, n - 1 degrees of freedom; for n = 1 the interval is the
+// point), the range, and n.
+struct ratio_estimate {
+  std::size_t n = 0;
+  double geo_mean = 0;
+  double low = 0;
+  double high = 0;
+  double min = 0;
+  double max = 0;
+};
+std::optional<ratio_estimate> paired_ratio(const config_runs& c, const std::string& a,
+                                           const std::string& b);
+// The same from a list of ratios (each > 0).
+std::optional<ratio_estimate> ratio_of(const std::vector<double>& ratios);
+// The two-sided 95% quantile of Student's t with `df` degrees of freedom (df >= 1).
+double t_975(int df);
+
+// The per-seed ratio of the best of `a_set` to the best of `b_set`, each chosen by median over
+// the configuration's seeds (the pairing kept): e.g. the paper's best strategy against the best
+// self-scheduling baseline.
+std::optional<ratio_estimate> best_against_best(const config_runs& c,
+                                                const std::vector<std::string>& a_set,
+                                                const std::vector<std::string>& b_set);
+
+// The workload of each configuration of a scale study, by configuration: configurations that
+// differ only in P and in the first size parameter (n, iterations) belong to one workload; it
+// is strong scaling where that parameter is the same for several P ("mxm r=128 m=128, n=3072
+// (strong)"), weak otherwise, labelled by the parameter per slave ("... n = 32 P (weak)").
+std::map<std::string, std::string> workload_labels(const std::vector<config_runs>& configs);
+
+// The four strategies of the paper and the self-scheduling baselines present in a configuration.
+const std::vector<std::string>& paper_strategies();
+bool is_self_scheduling(const std::string& policy);
+
+}  // namespace dlb::report::beyond

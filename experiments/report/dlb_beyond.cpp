@@ -1,0 +1,275 @@
+// dlb_beyond: the tables of experiments/BEYOND.md (issue 12, `make beyond`) from raw sweep
+// results, one section per invocation:
+//   oracle    each strategy's median time over the oracle bound, per configuration under load;
+//             the target "best fixed strategy within 10% of the oracle on every MXM configuration"
+//   choice    the customized choice (AUTO) and ADAPTIVE against the best fixed strategy, paired
+//             by load seed; the targets "AUTO within 3% of the best fixed in >= 90% of
+//             configurations" and "ADAPTIVE at least as good as AUTO on average"
+//   baselines the paper's best strategy against the best self-scheduling baseline, paired
+//   scale     time over the oracle against P per workload and policy; the simulation's own wall
+//             time and memory per P
+// Ratios are geometric means over the load seeds with 95% intervals (Student's t on the log
+// ratios; experiments/report/beyond.hpp).
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "beyond.hpp"
+#include "sweep/cli.hpp"
+#include "sweep/csv_table.hpp"
+
+using namespace dlb;
+using namespace dlb::report::beyond;
+
+namespace {
+
+const char* kUsage =
+    "usage: dlb_beyond oracle|choice|baselines|scale --results RESULTS.csv [--results ...]\n"
+    "Prints one Markdown section of experiments/BEYOND.md from dlb_sweep results (verified runs\n"
+    "only). Ratios: geometric mean over the load seeds [95% interval, Student's t on the logs].\n";
+
+std::string fixed(double v, int decimals = 3) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", decimals, v);
+  return b;
+}
+
+std::string estimate(const std::optional<ratio_estimate>& e) {
+  if (!e) return "-";
+  if (e->n < 2) return fixed(e->geo_mean) + " (1 seed)";
+  return fixed(e->geo_mean) + " [" + fixed(e->low) + ", " + fixed(e->high) + "]";
+}
+
+std::string cell(const std::optional<double>& v) { return v ? fixed(*v) : "-"; }
+
+bool has(const config_runs& c, const std::string& p) { return c.time.count(p) > 0; }
+
+void oracle_section(const std::vector<config_runs>& configs) {
+  std::vector<std::string> cols{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO", "ADAPTIVE"};
+  std::cout << "| configuration | seeds |";
+  for (const auto& p : cols) std::cout << " " << p << " |";
+  std::cout << " best fixed |\n|---|---:|";
+  for (std::size_t i = 0; i < cols.size(); ++i) std::cout << "---:|";
+  std::cout << "---|\n";
+  int mxm = 0, mxm_within = 0;
+  std::vector<std::string> misses;
+  for (const auto& c : configs) {
+    if (c.ml == 0 || c.oracle.empty()) continue;
+    const auto best = best_of(c, paper_strategies());
+    std::cout << "| " << c.config << " | " << c.oracle.size() << " |";
+    for (const auto& p : cols) std::cout << " " << cell(median_over_oracle(c, p)) << " |";
+    if (best) {
+      const auto r = median_over_oracle(c, *best);
+      std::cout << " " << *best << " " << cell(r) << " |\n";
+      if (c.app == "mxm" && r) {
+        ++mxm;
+        if (*r <= 1.10) {
+          ++mxm_within;
+        } else {
+          misses.push_back(c.config + ": " + *best + " at " + fixed(*r, 2) + "x, NONE at " +
+                           cell(median_over_oracle(c, "NONE")) + "x");
+        }
+      }
+    } else {
+      std::cout << " - |\n";
+    }
+  }
+  std::cout << "\nMedian total time over the oracle bound (an ideal balancer with zero overhead "
+               "under the same load; 1 = the bound).\n\n";
+  std::cout << "**Target: the best fixed strategy within 10% of the oracle on every MXM "
+               "configuration.** Met on "
+            << mxm_within << " of " << mxm << " MXM configurations under load.";
+  if (!misses.empty()) {
+    std::cout << " Missed on:\n\n";
+    for (const auto& m : misses) std::cout << "- " << m << "\n";
+  }
+  std::cout << "\n";
+}
+
+void choice_section(const std::vector<config_runs>& configs) {
+  const bool adaptive = std::any_of(configs.begin(), configs.end(),
+                                    [](const config_runs& c) { return has(c, "ADAPTIVE"); });
+  std::cout << "| configuration | best fixed | AUTO / best"
+            << (adaptive ? " | ADAPTIVE / best | ADAPTIVE / AUTO |" : " |") << "\n|---|---|---:|"
+            << (adaptive ? "---:|---:|" : "") << "\n";
+  int n = 0, within = 0;
+  std::vector<double> adaptive_vs_auto;
+  std::vector<std::string> worse, better;
+  for (const auto& c : configs) {
+    if (c.ml == 0) continue;
+    const auto best = best_of(c, paper_strategies());
+    if (!best || !has(c, "AUTO")) continue;
+    const auto auto_best = paired_ratio(c, "AUTO", *best);
+    std::cout << "| " << c.config << " | " << *best << " | " << estimate(auto_best) << " |";
+    if (auto_best) {
+      ++n;
+      if (auto_best->geo_mean <= 1.03) ++within;
+    }
+    if (adaptive) {
+      const auto a_best = paired_ratio(c, "ADAPTIVE", *best);
+      const auto a_auto = paired_ratio(c, "ADAPTIVE", "AUTO");
+      std::cout << " " << estimate(a_best) << " | " << estimate(a_auto) << " |";
+      if (a_auto) {
+        adaptive_vs_auto.push_back(a_auto->geo_mean);
+        if (a_auto->n >= 2 && a_auto->low > 1.0) worse.push_back(c.config);
+        if (a_auto->n >= 2 && a_auto->high < 1.0) better.push_back(c.config);
+      }
+    }
+    std::cout << "\n";
+  }
+  std::cout << "\nRatios of total times paired by load seed (< 1: the first is faster). The best "
+               "fixed strategy is the fastest of the four by median.\n\n";
+  std::cout << "**Target: the customized choice within 3% of the best fixed strategy in >= 90% "
+               "of configurations.** AUTO's geometric-mean ratio is <= 1.03 in "
+            << within << " of " << n << " configurations under load ("
+            << (n ? fixed(100.0 * within / n, 0) : "-") << "%).\n\n";
+  if (adaptive) {
+    const auto overall = ratio_of(adaptive_vs_auto);
+    std::cout << "**Target: ADAPTIVE at least as good as the customized choice on average.** "
+                 "ADAPTIVE / AUTO over the "
+              << adaptive_vs_auto.size()
+              << " configurations (geometric mean of the per-configuration ratios [95% interval "
+                 "over configurations]): "
+              << estimate(overall) << ". ADAPTIVE is surely slower (interval above 1) in "
+              << worse.size() << " and surely faster in " << better.size() << ".";
+    if (!worse.empty()) {
+      std::cout << " Slower in:\n\n";
+      for (const auto& w : worse) std::cout << "- " << w << "\n";
+    }
+    std::cout << "\n";
+  }
+}
+
+void baselines_section(const std::vector<config_runs>& configs) {
+  std::cout << "| configuration | paper's best | best self-scheduling | paper / self-scheduling |"
+               " faster |\n|---|---|---|---:|---|\n";
+  int n = 0, paper_wins = 0, ss_wins = 0;
+  for (const auto& c : configs) {
+    std::vector<std::string> ss;
+    for (const auto& p : c.policies)
+      if (is_self_scheduling(p)) ss.push_back(p);
+    const auto a = best_of(c, paper_strategies());
+    const auto b = best_of(c, ss);
+    if (!a || !b) continue;
+    const auto r = paired_ratio(c, *a, *b);
+    std::string verdict = "-";
+    if (r) {
+      ++n;
+      if (r->n >= 2 && r->high < 1.0) {
+        verdict = "paper's (surely)", ++paper_wins;
+      } else if (r->n >= 2 && r->low > 1.0) {
+        verdict = "self-scheduling (surely)", ++ss_wins;
+      } else {
+        verdict = r->geo_mean < 1.0 ? "paper's (not sure)" : "self-scheduling (not sure)";
+      }
+    }
+    std::cout << "| " << c.config << " | " << *a << " " << cell(median_time(c, *a)) << " s | " << *b
+              << " " << cell(median_time(c, *b)) << " s | " << estimate(r) << " | " << verdict
+              << " |\n";
+  }
+  std::cout << "\nBest of each family by median; the ratio paired by load seed (< 1: the paper's "
+               "strategy is faster). Of "
+            << n << " configurations, the paper's best is surely faster in " << paper_wins
+            << ", the best self-scheduling baseline surely faster in " << ss_wins
+            << ", the rest within the seeds' noise.\n";
+}
+
+void scale_section(const std::vector<config_runs>& configs) {
+  const auto labels = workload_labels(configs);
+  std::vector<std::string> workloads;
+  std::set<std::string> seen;
+  for (const auto& c : configs)
+    if (seen.insert(labels.at(c.config)).second) workloads.push_back(labels.at(c.config));
+  for (const auto& w : workloads) {
+    std::vector<const config_runs*> rows;
+    std::vector<std::string> policies;
+    for (const auto& c : configs) {
+      if (labels.at(c.config) != w) continue;
+      rows.push_back(&c);
+      for (const auto& p : c.policies)
+        if (std::find(policies.begin(), policies.end(), p) == policies.end()) policies.push_back(p);
+    }
+    std::sort(rows.begin(), rows.end(),
+              [](const config_runs* a, const config_runs* b) { return a->procs < b->procs; });
+    std::cout << "\n**" << w << "**: time / oracle\n\n| P |";
+    for (const auto& p : policies) std::cout << " " << p << " |";
+    std::cout << " best |\n|---:|";
+    for (std::size_t i = 0; i <= policies.size(); ++i) std::cout << "---:|";
+    std::cout << "\n";
+    for (const auto* c : rows) {
+      std::cout << "| " << c->procs << " |";
+      std::optional<std::string> best;
+      double best_r = 0;
+      for (const auto& p : policies) {
+        const auto r = median_over_oracle(*c, p);
+        std::cout << " " << cell(r) << " |";
+        if (r && (!best || *r < best_r)) best = p, best_r = *r;
+      }
+      std::cout << " " << (best ? *best : "-") << " |\n";
+    }
+  }
+  // The simulation's own cost per P: the slowest run and its memory.
+  std::map<int, std::pair<double, std::string>> slowest;
+  std::map<int, std::vector<double>> walls;
+  std::map<int, double> rss;
+  for (const auto& c : configs) {
+    for (const auto& [p, w] : c.wall) {
+      walls[c.procs].push_back(w);
+      if (w > slowest[c.procs].first) slowest[c.procs] = {w, labels.at(c.config) + ", " + p};
+    }
+    for (const auto& [p, m] : c.rss_mb) rss[c.procs] = std::max(rss[c.procs], m);
+  }
+  std::cout
+      << "\n**The simulation itself** (wall seconds of one run as the driver measured it, "
+         "two runs at a time on the machine; peak resident memory of the simulation "
+         "process)\n\n| P | runs | median wall (s) | slowest run (s) | slowest | largest peak "
+         "memory (MB) |\n|---:|---:|---:|---:|---|---:|\n";
+  for (auto& [P, v] : walls) {
+    std::sort(v.begin(), v.end());
+    const double med = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    std::cout << "| " << P << " | " << v.size() << " | " << fixed(med, 2) << " | "
+              << fixed(slowest[P].first, 2) << " | " << slowest[P].second << " | "
+              << fixed(rss[P], 0) << " |\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]).rfind("--", 0) == 0) {
+    if (argc >= 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+      std::cout << kUsage;
+      return 0;
+    }
+    std::cerr << "dlb_beyond: name a section (oracle, choice, baselines or scale)\n" << kUsage;
+    return 2;
+  }
+  const std::string section = argv[1];
+  if (section != "oracle" && section != "choice" && section != "baselines" && section != "scale") {
+    std::cerr << "dlb_beyond: unknown section '" << section
+              << "' (oracle, choice, baselines or scale)\n"
+              << kUsage;
+    return 2;
+  }
+  sweep::cli_args args(argc - 1, argv + 1, "dlb_beyond", kUsage, {"results"}, {});
+  const auto files = args.values("results");
+  if (files.empty()) args.usage_error("--results is required");
+  std::vector<run> runs;
+  try {
+    for (const auto& f : files) {
+      auto more = verified_runs(sweep::read_csv_table(f));
+      runs.insert(runs.end(), more.begin(), more.end());
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "dlb_beyond: " << e.what() << "\n";
+    return 2;
+  }
+  const auto configs = by_config(runs);
+  if (section == "oracle") oracle_section(configs);
+  if (section == "choice") choice_section(configs);
+  if (section == "baselines") baselines_section(configs);
+  if (section == "scale") scale_section(configs);
+  return 0;
+}

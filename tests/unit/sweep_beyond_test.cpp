@@ -1,0 +1,141 @@
+// The analysis behind experiments/BEYOND.md (experiments/report/beyond.hpp) on small results
+// tables whose answers are worked by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "report/beyond.hpp"
+#include "sweep/csv_table.hpp"
+
+namespace {
+
+using namespace dlb::report::beyond;
+
+const char* kHeader =
+    "app,P,K,size,strategy,rep,seed,ml,tl,clock,scale,network,backend,extra_args,status,"
+    "verified,total_s,oracle_s,run_wall_s,max_rss_mb\n";
+
+std::string row(const std::string& app, int P, const std::string& size, const std::string& policy,
+                int seed, double total, double oracle, const std::string& status = "ok",
+                const std::string& verified = "1", const std::string& args = "") {
+  return app + "," + std::to_string(P) + "," + std::to_string(P / 2) + "," + size + "," + policy +
+         ",0," + std::to_string(seed) + ",5,5,emulated,10,ethernet1996,sim," + args + "," + status +
+         "," + verified + "," + std::to_string(total) + "," + std::to_string(oracle) + ",0.5,40\n";
+}
+
+std::vector<config_runs> configs_of(const std::string& rows) {
+  return by_config(verified_runs(dlb::sweep::parse_csv_table(kHeader + rows, "test")));
+}
+
+TEST(BeyondRatio, GeometricMeanWithStudentsInterval) {
+  // Equal ratios: no spread, the interval is the point.
+  auto e = ratio_of({2.0, 2.0, 2.0});
+  ASSERT_TRUE(e);
+  EXPECT_NEAR(e->geo_mean, 2.0, 1e-12);
+  EXPECT_NEAR(e->low, 2.0, 1e-12);
+  EXPECT_NEAR(e->high, 2.0, 1e-12);
+  // {1, 4}: logs 0 and 2 ln 2, mean ln 2, sample sd sqrt(2) ln 2, standard error ln 2; with
+  // t(1) = 12.706 the interval is 2^(1 -+ 12.706).
+  e = ratio_of({1.0, 4.0});
+  ASSERT_TRUE(e);
+  EXPECT_NEAR(e->geo_mean, 2.0, 1e-12);
+  EXPECT_NEAR(std::log2(e->low), 1 - 12.706, 1e-9);
+  EXPECT_NEAR(std::log2(e->high), 1 + 12.706, 1e-9);
+  EXPECT_EQ(e->n, 2u);
+  EXPECT_DOUBLE_EQ(e->min, 1.0);
+  EXPECT_DOUBLE_EQ(e->max, 4.0);
+  // One seed: the point, no interval.
+  e = ratio_of({0.5});
+  ASSERT_TRUE(e);
+  EXPECT_DOUBLE_EQ(e->low, 0.5);
+  EXPECT_DOUBLE_EQ(e->high, 0.5);
+  EXPECT_FALSE(ratio_of({}));
+  EXPECT_THROW(ratio_of({1.0, 0.0}), std::invalid_argument);
+}
+
+TEST(BeyondRatio, StudentsQuantiles) {
+  EXPECT_DOUBLE_EQ(t_975(1), 12.706);
+  EXPECT_DOUBLE_EQ(t_975(3), 3.182);
+  EXPECT_DOUBLE_EQ(t_975(4), 2.776);
+  EXPECT_DOUBLE_EQ(t_975(30), 2.042);
+  EXPECT_DOUBLE_EQ(t_975(1000), 1.960);
+  EXPECT_THROW(t_975(0), std::invalid_argument);
+}
+
+TEST(BeyondConfigs, OnlyVerifiedRunsPairedBySeed) {
+  const auto c = configs_of(row("mxm", 4, "n=400 r=400 m=400", "GDDLB", 1, 10, 8) +
+                            row("mxm", 4, "n=400 r=400 m=400", "GDDLB", 2, 12, 9) +
+                            row("mxm", 4, "n=400 r=400 m=400", "GDDLB", 3, 99, 9, "failed") +
+                            row("mxm", 4, "n=400 r=400 m=400", "AUTO", 1, 11, 8) +
+                            row("mxm", 4, "n=400 r=400 m=400", "AUTO", 2, 24, 9) +
+                            row("mxm", 4, "n=400 r=400 m=400", "AUTO", 3, 5, 9, "ok", "0") +
+                            row("mxm", 16, "n=1600 r=400 m=400", "NONE", 1, 50, 40));
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].time.at("GDDLB").size(), 2u);  // the failed run is not counted
+  EXPECT_EQ(c[0].time.at("AUTO").size(), 2u);   // nor the unverified one
+  // AUTO / GDDLB per seed: 1.1 and 2.0.
+  const auto r = paired_ratio(c[0], "AUTO", "GDDLB");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->n, 2u);
+  EXPECT_NEAR(r->geo_mean, std::sqrt(1.1 * 2.0), 1e-12);
+  // Medians: GDDLB 11, AUTO 17.5; over the oracle: GDDLB (10/8 + 12/9) / 2.
+  EXPECT_DOUBLE_EQ(*median_time(c[0], "GDDLB"), 11.0);
+  EXPECT_NEAR(*median_over_oracle(c[0], "GDDLB"), (10.0 / 8 + 12.0 / 9) / 2, 1e-12);
+  EXPECT_EQ(*best_of(c[0], {"AUTO", "GDDLB", "LDDLB"}), "GDDLB");
+  EXPECT_FALSE(best_of(c[0], {"LDDLB"}));
+  EXPECT_FALSE(paired_ratio(c[0], "AUTO", "LDDLB"));
+  EXPECT_FALSE(median_time(c[1], "GDDLB"));
+}
+
+TEST(BeyondConfigs, BestAgainstBestKeepsThePairing) {
+  // The paper's best is LDDLB (median 10), the best baseline GSS (median 12): per seed 9/12 and
+  // 11/12, though AWF is faster than GSS on seed 1.
+  const std::string s = "n=64 r=128 m=128";
+  const auto c =
+      configs_of(row("mxm", 4, s, "LDDLB", 1, 9, 5) + row("mxm", 4, s, "LDDLB", 2, 11, 5) +
+                 row("mxm", 4, s, "GDDLB", 1, 20, 5) + row("mxm", 4, s, "GDDLB", 2, 20, 5) +
+                 row("mxm", 4, s, "GSS", 1, 12, 5) + row("mxm", 4, s, "GSS", 2, 12, 5) +
+                 row("mxm", 4, s, "AWF", 1, 8, 5) + row("mxm", 4, s, "AWF", 2, 30, 5));
+  ASSERT_EQ(c.size(), 1u);
+  const auto r = best_against_best(c[0], paper_strategies(), {"GSS", "AWF"});
+  ASSERT_TRUE(r);
+  EXPECT_NEAR(r->geo_mean, std::sqrt(9.0 / 12 * 11.0 / 12), 1e-12);
+  EXPECT_TRUE(is_self_scheduling("CSS:16"));
+  EXPECT_TRUE(is_self_scheduling("FAC2"));
+  EXPECT_FALSE(is_self_scheduling("GCDLB"));
+  EXPECT_FALSE(is_self_scheduling("AUTO"));
+}
+
+TEST(BeyondConfigs, WorkloadsWeakOrStrong) {
+  // MXM: n = 32 P is weak scaling; n = 3072 at several P is strong; the synthetic loop's
+  // iterations = 20 P with its shape in the arguments is weak.
+  std::string rows;
+  for (int P : {4, 8, 16}) {
+    rows += row("mxm", P, "n=" + std::to_string(32 * P) + " r=128 m=128", "NONE", 1, 1, 1);
+    rows += row("mxm", P, "n=3072 r=128 m=128", "NONE", 1, 1, 1);
+    rows += row("synthetic", P, "iterations=" + std::to_string(20 * P), "NONE", 1, 1, 1, "ok", "1",
+                "--shape triangular");
+  }
+  const auto c = configs_of(rows);
+  ASSERT_EQ(c.size(), 9u);
+  const auto labels = workload_labels(c);
+  EXPECT_EQ(labels.at(c[0].config), "mxm r=128 m=128 ml=5, n = 32 P (weak)");
+  EXPECT_EQ(labels.at(c[1].config), "mxm r=128 m=128 ml=5, n=3072 (strong)");
+  EXPECT_EQ(labels.at(c[2].config),
+            "synthetic `--shape triangular` ml=5, iterations = 20 P (weak)");
+  EXPECT_EQ(labels.at(c[3].config), labels.at(c[0].config));
+  EXPECT_EQ(labels.at(c[7].config), labels.at(c[1].config));
+}
+
+TEST(BeyondConfigs, AMissingColumnIsNamed) {
+  const auto t = dlb::sweep::parse_csv_table("app,P\nmxm,4\n", "test");
+  try {
+    verified_runs(t);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'K'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
