@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement scale cost-ablation uneven sensitivity sensitivity-quick baselines heterogeneous format clean
+.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement scale cost-ablation uneven sensitivity sensitivity-quick baselines heterogeneous beyond format clean
 
 all: build
 
@@ -159,6 +159,13 @@ uneven: build
 # 6 minutes) and heterogeneous workstations, two mixes of speeds (heterogeneous.conf, about 3).
 baselines heterogeneous: build
 	BUILD=$(BUILD) bash scripts/beyond-part $@
+
+# Everything beyond the paper (issue 12), simulated, resumable, into results/beyond and
+# experiments/BEYOND.md (+ experiments/beyond/ figures): the paper with ADAPTIVE against the oracle
+# and the best fixed strategy, the self-scheduling baselines, heterogeneous workstations, and the
+# scale study P = 4 ... 1024 (scripts/beyond; PARTS="scale" for one part).
+beyond: build
+	BUILD=$(BUILD) JOBS=$(JOBS) bash scripts/beyond
 
 format:
 	find pvm lib apps experiments plots tests -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i

@@ -69,6 +69,11 @@ INSTANTIATE_TEST_SUITE_P(SimLargeP, MxmStrategies,
                          ::testing::Combine(::testing::ValuesIn(app_testing::all_strategies()),
                                             ::testing::Values(16, 64), ::testing::Values("sim")),
                          app_testing::strategy_p_name<mxm_case>);
+// K = P/2 = 128: the echo of K once read --group with a bound of 64 and refused the run.
+INSTANTIATE_TEST_SUITE_P(SimGroupsBeyond64, MxmStrategies,
+                         ::testing::Combine(::testing::Values("LDDLB"), ::testing::Values(256),
+                                            ::testing::Values("sim")),
+                         app_testing::strategy_p_name<mxm_case>);
 
 TEST(MxmSim, RunsOfOneConfigurationAreByteIdentical) {
   app_testing::expect_deterministic_under_sim(
