@@ -45,8 +45,8 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
     r.config = r.app + " P=" + std::string(t.field(row, "P")) +
                " K=" + std::string(t.field(row, "K")) + " " + r.size +
                " ml=" + std::string(t.field(row, "ml")) + " tl=" + std::string(t.field(row, "tl"));
-    if (t.field(row, "network") != "ethernet1996")
-      r.config += " " + std::string(t.field(row, "network"));
+    r.network = std::string(t.field(row, "network"));
+    if (r.network != "ethernet1996") r.config += " " + r.network;
     if (!r.args.empty()) r.config += " `" + r.args + "`";
     r.policy = std::string(t.field(row, "strategy"));
     r.seed = std::string(t.field(row, "seed"));
@@ -54,6 +54,8 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
     r.oracle = number(t.field(row, "oracle_s"));
     r.wall = number(t.field(row, "run_wall_s"));
     r.rss_mb = number(t.field(row, "max_rss_mb"));
+    r.chose = std::string(t.field(row, "choices"));
+    if (r.chose.empty() || r.chose == "-") r.chose = std::string(t.field(row, "chosen"));
     out.push_back(std::move(r));
   }
   return out;
@@ -72,12 +74,14 @@ std::vector<config_runs> by_config(const std::vector<run>& runs) {
       c.size = r.size;
       c.args = r.args;
       c.ml = r.ml;
+      c.network = r.network;
       out.push_back(std::move(c));
     }
     auto& c = out[it->second];
     if (!c.time.count(r.policy)) c.policies.push_back(r.policy);
     c.time[r.policy][r.seed] = r.time;
     if (r.oracle > 0) c.oracle[r.seed] = r.oracle;
+    if (!r.chose.empty() && r.chose != "-") c.chose[r.policy][r.seed] = r.chose;
     c.wall[r.policy] = std::max(c.wall[r.policy], r.wall);
     c.rss_mb[r.policy] = std::max(c.rss_mb[r.policy], r.rss_mb);
   }
@@ -215,6 +219,27 @@ std::map<std::string, std::string> workload_labels(const std::vector<config_runs
     }
   }
   return out;
+}
+
+std::optional<double> mxm_scatter_bound(const config_runs& c) {
+  if (c.app != "mxm" || c.network != "ethernet1996") return std::nullopt;
+  double n = 0, r = 0, m = 0;
+  std::size_t at = 0;
+  while (at < c.size.size()) {
+    auto sp = c.size.find(' ', at);
+    if (sp == std::string::npos) sp = c.size.size();
+    const std::string kv = c.size.substr(at, sp - at);
+    const auto eq = kv.find('=');
+    if (eq != std::string::npos) {
+      const double v = number(kv.substr(eq + 1));
+      if (kv.compare(0, eq, "n") == 0) n = v;
+      if (kv.compare(0, eq, "r") == 0) r = v;
+      if (kv.compare(0, eq, "m") == 0) m = v;
+    }
+    at = sp + 1;
+  }
+  if (n <= 0 || r <= 0 || m <= 0) return std::nullopt;
+  return (c.procs * r * m + n * r) * 8.0 / 0.96e6;
 }
 
 const std::vector<std::string>& paper_strategies() {

@@ -25,12 +25,16 @@ struct run {
   std::string size;
   std::string args;  // extra_args
   int ml = 0;
+  std::string network;
   std::string policy;  // strategy column: NONE, GCDLB, ..., AUTO, ADAPTIVE, SS, CSS:16, ...
   std::string seed;
   double time = 0;    // total_s
   double oracle = 0;  // oracle_s (0: none)
   double wall = 0;    // run_wall_s: the run's wall time, measured by the driver
   double rss_mb = 0;  // max_rss_mb (0: not reported)
+  // What a customized run chose: the column `choices` (ADAPTIVE's sequence) if the run has one,
+  // else `chosen` (AUTO's commitment); "" or "-" for the others.
+  std::string chose;
 };
 
 // The verified runs of a results table (dlb_sweep's format), in file order. Throws
@@ -45,11 +49,13 @@ struct config_runs {
   std::string size;
   std::string args;
   int ml = 0;
-  std::map<std::string, std::map<std::string, double>> time;  // policy -> seed -> seconds
-  std::map<std::string, double> oracle;                       // seed -> seconds
-  std::map<std::string, double> wall;                         // policy -> the largest run's
-  std::map<std::string, double> rss_mb;                       // policy -> the largest run's
-  std::vector<std::string> policies;                          // in order of first appearance
+  std::string network;
+  std::map<std::string, std::map<std::string, double>> time;        // policy -> seed -> seconds
+  std::map<std::string, double> oracle;                             // seed -> seconds
+  std::map<std::string, double> wall;                               // policy -> the largest run's
+  std::map<std::string, double> rss_mb;                             // policy -> the largest run's
+  std::map<std::string, std::map<std::string, std::string>> chose;  // policy -> seed -> run.chose
+  std::vector<std::string> policies;                                // in order of first appearance
 };
 // Grouped by configuration, in order of first appearance.
 std::vector<config_runs> by_config(const std::vector<run>& runs);
@@ -93,6 +99,12 @@ std::optional<ratio_estimate> best_against_best(const config_runs& c,
 // is strong scaling where that parameter is the same for several P ("mxm r=128 m=128, n=3072
 // (strong)"), weak otherwise, labelled by the parameter per slave ("... n = 32 P (weak)").
 std::map<std::string, std::string> workload_labels(const std::vector<config_runs>& configs);
+
+// A lower bound on the time of MXM's scatter on the paper's shared Ethernet (0.96 MB/s, one
+// message at a time): every slave receives the whole Y (r x m doubles) and the master sends the
+// n rows of X (r doubles each): (P r m + n r) 8 bytes. nullopt for another app or network.
+// The oracle counts computation only, so this is time no balancer can win back.
+std::optional<double> mxm_scatter_bound(const config_runs& c);
 
 // The four strategies of the paper and the self-scheduling baselines present in a configuration.
 const std::vector<std::string>& paper_strategies();

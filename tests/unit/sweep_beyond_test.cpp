@@ -128,6 +128,16 @@ TEST(BeyondConfigs, WorkloadsWeakOrStrong) {
   EXPECT_EQ(labels.at(c[7].config), labels.at(c[1].config));
 }
 
+TEST(BeyondConfigs, MxmScatterBound) {
+  // P = 16, n = 1600, r = m = 400: (16 * 400 * 400 + 1600 * 400) * 8 bytes = 25.6 MB at 0.96 MB/s.
+  const auto c = configs_of(row("mxm", 16, "n=1600 r=400 m=400", "NONE", 1, 150, 110) +
+                            row("trfd", 16, "n=30", "NONE", 1, 10, 4));
+  ASSERT_EQ(c.size(), 2u);
+  ASSERT_TRUE(mxm_scatter_bound(c[0]));
+  EXPECT_NEAR(*mxm_scatter_bound(c[0]), 25.6e6 / 0.96e6, 1e-9);
+  EXPECT_FALSE(mxm_scatter_bound(c[1]));
+}
+
 TEST(BeyondConfigs, AMissingColumnIsNamed) {
   const auto t = dlb::sweep::parse_csv_table("app,P\nmxm,4\n", "test");
   try {
