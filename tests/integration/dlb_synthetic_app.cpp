@@ -223,14 +223,14 @@ int body(dlb::runtime& rt) {
       "RESULT app=synthetic strategy=%s P=%d K=%d iterations=%lld wrong=%lld stats_ok=%d "
       "total_s=%.6f syncs=%lld "
       "redistributions=%lld iterations_moved=%lld bytes_moved=%llu lag_s=%.6f wall_s=%.3f "
-      "chosen=%s predicted_best=%s%s\n",
+      "chosen=%s predicted_best=%s choices=%s%s\n",
       dlb::core::to_string(rt.params().policy).c_str(), st.procs, st.group_size,
       static_cast<long long>(I), static_cast<long long>(wrong), stats_ok ? 1 : 0, st.total_time(),
       static_cast<long long>(st.syncs), static_cast<long long>(st.redistributions),
       static_cast<long long>(st.iterations_moved), static_cast<unsigned long long>(st.bytes_moved),
       st.lag, wall, std::string(dlb::core::to_string(st.chosen)).c_str(),
       st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)).c_str() : "-",
-      loss_keys(st).c_str());
+      dlb::choice_sequence(st).c_str(), loss_keys(st).c_str());
   // Self-scheduling: the chunk sizes the master handed out, in order.
   if (!st.chunks.empty()) {
     std::string list;
@@ -246,7 +246,7 @@ int body(dlb::runtime& rt) {
   };
   auto own_time = [&](dlb::core::model_load m) {
     const auto& p = st.prediction_with(m);
-    const auto ran = st.strategy == dlb::core::strategy::automatic ? st.chosen : st.strategy;
+    const auto ran = dlb::core::is_customized(st.strategy) ? st.chosen : st.strategy;
     for (std::size_t k = 0; k < 4; ++k)
       if (p.valid && dlb::core::balancing_strategies[k] == ran) return p.total_time[k];
     return -1.0;
