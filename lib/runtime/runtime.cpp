@@ -63,6 +63,9 @@ std::vector<option_spec> common_options() {
       {"ml", std::to_string(paper::max_load),
        "maximum external load (load uniform in 0..ml); 0: no load"},
       {"tl", decimal(core::kDefaultPersistence), "duration of persistence of the load, seconds"},
+      {"load-after", "0",
+       "the external load starts at this time of the run's clock, seconds, rounded down to a "
+       "whole number of --tl (no load before it); 0: from the start"},
       {"speeds", "1",
        "normalized processor speeds S_i: one value or P, comma-separated, or a mix: uniform, "
        "half2x (the second half at 2), quarter4x (the last quarter at 4), ramp (1 to 2)"},
@@ -210,6 +213,9 @@ run_params read_params(const options& o) {
   p.load.seed = static_cast<std::uint64_t>(o.integer("seed", 0, INT64_MAX));
   p.load.max_load = static_cast<int>(o.integer("ml", 0, 1000));
   p.load.persistence = o.real("tl", 1e-6, 1e12);
+  const double after = o.real("load-after", 0, 1e12);
+  if (after > 0 && std::isfinite(p.load.persistence))
+    p.load.unloaded_blocks = static_cast<std::int64_t>(std::floor(after / p.load.persistence));
   p.speeds = parse_speeds(o.str("speeds"), p.procs);
   const std::string& initial = o.str("initial");
   if (initial != "equal" && initial != "speed")
