@@ -83,9 +83,7 @@ void set_predictions(outcome& o, const dlb::runtime& rt, const dlb::run_stats& s
 }
 
 std::string chosen_strategy(const dlb::run_stats& st) {
-  return st.strategy == dlb::core::strategy::automatic
-             ? std::string(dlb::core::to_string(st.chosen))
-             : "-";
+  return dlb::core::is_customized(st.strategy) ? std::string(dlb::core::to_string(st.chosen)) : "-";
 }
 
 loop_totals totals(const std::vector<const dlb::run_stats*>& loops) {
@@ -222,7 +220,8 @@ int report_single_loop(const dlb::runtime& rt, const std::string& app, const std
   out.wall_s = seconds_since(started);
   auto line = parameters(rt, app, size);
   add_outcome(line, out);
-  if (st.strategy == dlb::core::strategy::automatic) line.add("chosen", chosen_strategy(st));
+  if (dlb::core::is_customized(st.strategy)) line.add("chosen", chosen_strategy(st));
+  if (st.strategy == dlb::core::strategy::adaptive) line.add("choices", dlb::choice_sequence(st));
   if (!reference.empty()) line.add("reference", reference);
   std::printf("%s\n", line.text().c_str());
   return out.verified ? 0 : 1;

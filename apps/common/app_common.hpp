@@ -79,7 +79,8 @@ std::string predicted_best(const dlb::run_stats& st, dlb::core::model_load m);
 // The load the estimated prediction assumed: its ml and tl ("-" without one).
 std::string estimated_ml(const dlb::run_stats& st);
 std::string estimated_tl(const dlb::run_stats& st);
-// The strategy a customized (AUTO) loop committed to, or "-" for the other strategies.
+// The strategy a customized (AUTO) loop committed to (ADAPTIVE: its first choice), or "-" for
+// the other strategies.
 std::string chosen_strategy(const dlb::run_stats& st);
 
 // Statistics of one program's balanced loops: counts summed over the loops, the worst lag.

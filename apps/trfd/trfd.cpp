@@ -134,9 +134,13 @@ int report(dlb::runtime& rt, const apps::trfd::problem& p, double t_op,
       .add("loop1_est_ml", apps::common::estimated_ml(st1))
       .add("loop1_est_tl", apps::common::estimated_tl(st1))
       .add("transpose_s", static_cast<double>(apps::trfd::transpose_ops(n)) * t_op);
-  if (st1.strategy == dlb::core::strategy::automatic) {
+  if (dlb::core::is_customized(st1.strategy)) {
     line.add("loop1_chosen", apps::common::chosen_strategy(st1))
         .add("loop2_chosen", apps::common::chosen_strategy(st2));
+  }
+  if (st1.strategy == dlb::core::strategy::adaptive) {
+    line.add("loop1_choices", dlb::choice_sequence(st1))
+        .add("loop2_choices", dlb::choice_sequence(st2));
   }
   if (c1.enabled) line.add("reference", c1.from_cache && c2.from_cache ? "cached" : "computed");
   std::printf("%s\n", line.text().c_str());

@@ -182,8 +182,8 @@ class parser {
 }  // namespace
 
 const std::vector<std::string>& known_strategies() {
-  static const std::vector<std::string> s{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO",
-                                          "SS",   "GSS",   "TSS",   "FAC2",  "AWF"};
+  static const std::vector<std::string> s{"NONE",     "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO",
+                                          "ADAPTIVE", "SS",    "GSS",   "TSS",   "FAC2",  "AWF"};
   return s;
 }
 

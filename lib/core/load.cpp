@@ -24,7 +24,8 @@ void check_speed(double base_speed) {
 std::int64_t constant_from(const load_function& load, std::size_t slave) {
   if (load.table.empty()) return -1;
   if (slave >= load.table.size()) throw std::invalid_argument("load: no table row for slave");
-  return std::max<std::int64_t>(static_cast<std::int64_t>(load.table[slave].size()) - 1, 0);
+  return std::max<std::int64_t>(
+      {static_cast<std::int64_t>(load.table[slave].size()) - 1, load.unloaded_blocks, 0});
 }
 
 // End of block k; with an infinite persistence block 0 never ends.
@@ -63,6 +64,7 @@ int load_at(std::uint64_t seed, std::size_t slave, double t, double persistence,
 double effective_speed(double base_speed, int load) { return base_speed / (load + 1); }
 
 int load_in_block(const load_function& load, std::size_t slave, std::int64_t block) {
+  if (block < load.unloaded_blocks) return 0;
   if (load.table.empty()) return load_in_block(load.seed, slave, block, load.max_load);
   if (slave >= load.table.size()) throw std::invalid_argument("load: no table row for slave");
   const auto& row = load.table[slave];

@@ -26,6 +26,7 @@ double oracle_makespan(const load_function& load, std::span<const double> speeds
     for (const auto& row : load.table)
       steady = std::max<std::int64_t>(
           steady, std::max<std::int64_t>(static_cast<std::int64_t>(row.size()) - 1, 0));
+    steady = std::max(steady, load.unloaded_blocks);
   }
   const auto rate_in = [&](std::int64_t k) {
     double r = 0.0;

@@ -7,9 +7,9 @@
 namespace dlb::core {
 namespace {
 
-constexpr std::array<strategy, 6> all_strategies = {strategy::none,  strategy::gcdlb,
-                                                    strategy::gddlb, strategy::lcdlb,
-                                                    strategy::lddlb, strategy::automatic};
+constexpr std::array<strategy, 7> all_strategies = {
+    strategy::none,  strategy::gcdlb,     strategy::gddlb,   strategy::lcdlb,
+    strategy::lddlb, strategy::automatic, strategy::adaptive};
 
 bool equal_ignoring_case(std::string_view a, std::string_view b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
@@ -36,6 +36,8 @@ std::string_view to_string(strategy s) {
       return "AUTO";
     case strategy::self_scheduling:
       return "SELF";
+    case strategy::adaptive:
+      return "ADAPTIVE";
   }
   return "UNKNOWN";
 }
@@ -51,5 +53,6 @@ bool is_global(strategy s) { return s == strategy::gcdlb || s == strategy::gddlb
 bool is_local(strategy s) { return s == strategy::lcdlb || s == strategy::lddlb; }
 bool is_centralized(strategy s) { return s == strategy::gcdlb || s == strategy::lcdlb; }
 bool is_distributed(strategy s) { return s == strategy::gddlb || s == strategy::lddlb; }
+bool is_customized(strategy s) { return s == strategy::automatic || s == strategy::adaptive; }
 
 }  // namespace dlb::core

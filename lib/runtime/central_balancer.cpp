@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "arrays.hpp"
+#include "dlb/core/adaptive.hpp"
 #include "dlb/core/groups.hpp"
 #include "dlb/core/profile.hpp"
 #include "dlb/core/recovery.hpp"
@@ -54,7 +55,7 @@ class central_balancer {
   void serve_if_complete(group_state& gs, const protocol::sync_header& h);
   bool async() const {
     const strategy_row* r = find_strategy_row(protocol_);
-    return r && r->decided_by == decision_maker::by_master && !choosing_ &&
+    return r && r->decided_by == decision_maker::by_master && !choosing_ && !adaptive_ &&
            dlb_.balance_.no_move == core::after_no_move::idle &&
            dlb_.rt_.params().instructions_to_senders;
   }
@@ -64,6 +65,20 @@ class central_balancer {
   // Customized mode, every slave's profile in: run the model on the speeds seen so far, commit
   // to the cheapest strategy, and answer each slave with its group's decision under it.
   void commit(const group_state& gs, const protocol::sync_header& h);
+
+  // ADAPTIVE (lib/README.md, "ADAPTIVE"): re-selections are global synchronizations at epochs
+  // 2s, the committed strategy's synchronizations are at 2s + 1 in its groups (groups_).
+  bool adaptive_ = false;
+  int stage_ = 0;
+  std::vector<bool> live_;  // per slave: may still send a profile (active, no results yet)
+  std::map<std::size_t, protocol::member_profile> reselection_;  // this one's, by slave
+  std::optional<core::strategy> in_force_;
+  void take_reselection_profile(protocol::profile_msg m);
+  // A slave's results are in: it takes part in no more synchronizations.
+  void gathered(std::size_t slave);
+  // Every live slave's profile in: run the model on what remains and commit again.
+  void reselect_if_complete();
+  void reselect(const protocol::sync_header& h);
 
   context& dlb_;
   messenger& net_;
@@ -85,7 +100,10 @@ central_balancer::central_balancer(context& dlb)
       groups_(dlb.groups_.size()),
       members_of_(dlb.groups_) {
   transfers_to_.assign(procs_, 0);
+  adaptive_ = dlb.strategy_ == core::strategy::adaptive;
   const auto initial = dlb_.initial_counts();
+  live_.assign(procs_, false);
+  for (std::size_t s = 0; s < procs_; ++s) live_[s] = initial[s] > 0;
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     for (auto s : members_of_[g])
       groups_[g].active.push_back(initial[s] > 0 && !dlb_.rt_.lost(static_cast<int>(s) + 1));
@@ -94,7 +112,7 @@ central_balancer::central_balancer(context& dlb)
 
 bool central_balancer::wanted(const delivered& d) const {
   if (d.kind == tag::gather) return protocol::peek_loop(d) == dlb_.loop_id_;
-  return d.kind == tag::profile && profiles_to_master(protocol_) &&
+  return d.kind == tag::profile && (adaptive_ || profiles_to_master(protocol_)) &&
          protocol::peek_loop(d) == dlb_.loop_id_;
 }
 
@@ -110,7 +128,9 @@ void central_balancer::run() {
                            std::to_string(dlb_.gathered_.size()) + " of " + std::to_string(procs_) +
                            " slaves done)");
     if (d.kind == tag::gather) {
+      const auto s = static_cast<std::size_t>(d.from - 1);
       dlb_.gathered_.push_back(std::move(d));
+      if (adaptive_) gathered(s);
     } else {
       take_profile(d);
     }
@@ -198,6 +218,10 @@ void central_balancer::run_recovering() {
 void central_balancer::take_profile(const delivered& d) {
   reader r = d.body();
   protocol::profile_msg m = protocol::decode_profile(r);
+  if (adaptive_ && m.sync.epoch % 2 == 0) {
+    take_reselection_profile(std::move(m));
+    return;
+  }
   const int g = m.sync.group;
   if (g < 0 || static_cast<std::size_t>(g) >= groups_.size())
     throw run_error("profile for an unknown group");
@@ -283,7 +307,9 @@ void central_balancer::serve(group_state& gs, const protocol::sync_header& h) {
   auto dec = dlb_.decide(profiles);
   std::size_t k = 0;
   for (const auto& [p, prof] : gs.profiles) {
-    if (dec.counts_after[k++] == 0) gs.active[p] = false;
+    if (dec.counts_after[k++] > 0) continue;
+    gs.active[p] = false;
+    if (adaptive_) live_[prof.slave] = false;
   }
   if (strategy_row_of(protocol_).told == decision_audience::tell_group)
     net_.multicast(ranks, tag::decision,
@@ -337,7 +363,7 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
     auto dec = dlb_.decide(profiles);
     for (std::size_t k = 0; k < positions.size(); ++k)
       next[ng].active[positions[k]] = dec.counts_after[k] > 0;
-    const protocol::commitment to{c, static_cast<int>(ng)};
+    const protocol::commitment to{c, static_cast<int>(ng), std::nullopt};
     net_.multicast(ranks, tag::decision,
                    protocol::encode(protocol::decision_msg{h, to, std::move(dec)}));
   }
@@ -345,6 +371,153 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
   members_of_ = std::move(next_members);
   protocol_ = c;
   group_size_ = K;
+}
+
+void central_balancer::take_reselection_profile(protocol::profile_msg m) {
+  if (m.sync.group != 0 || m.sync.epoch != 2 * stage_)
+    throw run_error("re-selection profile of slave " + std::to_string(m.profile.slave + 1) +
+                    " for group " + std::to_string(m.sync.group) + ", synchronization " +
+                    std::to_string(m.sync.epoch) + "; expected group 0, synchronization " +
+                    std::to_string(2 * stage_));
+  if (m.profile.slave >= procs_) throw run_error("re-selection profile of an unknown slave");
+  live_[m.profile.slave] = true;
+  reselection_[m.profile.slave] = std::move(m.profile);
+  reselect_if_complete();
+}
+
+void central_balancer::gathered(std::size_t slave) {
+  if (slave >= procs_) return;
+  live_[slave] = false;
+  // A committed synchronization of the centralized strategies no longer waits for it.
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const auto& members = members_of_[g];
+    const auto pos = static_cast<std::size_t>(std::find(members.begin(), members.end(), slave) -
+                                              members.begin());
+    if (pos == members.size() || !groups_[g].active[pos]) continue;
+    groups_[g].active[pos] = false;
+    if (!groups_[g].profiles.empty())
+      serve_if_complete(groups_[g], {dlb_.loop_id_, static_cast<int>(g), groups_[g].epoch});
+  }
+  reselect_if_complete();
+}
+
+void central_balancer::reselect_if_complete() {
+  if (reselection_.empty()) return;
+  for (std::size_t s = 0; s < procs_; ++s)
+    if (live_[s] && reselection_.find(s) == reselection_.end()) return;
+  reselect({dlb_.loop_id_, 0, 2 * stage_});
+}
+
+// The decision of this synchronization is made under each strategy's groups (as AUTO's
+// commitment does for the strategy it picks); the model predicts each strategy's time from the
+// state that decision leaves to the loop's end, under the load from now on; core::reselect
+// picks. Every slave that took part gets its group's decision under the pick, with the
+// commitment (the strategy, its group and who in it took part).
+void central_balancer::reselect(const protocol::sync_header& h) {
+  net_.busy(dlb_.rt_.params().delta);
+  auto& stats = dlb_.stats_;
+  const double now = net_.clock().now();
+  std::vector<double> speeds(procs_, 0.0);
+  double window = 0.0;
+  for (const auto& [s, prof] : reselection_) {
+    speeds[s] = prof.speed;
+    window += prof.elapsed / static_cast<double>(reselection_.size());
+  }
+  struct under_strategy {
+    std::vector<std::vector<std::size_t>> groups;
+    std::vector<std::vector<std::size_t>> took_part;  // per group, in member order
+    std::vector<std::optional<protocol::decision>> decisions;
+  };
+  std::array<under_strategy, 4> plans;
+  std::array<std::vector<core::range_list>, 4> starts;
+  for (std::size_t k = 0; k < 4; ++k) {
+    const core::strategy c = core::balancing_strategies[k];
+    auto& plan = plans[k];
+    plan.groups =
+        dlb_.groups_for(group_size_under(c, dlb_.local_group_size_, static_cast<int>(procs_)));
+    auto& start = starts[k];
+    start.assign(procs_, {});
+    for (const auto& [s, prof] : reselection_) start[s] = prof.remaining;
+    for (const auto& members : plan.groups) {
+      std::vector<protocol::member_profile> profiles;
+      std::vector<std::size_t> took_part;
+      for (std::size_t m : members) {
+        const auto it = reselection_.find(m);
+        if (it == reselection_.end()) continue;
+        profiles.push_back(it->second);
+        took_part.push_back(m);
+      }
+      plan.took_part.push_back(took_part);
+      if (profiles.empty()) {
+        plan.decisions.emplace_back();
+        continue;
+      }
+      auto dec = dlb_.decide(profiles);
+      // What each member holds after it: a sender loses the end of its work, a receiver gains
+      // the ranges shipped to it.
+      std::map<std::size_t, std::int64_t> given;
+      for (const auto& t : dec.transfers) given[t.from] += t.count;
+      for (const auto& [from, n] : given) start[from] = core::split_back(start[from], n).front;
+      for (const auto& t : dec.transfers)
+        start[t.to].insert(start[t.to].end(), t.ranges.begin(), t.ranges.end());
+      plan.decisions.emplace_back(std::move(dec));
+    }
+  }
+  const auto times = dlb_.predict_remaining(starts, now, speeds, window);
+  const core::strategy pick =
+      times ? core::reselect(*times, in_force_) : in_force_.value_or(core::strategy::gddlb);
+  const std::size_t kp = static_cast<std::size_t>(
+      std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), pick) -
+      core::balancing_strategies.begin());
+  if (stats.choices.empty()) {
+    stats.chosen = pick;
+    stats.prediction = dlb_.predict(speeds);  // the whole loop's, as AUTO's
+  }
+  stats.choices.push_back({now - stats.start_time, pick, times.value_or(std::array<double, 4>{})});
+  if (!dlb_.rt_.params().quiet && (!in_force_ || *in_force_ != pick)) {
+    std::ostringstream os;
+    os << dlb_.rt_.app_name() << ": ADAPTIVE at t = " << now - stats.start_time
+       << " s predicts to the end";
+    for (std::size_t k = 0; k < 4; ++k)
+      os << " " << to_string(core::balancing_strategies[k]) << " " << (times ? (*times)[k] : 0.0)
+         << " s";
+    os << "; "
+       << (in_force_ ? "switches from " + std::string(to_string(*in_force_)) + " to "
+                     : std::string("commits to "))
+       << to_string(pick);
+    dlb_.rt_.report(report_kind::notice, os.str());
+  }
+  // Its groups, each at epoch 2s + 1 with the members that still hold work after this decision.
+  auto& plan = plans[kp];
+  std::vector<group_state> next(plan.groups.size());
+  for (std::size_t ng = 0; ng < next.size(); ++ng) {
+    const auto& nm = plan.groups[ng];
+    next[ng].active.assign(nm.size(), false);
+    next[ng].epoch = 2 * stage_ + 1;
+    if (!plan.decisions[ng]) continue;
+    protocol::decision dec = std::move(*plan.decisions[ng]);
+    const auto& took_part = plan.took_part[ng];
+    std::vector<int> ranks;
+    for (std::size_t k = 0; k < took_part.size(); ++k) {
+      const std::size_t s = took_part[k];
+      ranks.push_back(static_cast<int>(s) + 1);
+      const bool holds = dec.counts_after[k] > 0;
+      live_[s] = holds;
+      const auto q = static_cast<std::size_t>(std::find(nm.begin(), nm.end(), s) - nm.begin());
+      next[ng].active[q] = holds;
+    }
+    const protocol::commitment to{pick, static_cast<int>(ng), took_part};
+    net_.multicast(ranks, tag::decision,
+                   protocol::encode(protocol::decision_msg{h, to, std::move(dec)}));
+  }
+  groups_ = std::move(next);
+  members_of_ = std::move(plan.groups);
+  protocol_ = pick;
+  group_size_ = static_cast<std::size_t>(
+      group_size_under(pick, dlb_.local_group_size_, static_cast<int>(procs_)));
+  in_force_ = pick;
+  ++stage_;
+  reselection_.clear();
 }
 
 }  // namespace detail

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -30,6 +31,17 @@
 #include "dlb/runtime/strategy_table.hpp"
 
 namespace dlb {
+
+std::string choice_sequence(const run_stats& st) {
+  if (st.choices.empty()) return "-";
+  std::string out;
+  for (const auto& c : st.choices) {
+    char at[32];
+    std::snprintf(at, sizeof at, "@%.3f", c.time);
+    out += (out.empty() ? "" : ",") + std::string(to_string(c.strategy)) + at;
+  }
+  return out;
+}
 
 std::string run_stats::summary() const {
   std::ostringstream os;
@@ -87,8 +99,9 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   DLB.strategy_ = s;
   // Customized mode runs the first synchronization as a global centralized one: the master
   // sees every profile, runs the model and commits (section 1.3.3).
-  DLB.protocol_ = s == core::strategy::automatic ? core::strategy::gcdlb : s;
-  DLB.choosing_ = s == core::strategy::automatic;
+  // ADAPTIVE does so at every re-selection (adaptive.cpp).
+  DLB.protocol_ = core::is_customized(s) ? core::strategy::gcdlb : s;
+  DLB.choosing_ = core::is_customized(s);
   DLB.works_received_ = 0;
   DLB.work_got_.clear();
   DLB.work_due_.clear();
@@ -215,6 +228,9 @@ void DLB_scatter_data(context& DLB) {
     DLB.active_[p] =
         initial[DLB.members_[p]] > 0 && !DLB.rt_.lost(static_cast<int>(DLB.members_[p]) + 1);
   }
+  DLB.known_active_.assign(initial.size(), false);
+  for (std::size_t p = 0; p < DLB.members_.size(); ++p)
+    DLB.known_active_[DLB.members_[p]] = DLB.active_[p];
   DLB.more_work_ = core::iteration_count(DLB.remaining_) > 0;
   if (!DLB.more_work_) DLB.out_of_work();
   DLB.st_.start = net.clock().now();
@@ -247,11 +263,17 @@ core::iteration_cost context::work_cost() const {
   return loop_.work;
 }
 
-void context::adopt(core::strategy c, int group, const std::vector<bool>& active_before) {
-  // Every slave was in the one global group of the first synchronization; it now joins its
-  // group of the chosen strategy, keeping who was active.
+void context::adopt(core::strategy c, int group, const std::vector<bool>& active_before,
+                    const std::optional<std::vector<std::size_t>>& members) {
+  // Every slave was in the one global group of the first synchronization (of a re-selection);
+  // it now joins its group of the chosen strategy, keeping who was active (who took part).
   std::vector<bool> was_active(static_cast<std::size_t>(procs_), false);
-  for (std::size_t p = 0; p < members_.size(); ++p) was_active[members_[p]] = active_before[p];
+  if (members) {
+    for (std::size_t m : *members)
+      if (m < was_active.size()) was_active[m] = true;
+  } else {
+    for (std::size_t p = 0; p < members_.size(); ++p) was_active[members_[p]] = active_before[p];
+  }
   protocol_ = c;
   choosing_ = false;
   group_size_ = group_size_under(c, local_group_size_, procs_);
@@ -281,29 +303,39 @@ strategy_prediction context::predict(const std::vector<double>& speeds) const {
 //   over a few load functions with those parameters and seeds of its own (core::expected_choice).
 // Under the native clock the work function is not an iteration's cost and the load is real, so
 // both keep the observed effective speeds as constant speeds and no modelled load.
-strategy_prediction context::predict(const std::vector<double>& speeds,
-                                     core::model_load load) const {
+core::model_input context::model_base(std::vector<double>& w, double& mean, bool& uniform) const {
   const auto& prm = rt_.params();
   core::model_input in;
   in.network = rt_.model_network();
   const std::int64_t I = loop_.iterations;
-  std::vector<double> w(static_cast<std::size_t>(I));
+  w.assign(static_cast<std::size_t>(I), 0.0);
   double sum = 0.0;
-  bool uniform = true;
+  uniform = true;
   for (std::int64_t i = 0; i < I; ++i) {
     w[static_cast<std::size_t>(i)] = loop_.work ? loop_.work(i) : 1.0;
     sum += w[static_cast<std::size_t>(i)];
     uniform = uniform && std::abs(w[static_cast<std::size_t>(i)] - w[0]) <= 1e-12 * std::abs(w[0]);
   }
-  const double mean = I > 0 ? sum / static_cast<double>(I) : 0.0;
+  mean = I > 0 ? sum / static_cast<double>(I) : 0.0;
   in.program.iterations = I;
   in.program.time_per_iteration = mean;
   in.program.bytes_per_iteration = static_cast<double>(bytes_per_iteration(arrays_, I));
   in.program.distribution_cost = prm.delta;
   in.program.balance = balance_;
   in.group_size = static_cast<std::size_t>(local_group_size_);
-  in.start = initial_distribution();  // the loop's start, cyclic or blocks of equal work
   in.groups = groups_for(local_group_size_);
+  return in;
+}
+
+strategy_prediction context::predict(const std::vector<double>& speeds,
+                                     core::model_load load) const {
+  const auto& prm = rt_.params();
+  std::vector<double> w;
+  double mean = 0.0;
+  bool uniform = true;
+  core::model_input in = model_base(w, mean, uniform);
+  const std::int64_t I = loop_.iterations;
+  in.start = initial_distribution();  // the loop's start, cyclic or blocks of equal work
   strategy_prediction out;
   out.load = load;
   if (I == 0 || !(mean > 0) || speeds.size() != prm.speeds.size()) return out;

@@ -5,6 +5,9 @@ namespace dlb::protocol {
 
 namespace {
 
+// A DECISION's commitment that lists its group's members (ADAPTIVE) is sent as 100 + strategy.
+constexpr int kWithMembers = 100;
+
 void put_header(writer& w, const sync_header& h) { w.put(h.loop).put(h.group).put(h.epoch); }
 
 sync_header get_header(reader& r) {
@@ -118,7 +121,13 @@ profile_msg decode_profile(reader& r) {
 bytes encode(const decision_msg& m) {
   writer w;
   put_header(w, m.sync);
-  w.put(m.commit ? static_cast<int>(m.commit->strategy) : -1).put(m.commit ? m.commit->group : 0);
+  const bool listed = m.commit && m.commit->members;
+  w.put(m.commit ? static_cast<int>(m.commit->strategy) + (listed ? kWithMembers : 0) : -1)
+      .put(m.commit ? m.commit->group : 0);
+  if (listed) {
+    std::vector<std::uint64_t> members(m.commit->members->begin(), m.commit->members->end());
+    w.put_vector(members);
+  }
   const decision& d = m.body;
   w.put(static_cast<int>(d.reason)).put_vector(d.counts_after);
   w.put<std::uint64_t>(d.transfers.size());
@@ -132,7 +141,13 @@ decision_msg decode_decision(reader& r) {
   m.sync = get_header(r);
   const int chosen = r.get<int>();
   const int group = r.get<int>();
-  if (chosen >= 0) m.commit = commitment{static_cast<core::strategy>(chosen), group};
+  if (chosen >= kWithMembers) {
+    const auto members = r.get_vector<std::uint64_t>();
+    m.commit = commitment{static_cast<core::strategy>(chosen - kWithMembers), group,
+                          std::vector<std::size_t>(members.begin(), members.end())};
+  } else if (chosen >= 0) {
+    m.commit = commitment{static_cast<core::strategy>(chosen), group, std::nullopt};
+  }
   decision& d = m.body;
   d.reason = static_cast<core::balance_reason>(r.get<int>());
   d.counts_after = r.get_vector<std::int64_t>();

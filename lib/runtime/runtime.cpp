@@ -52,7 +52,8 @@ std::vector<double> parse_speeds(const std::string& text, int procs) {
 std::vector<option_spec> common_options() {
   return {
       {"strategy", "GDDLB",
-       "NONE, GCDLB, GDDLB, LCDLB, LDDLB or AUTO (customized: the model chooses); or a loop "
+       "NONE, GCDLB, GDDLB, LCDLB, LDDLB, AUTO (customized: the model chooses) or ADAPTIVE "
+       "(the model chooses again at every synchronization); or a loop "
        "self-scheduling baseline: SS, CSS:k (chunks of k), GSS, TSS, FAC2 or AWF"},
       {"backend", "pvm",
        "pvm (real PVM tasks) or sim (simulated workstations in virtual time, one process)"},
@@ -62,6 +63,9 @@ std::vector<option_spec> common_options() {
       {"ml", std::to_string(paper::max_load),
        "maximum external load (load uniform in 0..ml); 0: no load"},
       {"tl", decimal(core::kDefaultPersistence), "duration of persistence of the load, seconds"},
+      {"load-after", "0",
+       "the external load starts at this time of the run's clock, seconds, rounded down to a "
+       "whole number of --tl (no load before it); 0: from the start"},
       {"speeds", "1",
        "normalized processor speeds S_i: one value or P, comma-separated, or a mix: uniform, "
        "half2x (the second half at 2), quarter4x (the last quarter at 4), ramp (1 to 2)"},
@@ -204,11 +208,14 @@ run_params read_params(const options& o) {
     throw usage_error("option --group must not exceed --procs (" + std::to_string(p.procs) +
                       "), got " + std::to_string(k));
   // AUTO keeps K for the case that the model picks a local strategy.
-  const bool uses_groups = core::is_local(p.strategy) || p.strategy == core::strategy::automatic;
+  const bool uses_groups = core::is_local(p.strategy) || core::is_customized(p.strategy);
   p.group = uses_groups ? (k == 0 ? std::max(1, p.procs / paper::local_groups) : k) : p.procs;
   p.load.seed = static_cast<std::uint64_t>(o.integer("seed", 0, INT64_MAX));
   p.load.max_load = static_cast<int>(o.integer("ml", 0, 1000));
   p.load.persistence = o.real("tl", 1e-6, 1e12);
+  const double after = o.real("load-after", 0, 1e12);
+  if (after > 0 && std::isfinite(p.load.persistence))
+    p.load.unloaded_blocks = static_cast<std::int64_t>(std::floor(after / p.load.persistence));
   p.speeds = parse_speeds(o.str("speeds"), p.procs);
   const std::string& initial = o.str("initial");
   if (initial != "equal" && initial != "speed")
@@ -265,9 +272,20 @@ run_params read_params(const options& o) {
     throw usage_error("option --on-loss must be abort or recover, got '" + loss + "'");
   p.recover = loss == "recover";
   if (p.recover && p.strategy == core::strategy::self_scheduling)
-    throw usage_error("option --on-loss recover works with the DLB strategies (NONE, GCDLB, GDDLB, "
-                      "LCDLB, LDDLB, AUTO), not with the self-scheduling policy " +
-                      o.str("strategy") + " (lib/README.md, \"When a workstation is lost\")");
+    throw usage_error(
+        "option --on-loss recover works with the DLB strategies (NONE, GCDLB, GDDLB, "
+        "LCDLB, LDDLB, AUTO), not with the self-scheduling policy " +
+        o.str("strategy") + " (lib/README.md, \"When a workstation is lost\")");
+  // ADAPTIVE's re-selections need every active slave's profile; a lost slave (recover) or a
+  // group that stops balancing (stop) would leave it waiting for one that never comes.
+  if (p.strategy == core::strategy::adaptive && p.recover)
+    throw usage_error(
+        "option --on-loss recover does not work with --strategy ADAPTIVE "
+        "(lib/README.md, \"ADAPTIVE\")");
+  if (p.strategy == core::strategy::adaptive && p.after_no_move == core::after_no_move::stop)
+    throw usage_error(
+        "option --after-no-move stop does not work with --strategy ADAPTIVE "
+        "(lib/README.md, \"ADAPTIVE\")");
   p.kill_slave = static_cast<int>(o.integer("kill-slave", 0, p.procs));
   p.kill_at = o.real("kill-at", 0, 1e12);
   p.quiet = o.flag("quiet");

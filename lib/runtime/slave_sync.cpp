@@ -162,7 +162,9 @@ void context::send_interrupts() {
 
 bool context::central_async() const {
   const strategy_row* r = find_strategy_row(protocol_);
-  return r && r->decided_by == decision_maker::by_master && !choosing_ &&
+  // (Under ADAPTIVE every member must finish the committed strategy's synchronization before
+  // it returns to the re-selection protocol: the decision goes to every member.)
+  return r && r->decided_by == decision_maker::by_master && !choosing_ && !adaptive() &&
          balance_.no_move == core::after_no_move::idle && rt_.params().instructions_to_senders;
 }
 
@@ -444,6 +446,8 @@ void context::run_sync() {
   done_since_sync_ = 0;
   work_since_sync_ = 0.0;
   sync_start_ = clk.now();
+  // ADAPTIVE: a re-selection has epoch 2s, the committed strategy's synchronization 2s + 1.
+  if (adaptive() && epoch_ % 2 == 0) return_to_reselection();
 }
 
 protocol::decision context::await_decision(const std::string& where) {
@@ -451,7 +455,7 @@ protocol::decision context::await_decision(const std::string& where) {
                         "the master's decision (" + where + ")");
   reader r = m.body();
   protocol::decision_msg msg = protocol::decode_decision(r);
-  if (msg.commit) adopt(msg.commit->strategy, msg.commit->group, active_);
+  if (msg.commit) adopt(msg.commit->strategy, msg.commit->group, active_, msg.commit->members);
   return std::move(msg.body);
 }
 
@@ -497,6 +501,8 @@ void context::apply(const protocol::decision& d) {
     if (k < d.counts_after.size() && d.counts_after[k] == 0) active_[p] = false;
     ++k;
   }
+  for (std::size_t p = 0; p < members_.size() && members_[p] < known_active_.size(); ++p)
+    known_active_[members_[p]] = active_[p];
   // A decision not to move: under the stop rule balancing in the group ends here; under the
   // idle rule the members left without work (the requester) went inactive above and the others
   // go on, the next to run out synchronizing again among them.

@@ -116,7 +116,8 @@ inline void expect_help(const std::string& bin, const std::vector<std::string>& 
 }
 
 inline const std::vector<std::string>& all_strategies() {
-  static const std::vector<std::string> s{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"};
+  static const std::vector<std::string> s{"NONE",  "GCDLB", "GDDLB",   "LCDLB",
+                                          "LDDLB", "AUTO",  "ADAPTIVE"};
   return s;
 }
 

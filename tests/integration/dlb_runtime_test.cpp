@@ -97,13 +97,22 @@ TEST_P(StrategyMatrix, FinishesWithEveryIterationOnceUnderRandomLoad) {
   if (strategy == "NONE" || procs == 1) {
     EXPECT_EQ(res["syncs"], "0");
   }
-  if (strategy == "AUTO" && res["syncs"] != "0") {
+  if ((strategy == "AUTO" || strategy == "ADAPTIVE") && res["syncs"] != "0") {
     // Customized mode committed to one of the four strategies (which one is right is
     // CustomizedMode's check, against the measured runs of all four).
     EXPECT_NE(res["chosen"], "NONE");
     EXPECT_NE(res["chosen"], "AUTO");
+    EXPECT_NE(res["chosen"], "ADAPTIVE");
   }
-  if (strategy != "NONE" && strategy != "AUTO" && procs > 1) {
+  if (strategy == "ADAPTIVE") {
+    // Its first choice leads the sequence (adaptive_test.cpp checks the sequence itself).
+    if (res["syncs"] != "0") {
+      EXPECT_EQ(res["choices"].rfind(res["chosen"] + "@", 0), 0u) << r.out;
+    } else {
+      EXPECT_EQ(res["choices"], "-") << r.out;
+    }
+  }
+  if (strategy != "NONE" && strategy != "AUTO" && strategy != "ADAPTIVE" && procs > 1) {
     EXPECT_NE(res["predicted_best"], "-") << "every balancing run records the model's prediction";
   }
 }
@@ -126,6 +135,21 @@ INSTANTIATE_TEST_SUITE_P(Native, StrategyMatrix,
                                             ::testing::Values(1, 2, 4, 8, 16),
                                             ::testing::Values("uniform", "triangular"),
                                             ::testing::Values("native"), ::testing::Values("pvm")),
+                         case_name);
+// ADAPTIVE (issue 12): a few PVM runs (its protocol is AUTO's and the four strategies'), every
+// size under the simulator.
+INSTANTIATE_TEST_SUITE_P(EmulatedAdaptive, StrategyMatrix,
+                         ::testing::Combine(::testing::Values("ADAPTIVE"), ::testing::Values(4, 8),
+                                            ::testing::Values("uniform", "triangular"),
+                                            ::testing::Values("emulated"),
+                                            ::testing::Values("pvm")),
+                         case_name);
+INSTANTIATE_TEST_SUITE_P(SimAdaptive, StrategyMatrix,
+                         ::testing::Combine(::testing::Values("ADAPTIVE"),
+                                            ::testing::Values(1, 2, 4, 8, 16, 64, 256),
+                                            ::testing::Values("uniform", "triangular"),
+                                            ::testing::Values("emulated"),
+                                            ::testing::Values("sim")),
                          case_name);
 // The simulator's time is virtual: no native clock, and P beyond PVM's 64 costs little.
 INSTANTIATE_TEST_SUITE_P(Sim, StrategyMatrix,

@@ -231,7 +231,7 @@ int body(dlb::runtime& rt) {
       "RESULT app=synthetic strategy=%s P=%d K=%d iterations=%lld wrong=%lld stats_ok=%d "
       "total_s=%.6f syncs=%lld "
       "redistributions=%lld iterations_moved=%lld bytes_moved=%llu lag_s=%.6f wall_s=%.3f "
-      "verified=%d oracle_s=%.6f max_rss_mb=%.1f chosen=%s predicted_best=%s%s\n",
+      "verified=%d oracle_s=%.6f max_rss_mb=%.1f chosen=%s predicted_best=%s choices=%s%s\n",
       dlb::core::to_string(rt.params().policy).c_str(), st.procs,
       // K as asked for (--group, or P/2 when 0), as the applications echo it.
       static_cast<int>(o.integer("group", 0, st.procs)) > 0
@@ -243,7 +243,7 @@ int body(dlb::runtime& rt) {
       st.lag, wall, wrong == 0 && stats_ok ? 1 : 0, st.oracle_time, peak_rss_mb(),
       std::string(dlb::core::to_string(st.chosen)).c_str(),
       st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)).c_str() : "-",
-      loss_keys(st).c_str());
+      dlb::choice_sequence(st).c_str(), loss_keys(st).c_str());
   // Self-scheduling: the chunk sizes the master handed out, in order.
   if (!st.chunks.empty()) {
     std::string list;
@@ -259,7 +259,7 @@ int body(dlb::runtime& rt) {
   };
   auto own_time = [&](dlb::core::model_load m) {
     const auto& p = st.prediction_with(m);
-    const auto ran = st.strategy == dlb::core::strategy::automatic ? st.chosen : st.strategy;
+    const auto ran = dlb::core::is_customized(st.strategy) ? st.chosen : st.strategy;
     for (std::size_t k = 0; k < 4; ++k)
       if (p.valid && dlb::core::balancing_strategies[k] == ran) return p.total_time[k];
     return -1.0;

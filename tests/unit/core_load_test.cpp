@@ -235,3 +235,39 @@ TEST(HashedLoad, FinishTimeAndWorkDoneAreInverses) {
 
 }  // namespace
 }  // namespace dlb::core
+
+namespace dlb::core {
+namespace {
+
+// --load-after: the first unloaded_blocks blocks carry no load, later ones are the hash's (or the
+// table's) unchanged; work integrates across the start of the load.
+TEST(DelayedLoad, NoLoadBeforeItsFirstBlockTheSameLoadAfter) {
+  load_function hashed{7, 5, 2.0, {}, 0};
+  load_function delayed = hashed;
+  delayed.unloaded_blocks = 3;
+  int loaded_after = 0;
+  for (std::size_t slave = 0; slave < 4; ++slave) {
+    for (std::int64_t k = 0; k < 20; ++k) {
+      const int want = k < 3 ? 0 : load_in_block(hashed, slave, k);
+      EXPECT_EQ(load_in_block(delayed, slave, k), want) << "slave " << slave << " block " << k;
+      if (k >= 3 && want > 0) ++loaded_after;
+    }
+    EXPECT_EQ(load_at(delayed, slave, 5.99), 0);
+    EXPECT_EQ(load_at(delayed, slave, 6.0), load_in_block(hashed, slave, 3));
+  }
+  EXPECT_GT(loaded_after, 0) << "the seed gives some load after the start";
+  // Six unloaded seconds at speed 2 do 12 base seconds of work, then the load's.
+  EXPECT_DOUBLE_EQ(work_done(delayed, 0, 2.0, 0.0, 6.0), 12.0);
+  EXPECT_DOUBLE_EQ(work_done(delayed, 0, 2.0, 0.0, 8.0) - 12.0,
+                   work_done(hashed, 0, 2.0, 6.0, 8.0));
+  // A table's load is held back the same way, and its last value still persists.
+  load_function table{0, 5, 1.0, {{4, 4, 2}}, 2};
+  const std::array<int, 5> want{0, 0, 2, 2, 2};
+  for (std::int64_t k = 0; k < 5; ++k)
+    EXPECT_EQ(load_in_block(table, 0, k), want[static_cast<std::size_t>(k)]) << k;
+  // Two unloaded seconds do 2 of the 5 base seconds; the other 3 at a third of the speed: 9 s.
+  EXPECT_DOUBLE_EQ(finish_time(table, 0, 1.0, 0.0, 5.0), 11.0);
+}
+
+}  // namespace
+}  // namespace dlb::core

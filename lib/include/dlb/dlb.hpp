@@ -42,6 +42,9 @@
 #include "dlb/runtime/runtime.hpp"
 
 namespace dlb {
+namespace core {
+struct model_input;  // dlb/core/cost_model.hpp
+}
 
 enum class element_type { f64, f32, i32, i64 };
 std::size_t element_size(element_type t);
@@ -173,6 +176,14 @@ struct strategy_prediction {
   double persistence = 0.0;
 };
 
+// One choice of ADAPTIVE (a re-selection synchronization): when, what the model predicted from
+// there to the loop's end under each balancing strategy, and the strategy it committed to.
+struct adaptive_choice {
+  double time = 0.0;  // seconds from the loop's start
+  core::strategy strategy = core::strategy::none;
+  std::array<double, 4> predicted{};  // in core::balancing_strategies order
+};
+
 // A slave lost during a loop (--on-loss recover): which, and when the master learned of it.
 struct slave_loss {
   std::size_t slave = 0;  // 0-based
@@ -201,6 +212,8 @@ struct run_stats {
   std::vector<std::int64_t> chunks;
   // Customized mode: the strategy the run committed to at its first synchronization.
   core::strategy chosen = core::strategy::none;
+  // ADAPTIVE: every re-selection, in order (chosen is the first one's strategy).
+  std::vector<adaptive_choice> choices;
   // What the model predicts from the speeds observed up to the first synchronization (every
   // run that balances; in AUTO runs, the prediction it committed on), with the load that
   // --model-load names; other_prediction is the same with the other assumption (both are
@@ -220,6 +233,10 @@ struct run_stats {
   double recovery_time = 0.0;
   std::string summary() const;
 };
+
+// ADAPTIVE's choices as "GDDLB@0.512,LDDLB@3.204" (strategy@seconds from the loop's start);
+// "-" if there were none.
+std::string choice_sequence(const run_stats& st);
 
 class context;
 namespace protocol {  // dlb/runtime/protocol.hpp
@@ -292,8 +309,25 @@ class context {
   // With the run's --model-load, or with the given assumption about the load.
   strategy_prediction predict(const std::vector<double>& speeds) const;
   strategy_prediction predict(const std::vector<double>& speeds, core::model_load load) const;
-  // Customized mode, after the first synchronization: take up strategy c.
-  void adopt(core::strategy c, int group, const std::vector<bool>& active_before);
+  // What every prediction shares: the network, the program (w: each iteration's base seconds,
+  // their mean, whether they are all equal), K and the groups; no start, machine or load.
+  core::model_input model_base(std::vector<double>& w, double& mean, bool& uniform) const;
+  // Customized mode, after the first synchronization (AUTO) or a re-selection (ADAPTIVE): take
+  // up strategy c, in its group `group`; `members`: the members of that group that took part
+  // (ADAPTIVE; AUTO: those active before).
+  void adopt(core::strategy c, int group, const std::vector<bool>& active_before,
+             const std::optional<std::vector<std::size_t>>& members);
+  // ADAPTIVE (adaptive.cpp): after the committed strategy's synchronization, back to the
+  // re-selection protocol (global, centralized, the master chooses again).
+  bool adaptive() const { return strategy_ == core::strategy::adaptive; }
+  void return_to_reselection();
+  // ADAPTIVE, on the master: the model's predicted time from `now` to the loop's end under each
+  // balancing strategy, each starting from starts[k] (every slave's work after this
+  // synchronization's decision under that strategy); speeds and window: what the profiles
+  // showed (for --model-load estimated and the native clock). Nothing if the model cannot run.
+  std::optional<std::array<double, 4>> predict_remaining(
+      const std::array<std::vector<core::range_list>, 4>& starts, double now,
+      const std::vector<double>& speeds, double window) const;
   // Every slave's initial ranges (chi_i(0)), known to all tasks by the same formula.
   std::vector<core::range_list> initial_distribution() const;
   // How many iterations each slave starts with (what a slave needs of the start: O(P)).
@@ -383,7 +417,10 @@ class context {
   std::size_t me_ = 0;  // 0-based slave index
   int group_ = 0;
   std::vector<std::size_t> members_;
-  std::vector<bool> active_;         // per member position
+  std::vector<bool> active_;  // per member position
+  // ADAPTIVE: per slave, active as far as this slave knows (exact for its own group's members;
+  // others may have finished since: an interrupt to them is ignored).
+  std::vector<bool> known_active_;
   bool closed_ = false;              // balancing in this group has ended (a decision not to move)
   bool choosing_ = false;            // customized mode before its commitment
   std::int64_t works_received_ = 0;  // WORK messages received in this loop

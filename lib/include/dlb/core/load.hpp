@@ -44,6 +44,9 @@ struct load_function {
   // If non-empty, table[slave][block] replaces the hash (a recorded or hand-made load). Past the
   // end of a row its last value persists; an empty row is no load; a slave without a row throws.
   std::vector<std::vector<int>> table;
+  // The first unloaded_blocks blocks carry no load, whatever the hash or table says (a load that
+  // starts during the run: --load-after; beyond the paper, issue 12).
+  std::int64_t unloaded_blocks = 0;
 };
 
 int load_in_block(const load_function& load, std::size_t slave, std::int64_t block);

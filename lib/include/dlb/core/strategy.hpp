@@ -1,7 +1,9 @@
 // The load-balancing strategies of section 1.2.1 and their two axes: global (K = P) or local
 // (K-block groups); centralized (one balancer on the master) or distributed (replicated on every
 // slave). `none` runs equal blocks to completion; `automatic` is the paper's customized mode,
-// which runs to the first synchronization and then commits to the cheapest predicted strategy.
+// which runs to the first synchronization and then commits to the cheapest predicted strategy;
+// `adaptive` (beyond the paper, issue 12) re-runs that choice at every synchronization
+// (adaptive.hpp).
 // `self_scheduling` is a loop self-scheduling baseline (beyond the paper; its chunk rule and the
 // name --strategy gives it are a core::policy, policy.hpp): a master hands out chunks to workers
 // that ask.
@@ -13,19 +15,23 @@
 
 namespace dlb::core {
 
-enum class strategy { none, gcdlb, gddlb, lcdlb, lddlb, automatic, self_scheduling };
+enum class strategy { none, gcdlb, gddlb, lcdlb, lddlb, automatic, self_scheduling, adaptive };
 
 // The four balancing strategies, in the order used for tie-breaking between equal predictions.
 inline constexpr std::array<strategy, 4> balancing_strategies = {strategy::gcdlb, strategy::gddlb,
                                                                  strategy::lcdlb, strategy::lddlb};
 
-// "NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO" ("SELF" for self_scheduling, whose names
-// are its chunk rules': policy.hpp).
+// "NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO", "ADAPTIVE" ("SELF" for self_scheduling, whose
+// names are its chunk rules': policy.hpp).
 std::string_view to_string(strategy s);
+// Customized modes: the model chooses the strategy (automatic: once; adaptive: at every
+// synchronization).
+bool is_customized(strategy s);
 // The names above but SELF, in any letter case; anything else is empty.
 std::optional<strategy> parse_strategy(std::string_view text);
 
-// For none, automatic and self_scheduling all four are false: they are not a point on either axis.
+// For none, automatic, adaptive and self_scheduling all four are false: they are not a point on
+// either axis.
 bool is_global(strategy s);
 bool is_local(strategy s);
 bool is_centralized(strategy s);

@@ -64,9 +64,15 @@ struct decision {
 
 // Customized mode's commitment, sent with the decisions of the first synchronization: the
 // strategy the run takes up, and the receiver's group under it.
+// Under ADAPTIVE (a commitment at every re-selection synchronization) it also names the members
+// of the receiver's group that took part (the slaves whose profiles the decision is about, in
+// member order): a member's view of who is active elsewhere may be stale, and the group's next
+// synchronization needs the exact set. AUTO's commitment carries none (its first synchronization
+// saw every slave).
 struct commitment {
   core::strategy strategy = core::strategy::none;
   int group = 0;
+  std::optional<std::vector<std::size_t>> members;
 };
 
 // SCATTER, master -> slave: the slave's initial ranges, then the data of the input arrays.
@@ -92,7 +98,8 @@ struct profile_msg {
 // DECISION, master -> the members whose profiles it decided on.
 struct decision_msg {
   sync_header sync;
-  std::optional<commitment> commit;  // on the wire: strategy (-1: none), then group
+  // On the wire: strategy (-1: none; 100 + strategy: with members), group, [members].
+  std::optional<commitment> commit;
   decision body;
 };
 
