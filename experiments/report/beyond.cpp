@@ -54,8 +54,17 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
     r.oracle = number(t.field(row, "oracle_s"));
     r.wall = number(t.field(row, "run_wall_s"));
     r.rss_mb = number(t.field(row, "max_rss_mb"));
-    r.chose = std::string(t.field(row, "choices"));
-    if (r.chose.empty() || r.chose == "-") r.chose = std::string(t.field(row, "chosen"));
+    // A program of two balanced loops (TRFD) reports each loop's: "loop 1 / loop 2".
+    auto key = [&](const std::string& k) {
+      std::string v(t.field(row, k));
+      if (!v.empty() && v != "-") return v;
+      const std::string l1(t.field(row, "loop1_" + k)), l2(t.field(row, "loop2_" + k));
+      auto none = [](const std::string& x) { return x.empty() || x == "-"; };
+      if (none(l1) && none(l2)) return std::string();
+      return (l1.empty() ? "-" : l1) + " / " + (l2.empty() ? "-" : l2);
+    };
+    r.chose = key("choices");
+    if (r.chose.empty() || r.chose == "-") r.chose = key("chosen");
     out.push_back(std::move(r));
   }
   return out;

@@ -33,7 +33,8 @@ struct run {
   double wall = 0;    // run_wall_s: the run's wall time, measured by the driver
   double rss_mb = 0;  // max_rss_mb (0: not reported)
   // What a customized run chose: the column `choices` (ADAPTIVE's sequence) if the run has one,
-  // else `chosen` (AUTO's commitment); "" or "-" for the others.
+  // else `chosen` (AUTO's commitment); "" or "-" for the others. For a program of two balanced
+  // loops (TRFD: loop1_choices, loop2_choices), "loop 1's / loop 2's".
   std::string chose;
 };
 

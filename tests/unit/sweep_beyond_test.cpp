@@ -138,6 +138,26 @@ TEST(BeyondConfigs, MxmScatterBound) {
   EXPECT_FALSE(mxm_scatter_bound(c[1]));
 }
 
+TEST(BeyondConfigs, WhatACustomizedRunChose) {
+  // ADAPTIVE's sequence over AUTO's commitment; a program of two loops reports each loop's.
+  const std::string header =
+      "app,P,K,size,strategy,rep,seed,ml,tl,clock,scale,network,backend,extra_args,status,"
+      "verified,total_s,chosen,choices,loop1_chosen,loop2_chosen\n";
+  const std::string common = ",0,1,5,5,emulated,10,ethernet1996,sim,,ok,1,10,";
+  const auto t = dlb::sweep::parse_csv_table(
+      header + "mxm,4,2,n=400 r=400 m=400,AUTO" + common + "GDDLB,-,,\n" +
+          "mxm,4,2,n=400 r=400 m=400,ADAPTIVE" + common + "GCDLB,GCDLB@1.5 LDDLB@3,,\n" +
+          "trfd,4,2,n=30,AUTO" + common + "-,-,LCDLB,GDDLB\n" + "trfd,4,2,n=30,NONE" + common +
+          "-,-,-,-\n",
+      "test");
+  const auto c = by_config(verified_runs(t));
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].chose.at("AUTO").at("1"), "GDDLB");
+  EXPECT_EQ(c[0].chose.at("ADAPTIVE").at("1"), "GCDLB@1.5 LDDLB@3");
+  EXPECT_EQ(c[1].chose.at("AUTO").at("1"), "LCDLB / GDDLB");
+  EXPECT_EQ(c[1].chose.count("NONE"), 0u);
+}
+
 TEST(BeyondConfigs, AMissingColumnIsNamed) {
   const auto t = dlb::sweep::parse_csv_table("app,P\nmxm,4\n", "test");
   try {
