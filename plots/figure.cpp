@@ -13,6 +13,12 @@ namespace dlb::plots {
 std::string gp_quote(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
+    // gnuplot runs `...` as a shell command even inside a string: a backquote in a label
+    // (a configuration's `--shape uniform`) becomes a plain quote.
+    if (c == '`') {
+      out += '\'';
+      continue;
+    }
     if (c == '"' || c == '\\') out += '\\';
     if (c == '\n') {
       out += "\\n";

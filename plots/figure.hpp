@@ -12,7 +12,8 @@ class cli_args;
 
 namespace dlb::plots {
 
-// A gnuplot string literal: double-quoted with backslashes and quotes escaped.
+// A gnuplot string literal: double-quoted with backslashes and quotes escaped, backquotes (which
+// gnuplot would run as a shell command) turned into plain quotes.
 std::string gp_quote(std::string_view s);
 // Escapes enhanced-text specials (_ ^ { } @ &) so labels print as written.
 std::string gp_plain(std::string_view s);
