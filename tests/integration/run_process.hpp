@@ -158,14 +158,17 @@ inline int count_lines(const std::string& text, const std::string& prefix) {
   return n;
 }
 
-// Everything a run prints except its wall-clock time (wall_s=...): what must be byte-identical
-// between two simulated runs of the same configuration.
+// Everything a run prints except what the machine decides: its wall-clock time (wall_s=...)
+// and its peak memory (max_rss_mb=...): what must be byte-identical between two simulated runs
+// of the same configuration.
 inline std::string without_wall_time(const std::string& out) {
   std::string s = out;
-  for (auto at = s.find("wall_s="); at != std::string::npos; at = s.find("wall_s=", at)) {
-    const auto end = s.find_first_of(" \n", at);
-    s.erase(at + 7, (end == std::string::npos ? s.size() : end) - at - 7);
-    at += 7;
+  for (const std::string key : {"wall_s=", "max_rss_mb="}) {
+    for (auto at = s.find(key); at != std::string::npos; at = s.find(key, at)) {
+      const auto end = s.find_first_of(" \n", at);
+      s.erase(at + key.size(), (end == std::string::npos ? s.size() : end) - at - key.size());
+      at += key.size();
+    }
   }
   return s;
 }
