@@ -1,9 +1,9 @@
 // message_pattern_test: who talks to whom in one synchronization, per strategy, on both backends
 // (issue 10 item 6). The synthetic loop runs on P = 8 slaves (K = 4 for the local strategies)
 // without external load, slaves 4 and 8 at quarter speed (the margin, 3 s emulated,
-// outlasts a fast member's start lagging on a loaded machine), so the first synchronization of group 0
-// has a known shape: the fast members run out first, the slow one holds the surplus and ships
-// it. Every message each task sends is traced (--trace-dir) and the messages of that
+// outlasts a fast member's start lagging on a loaded machine), so the first synchronization of
+// group 0 has a known shape: the fast members run out first, the slow one holds the surplus and
+// ships it. Every message each task sends is traced (--trace-dir) and the messages of that
 // synchronization (loop 1, group 0, epoch 0) are checked against section 1.2's pattern:
 // interrupts within the group, profiles all-to-one (centralized) or all-to-all within the group
 // (distributed), instructions from the master to the senders only (centralized), data from
