@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
-#include <set>
 #include <vector>
 
 #include "figure.hpp"
@@ -51,13 +50,8 @@ int main(int argc, char** argv) {
     const auto configs = by_config(verified_runs(sweep::read_csv_table(file)));
     if (configs.empty()) throw sweep::csv_error(file + ": no verified run");
     const auto labels = workload_labels(configs);
-    std::vector<std::string> workloads, policies;
-    for (const auto& c : configs) {
-      if (std::find(workloads.begin(), workloads.end(), labels.at(c.config)) == workloads.end())
-        workloads.push_back(labels.at(c.config));
-      for (const auto& p : c.policies)
-        if (std::find(policies.begin(), policies.end(), p) == policies.end()) policies.push_back(p);
-    }
+    const auto workloads = workloads_in_order(configs, labels);
+    const auto policies = policies_of(configs);
     // Data blocks: one per (workload, policy): "P ratio" lines sorted by P.
     std::string script;
     for (std::size_t w = 0; w < workloads.size(); ++w) {
@@ -100,19 +94,11 @@ int main(int argc, char** argv) {
       std::cerr << "dlb_plot_scale: wrote " << f.string() << "\n";
 
     // The simulation's cost per P.
-    std::map<int, std::vector<double>> walls;
-    std::map<int, double> rss;
-    for (const auto& c : configs) {
-      for (const auto& [p, w] : c.wall) walls[c.procs].push_back(w);
-      for (const auto& [p, m] : c.rss_mb) rss[c.procs] = std::max(rss[c.procs], m);
-    }
     std::string data = "$cost << EOD\n";
-    for (auto& [P, v] : walls) {
-      std::sort(v.begin(), v.end());
-      const double med =
-          v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-      data += std::to_string(P) + " " + sweep::format_number(med) + " " +
-              sweep::format_number(v.back()) + " " + sweep::format_number(rss[P]) + "\n";
+    for (const auto& cost : simulation_costs(configs)) {
+      data += std::to_string(cost.procs) + " " + sweep::format_number(cost.median_wall) + " " +
+              sweep::format_number(cost.slowest_wall) + " " +
+              sweep::format_number(cost.peak_rss_mb) + "\n";
     }
     data += "EOD\n";
     plots::figure cost;

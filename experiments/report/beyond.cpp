@@ -2,23 +2,27 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
+#include <cstdint>
 #include <set>
 #include <stdexcept>
 
 #include "stats.hpp"
 #include "summary.hpp"
+#include "sweep/config.hpp"
+#include "sweep/text.hpp"
 
 namespace dlb::report::beyond {
 
 namespace {
 
-double number(std::string_view s) {
-  if (s.empty()) return 0.0;
+double number(std::string_view s) { return sweep::parse_double(s).value_or(0.0); }
+
+// The parameters of a size label ("n=3072 r=128 m=128"); empty if it does not parse.
+sweep::size_spec size_of(const std::string& label) {
   try {
-    return std::stod(std::string(s));
-  } catch (const std::exception&) {
-    return 0.0;
+    return sweep::parse_size(label);
+  } catch (const sweep::config_error&) {
+    return {};
   }
 }
 
@@ -195,24 +199,27 @@ std::optional<ratio_estimate> best_against_best(const config_runs& c,
 }
 
 std::map<std::string, std::string> workload_labels(const std::vector<config_runs>& configs) {
-  // Split a size label "n=3072 r=128 m=128" into its first parameter and the rest.
+  // A configuration's first size parameter (name, value) and its group: everything else.
   struct parts {
     std::string group, name;
-    long long value = 0;
+    std::int64_t value = 0;
   };
   auto split = [](const config_runs& c) {
     parts p;
-    const auto sp = c.size.find(' ');
-    const std::string first = c.size.substr(0, sp);
-    const std::string rest = sp == std::string::npos ? "" : c.size.substr(sp + 1);
-    const auto eq = first.find('=');
-    p.name = first.substr(0, eq);
-    p.value = eq == std::string::npos ? 0 : std::atoll(first.c_str() + eq + 1);
-    p.group = c.app + (rest.empty() ? "" : " " + rest) +
-              (c.args.empty() ? "" : " `" + c.args + "`") + " ml=" + std::to_string(c.ml);
+    const auto size = size_of(c.size);
+    p.group = c.app;
+    for (std::size_t k = 0; k < size.params.size(); ++k) {
+      const auto& [name, value] = size.params[k];
+      if (k == 0) {
+        p.name = name, p.value = value;
+      } else {
+        p.group += " " + name + "=" + std::to_string(value);
+      }
+    }
+    p.group += (c.args.empty() ? "" : " `" + c.args + "`") + " ml=" + std::to_string(c.ml);
     return p;
   };
-  std::map<std::pair<std::string, long long>, std::set<int>> procs_of;  // (group, value) -> P
+  std::map<std::pair<std::string, std::int64_t>, std::set<int>> procs_of;  // (group, value) -> P
   for (const auto& c : configs) {
     const auto p = split(c);
     procs_of[{p.group, p.value}].insert(c.procs);
@@ -223,9 +230,53 @@ std::map<std::string, std::string> workload_labels(const std::vector<config_runs
     if (procs_of[{p.group, p.value}].size() > 1) {
       out[c.config] = p.group + ", " + p.name + "=" + std::to_string(p.value) + " (strong)";
     } else {
-      const long long per = c.procs > 0 ? p.value / c.procs : 0;
+      const std::int64_t per = c.procs > 0 ? p.value / c.procs : 0;
       out[c.config] = p.group + ", " + p.name + " = " + std::to_string(per) + " P (weak)";
     }
+  }
+  return out;
+}
+
+std::vector<std::string> workloads_in_order(const std::vector<config_runs>& configs,
+                                            const std::map<std::string, std::string>& labels) {
+  std::vector<std::string> out;
+  for (const auto& c : configs) {
+    const auto& w = labels.at(c.config);
+    if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
+  }
+  return out;
+}
+
+std::vector<std::string> policies_of(const std::vector<config_runs>& configs) {
+  std::vector<std::string> out;
+  for (const auto& c : configs)
+    for (const auto& p : c.policies)
+      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  std::stable_sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) {
+    return strategy_rank(a) < strategy_rank(b);
+  });
+  return out;
+}
+
+std::vector<simulation_cost> simulation_costs(const std::vector<config_runs>& configs) {
+  const auto labels = workload_labels(configs);
+  std::map<int, simulation_cost> by_p;
+  std::map<int, std::vector<double>> walls;
+  for (const auto& c : configs) {
+    auto& cost = by_p[c.procs];
+    cost.procs = c.procs;
+    for (const auto& [p, w] : c.wall) {
+      walls[c.procs].push_back(w);
+      if (w > cost.slowest_wall)
+        cost.slowest_wall = w, cost.slowest = labels.at(c.config) + ", " + p;
+    }
+    for (const auto& [p, m] : c.rss_mb) cost.peak_rss_mb = std::max(cost.peak_rss_mb, m);
+  }
+  std::vector<simulation_cost> out;
+  for (auto& [P, cost] : by_p) {
+    cost.runs = walls[P].size();
+    cost.median_wall = median(walls[P]).value_or(0.0);
+    out.push_back(cost);
   }
   return out;
 }
@@ -233,19 +284,10 @@ std::map<std::string, std::string> workload_labels(const std::vector<config_runs
 std::optional<double> mxm_scatter_bound(const config_runs& c) {
   if (c.app != "mxm" || c.network != "ethernet1996") return std::nullopt;
   double n = 0, r = 0, m = 0;
-  std::size_t at = 0;
-  while (at < c.size.size()) {
-    auto sp = c.size.find(' ', at);
-    if (sp == std::string::npos) sp = c.size.size();
-    const std::string kv = c.size.substr(at, sp - at);
-    const auto eq = kv.find('=');
-    if (eq != std::string::npos) {
-      const double v = number(kv.substr(eq + 1));
-      if (kv.compare(0, eq, "n") == 0) n = v;
-      if (kv.compare(0, eq, "r") == 0) r = v;
-      if (kv.compare(0, eq, "m") == 0) m = v;
-    }
-    at = sp + 1;
+  for (const auto& [name, value] : size_of(c.size).params) {
+    if (name == "n") n = static_cast<double>(value);
+    if (name == "r") r = static_cast<double>(value);
+    if (name == "m") m = static_cast<double>(value);
   }
   if (n <= 0 || r <= 0 || m <= 0) return std::nullopt;
   return (c.procs * r * m + n * r) * 8.0 / 0.96e6;

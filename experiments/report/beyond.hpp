@@ -101,6 +101,25 @@ std::optional<ratio_estimate> best_against_best(const config_runs& c,
 // (strong)"), weak otherwise, labelled by the parameter per slave ("... n = 32 P (weak)").
 std::map<std::string, std::string> workload_labels(const std::vector<config_runs>& configs);
 
+// The distinct workloads of `labels` (workload_labels), in order of first appearance.
+std::vector<std::string> workloads_in_order(const std::vector<config_runs>& configs,
+                                            const std::map<std::string, std::string>& labels);
+
+// Every policy measured in `configs`, in the driver's order (report::strategy_rank).
+std::vector<std::string> policies_of(const std::vector<config_runs>& configs);
+
+// The simulation's own cost per P, over every policy and configuration: the runs' wall
+// seconds (median, and the slowest with its workload and policy) and the largest peak memory.
+struct simulation_cost {
+  int procs = 0;
+  std::size_t runs = 0;
+  double median_wall = 0;
+  double slowest_wall = 0;
+  std::string slowest;  // "workload, policy"
+  double peak_rss_mb = 0;
+};
+std::vector<simulation_cost> simulation_costs(const std::vector<config_runs>& configs);
+
 // A lower bound on the time of MXM's scatter on the paper's shared Ethernet (0.96 MB/s, one
 // message at a time): every slave receives the whole Y (r x m doubles) and the master sends the
 // n rows of X (r doubles each): (P r m + n r) 8 bytes. nullopt for another app or network.

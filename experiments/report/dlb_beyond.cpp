@@ -13,8 +13,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
-#include <set>
-#include <sstream>
 
 #include "beyond.hpp"
 #include "summary.hpp"
@@ -49,14 +47,7 @@ std::string cell(const std::optional<double>& v) { return v ? fixed(*v) : "-"; }
 bool has(const config_runs& c, const std::string& p) { return c.time.count(p) > 0; }
 
 void oracle_section(const std::vector<config_runs>& configs, bool targets) {
-  // Every policy measured, in the driver's order.
-  std::vector<std::string> cols;
-  for (const auto& c : configs)
-    for (const auto& p : c.policies)
-      if (std::find(cols.begin(), cols.end(), p) == cols.end()) cols.push_back(p);
-  std::stable_sort(cols.begin(), cols.end(), [](const std::string& a, const std::string& b) {
-    return report::strategy_rank(a) < report::strategy_rank(b);
-  });
+  const auto cols = policies_of(configs);
   std::cout << "| configuration | seeds |";
   for (const auto& p : cols) std::cout << " " << p << " |";
   std::cout << " best fixed |\n|---|---:|";
@@ -226,60 +217,39 @@ void baselines_section(const std::vector<config_runs>& configs) {
 
 void scale_section(const std::vector<config_runs>& configs) {
   const auto labels = workload_labels(configs);
-  std::vector<std::string> workloads;
-  std::set<std::string> seen;
-  for (const auto& c : configs)
-    if (seen.insert(labels.at(c.config)).second) workloads.push_back(labels.at(c.config));
-  for (const auto& w : workloads) {
-    std::vector<const config_runs*> rows;
-    std::vector<std::string> policies;
-    for (const auto& c : configs) {
-      if (labels.at(c.config) != w) continue;
-      rows.push_back(&c);
-      for (const auto& p : c.policies)
-        if (std::find(policies.begin(), policies.end(), p) == policies.end()) policies.push_back(p);
-    }
+  for (const auto& w : workloads_in_order(configs, labels)) {
+    std::vector<config_runs> rows;
+    for (const auto& c : configs)
+      if (labels.at(c.config) == w) rows.push_back(c);
     std::sort(rows.begin(), rows.end(),
-              [](const config_runs* a, const config_runs* b) { return a->procs < b->procs; });
+              [](const config_runs& a, const config_runs& b) { return a.procs < b.procs; });
+    const auto policies = policies_of(rows);
     std::cout << "\n**" << w << "**: time / oracle\n\n| P |";
     for (const auto& p : policies) std::cout << " " << p << " |";
     std::cout << " best |\n|---:|";
     for (std::size_t i = 0; i <= policies.size(); ++i) std::cout << "---:|";
     std::cout << "\n";
-    for (const auto* c : rows) {
-      std::cout << "| " << c->procs << " |";
+    for (const auto& c : rows) {
+      std::cout << "| " << c.procs << " |";
       std::optional<std::string> best;
       double best_r = 0;
       for (const auto& p : policies) {
-        const auto r = median_over_oracle(*c, p);
+        const auto r = median_over_oracle(c, p);
         std::cout << " " << cell(r) << " |";
         if (r && (!best || *r < best_r)) best = p, best_r = *r;
       }
       std::cout << " " << (best ? *best : "-") << " |\n";
     }
   }
-  // The simulation's own cost per P: the slowest run and its memory.
-  std::map<int, std::pair<double, std::string>> slowest;
-  std::map<int, std::vector<double>> walls;
-  std::map<int, double> rss;
-  for (const auto& c : configs) {
-    for (const auto& [p, w] : c.wall) {
-      walls[c.procs].push_back(w);
-      if (w > slowest[c.procs].first) slowest[c.procs] = {w, labels.at(c.config) + ", " + p};
-    }
-    for (const auto& [p, m] : c.rss_mb) rss[c.procs] = std::max(rss[c.procs], m);
-  }
   std::cout
       << "\n**The simulation itself** (wall seconds of one run as the driver measured it, "
          "two runs at a time on the machine; peak resident memory of the simulation "
          "process)\n\n| P | runs | median wall (s) | slowest run (s) | slowest | largest peak "
          "memory (MB) |\n|---:|---:|---:|---:|---|---:|\n";
-  for (auto& [P, v] : walls) {
-    std::sort(v.begin(), v.end());
-    const double med = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-    std::cout << "| " << P << " | " << v.size() << " | " << fixed(med, 2) << " | "
-              << fixed(slowest[P].first, 2) << " | " << slowest[P].second << " | "
-              << fixed(rss[P], 0) << " |\n";
+  for (const auto& cost : simulation_costs(configs)) {
+    std::cout << "| " << cost.procs << " | " << cost.runs << " | " << fixed(cost.median_wall, 2)
+              << " | " << fixed(cost.slowest_wall, 2) << " | " << cost.slowest << " | "
+              << fixed(cost.peak_rss_mb, 0) << " |\n";
   }
 }
 

@@ -158,6 +158,26 @@ TEST(BeyondConfigs, WhatACustomizedRunChose) {
   EXPECT_EQ(c[1].chose.count("NONE"), 0u);
 }
 
+TEST(BeyondConfigs, PoliciesInTheDriversOrderAndTheSimulationsCost) {
+  // row() gives every run 0.5 wall seconds and 40 MB; a third run at P = 4 is the slowest.
+  std::string rows = row("mxm", 4, "n=64 r=8 m=8", "GSS", 1, 1, 1) +
+                     row("mxm", 4, "n=64 r=8 m=8", "NONE", 1, 1, 1) +
+                     row("mxm", 8, "n=64 r=8 m=8", "LDDLB", 1, 1, 1);
+  std::string slow = row("mxm", 4, "n=64 r=8 m=8", "GCDLB", 1, 1, 1);
+  slow.replace(slow.find(",0.5,40"), 7, ",2.5,90");
+  const auto c = configs_of(rows + slow);
+  EXPECT_EQ(policies_of(c), (std::vector<std::string>{"NONE", "GCDLB", "LDDLB", "GSS"}));
+  const auto cost = simulation_costs(c);
+  ASSERT_EQ(cost.size(), 2u);
+  EXPECT_EQ(cost[0].procs, 4);
+  EXPECT_EQ(cost[0].runs, 3u);
+  EXPECT_DOUBLE_EQ(cost[0].median_wall, 0.5);
+  EXPECT_DOUBLE_EQ(cost[0].slowest_wall, 2.5);
+  EXPECT_NE(cost[0].slowest.find("GCDLB"), std::string::npos) << cost[0].slowest;
+  EXPECT_DOUBLE_EQ(cost[0].peak_rss_mb, 90);
+  EXPECT_EQ(cost[1].runs, 1u);
+}
+
 TEST(BeyondConfigs, AMissingColumnIsNamed) {
   const auto t = dlb::sweep::parse_csv_table("app,P\nmxm,4\n", "test");
   try {
