@@ -12,7 +12,6 @@
 // dlb::parallel_for. --deadlock-slave N makes slave N wait, before its loop, for a message that
 // never comes (the deadlock tests: the simulator must report it, PVM must time out).
 #include <signal.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -23,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "app_common.hpp"
 #include "dlb/core/load.hpp"
 #include "dlb/dlb.hpp"
 #include "pvm/session.hpp"
@@ -113,13 +113,6 @@ std::string loss_keys(const dlb::run_stats& st) {
                 st.lost.size(), lost.empty() ? "-" : lost.c_str(),
                 static_cast<long long>(st.recovered_iterations), st.recovery_time);
   return keys;
-}
-
-// This process's peak resident memory in MB (under --backend sim: the whole simulation).
-double peak_rss_mb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
 int body(dlb::runtime& rt) {
@@ -233,14 +226,11 @@ int body(dlb::runtime& rt) {
       "redistributions=%lld iterations_moved=%lld bytes_moved=%llu lag_s=%.6f wall_s=%.3f "
       "verified=%d oracle_s=%.6f max_rss_mb=%.1f chosen=%s predicted_best=%s choices=%s%s\n",
       dlb::core::to_string(rt.params().policy).c_str(), st.procs,
-      // K as asked for (--group, or P/2 when 0), as the applications echo it.
-      static_cast<int>(o.integer("group", 0, st.procs)) > 0
-          ? static_cast<int>(o.integer("group", 0, st.procs))
-          : std::max(1, st.procs / 2),
+      apps::common::requested_group(rt),  // K as asked for, as the applications echo it
       static_cast<long long>(I), static_cast<long long>(wrong), stats_ok ? 1 : 0, st.total_time(),
       static_cast<long long>(st.syncs), static_cast<long long>(st.redistributions),
       static_cast<long long>(st.iterations_moved), static_cast<unsigned long long>(st.bytes_moved),
-      st.lag, wall, wrong == 0 && stats_ok ? 1 : 0, st.oracle_time, peak_rss_mb(),
+      st.lag, wall, wrong == 0 && stats_ok ? 1 : 0, st.oracle_time, apps::common::peak_rss_mb(),
       std::string(dlb::core::to_string(st.chosen)).c_str(),
       st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)).c_str() : "-",
       dlb::choice_sequence(st).c_str(), loss_keys(st).c_str());
