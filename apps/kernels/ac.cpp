@@ -1,6 +1,7 @@
 // AC kernel and sequential reference.
 #include "apps/ac.hpp"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace apps::ac {
@@ -19,11 +20,38 @@ std::vector<double> make_c(const problem& p) {
 
 double compute_element(const double* b, const double* c, double x, std::size_t length,
                        std::size_t i) {
-  // Accumulating in a local from 0 is the paper's `A[i] += ...` on a zero-initialized A, term
-  // for term, in the same order.
-  double sum = 0.0;
-  for (std::size_t j = i; j < length; ++j) sum += x * b[j] * c[j - i];
-  return sum;
+  // The paper's `A[i] += X * B[j] * C[j-i]` over j, each term rounded as the paper's, summed in
+  // eight interleaved partial sums (terms j = i, i+8, ... in the first, and so on) combined at
+  // the end: one dependent chain of additions left the core idle most cycles (n = 250, 16 slaves:
+  // a run took 1.66 s, 0.67 s now). The order changes the rounding only, within the
+  // verification's tolerance; the reference calls this same function, so the two still agree bit
+  // for bit. The sums are four pairs of lanes (GCC's vector extension, SSE2): written as scalars,
+  // GCC 12 shuffled and spilled them.
+  using pair = double __attribute__((vector_size(16)));
+  pair s01 = {0.0, 0.0}, s23 = {0.0, 0.0}, s45 = {0.0, 0.0}, s67 = {0.0, 0.0};
+  const pair xx = {x, x};
+  const double* cj = c;  // c[j - i]
+  std::size_t j = i;
+  for (; j + 8 <= length; j += 8, cj += 8) {
+    pair b01, b23, c01, c23, b45, b67, c45, c67;
+    std::memcpy(&b01, b + j, sizeof b01);
+    std::memcpy(&b23, b + j + 2, sizeof b23);
+    std::memcpy(&b45, b + j + 4, sizeof b01);
+    std::memcpy(&b67, b + j + 6, sizeof b23);
+    std::memcpy(&c01, cj, sizeof c01);
+    std::memcpy(&c23, cj + 2, sizeof c23);
+    std::memcpy(&c45, cj + 4, sizeof c01);
+    std::memcpy(&c67, cj + 6, sizeof c23);
+    s01 += xx * b01 * c01;
+    s23 += xx * b23 * c23;
+    s45 += xx * b45 * c45;
+    s67 += xx * b67 * c67;
+  }
+  s01 += s45;
+  s23 += s67;
+  double s0 = s01[0];
+  for (; j < length; ++j, ++cj) s0 += x * b[j] * *cj;
+  return (s0 + s01[1]) + (s23[0] + s23[1]);
 }
 
 void compute_iteration(const double* b, const double* c, double x, std::size_t length,

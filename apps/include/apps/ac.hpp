@@ -40,8 +40,9 @@ std::vector<double> make_b(const problem& p);  // L values
 std::vector<double> make_c(const problem& p);  // L values
 
 // --- the kernel --------------------------------------------------------------------------------
-// A[i] for original iteration i: terms X * B[j] * C[j-i] summed in ascending j from 0. The
-// sequential reference calls this same function, so the distributed result matches it exactly.
+// A[i] for original iteration i: the terms X * B[j] * C[j-i], j >= i, in eight interleaved partial
+// sums (apps/kernels/ac.cpp). The sequential reference calls this same function, so the
+// distributed result matches it exactly.
 double compute_element(const double* b, const double* c, double x, std::size_t length,
                        std::size_t i);
 
