@@ -216,7 +216,10 @@ using WorkTaken = OnBothBackends;
 // for the end of one of its 2-second iterations, and it keeps the pieces of its current range
 // that are not a tail of it: it ends cleanly too, having done a few more. Under PVM the counts
 // depend on when messages really arrive: at scale 40 a test running beside others lagged enough
-// to double them; scale 10 keeps the lag small.)
+// to double them; scale 10 keeps the lag small, and PVM gets a few more: this test failed once
+// in each of two fresh-clone runs of make test on the 2-core machine, the second time with
+// GDDLB's slow slave at 6 where the simulation does at most 3. What the test is about holds
+// either way: at least 40 of its 50 iterations leave it.)
 using WorkTaken = OnBothBackends;
 TEST_P(WorkTaken, ASlaveWhoseWorkIsAllTakenEndsCleanly) {
   struct row {
@@ -232,7 +235,8 @@ TEST_P(WorkTaken, ASlaveWhoseWorkIsAllTakenEndsCleanly) {
                             "--work-ms", "40", "--scale", "10", "--threshold", "1"});
     expect_successful_run(r, 4, 200);
     auto slow = fields_of(r.out, "SLAVE ", 3);
-    EXPECT_LE(std::stoll(slow["done"]), c.most_done) << c.strategy << " " << c.instructions;
+    const int most_done = GetParam() == "pvm" ? c.most_done + 5 : c.most_done;
+    EXPECT_LE(std::stoll(slow["done"]), most_done) << c.strategy << " " << c.instructions;
     EXPECT_GE(std::stoll(slow["sent"]), 40) << r.out;
     EXPECT_EQ(slow["received"], "0");
   }
