@@ -28,24 +28,20 @@ double compute_element(const double* b, const double* c, double x, std::size_t l
   // for bit. The sums are four pairs of lanes (GCC's vector extension, SSE2): written as scalars,
   // GCC 12 shuffled and spilled them.
   using pair = double __attribute__((vector_size(16)));
+  const auto load = [](const double* at) {  // two doubles, unaligned
+    pair v;
+    std::memcpy(&v, at, sizeof v);
+    return v;
+  };
   pair s01 = {0.0, 0.0}, s23 = {0.0, 0.0}, s45 = {0.0, 0.0}, s67 = {0.0, 0.0};
   const pair xx = {x, x};
   const double* cj = c;  // c[j - i]
   std::size_t j = i;
   for (; j + 8 <= length; j += 8, cj += 8) {
-    pair b01, b23, c01, c23, b45, b67, c45, c67;
-    std::memcpy(&b01, b + j, sizeof b01);
-    std::memcpy(&b23, b + j + 2, sizeof b23);
-    std::memcpy(&b45, b + j + 4, sizeof b01);
-    std::memcpy(&b67, b + j + 6, sizeof b23);
-    std::memcpy(&c01, cj, sizeof c01);
-    std::memcpy(&c23, cj + 2, sizeof c23);
-    std::memcpy(&c45, cj + 4, sizeof c01);
-    std::memcpy(&c67, cj + 6, sizeof c23);
-    s01 += xx * b01 * c01;
-    s23 += xx * b23 * c23;
-    s45 += xx * b45 * c45;
-    s67 += xx * b67 * c67;
+    s01 += xx * load(b + j) * load(cj);
+    s23 += xx * load(b + j + 2) * load(cj + 2);
+    s45 += xx * load(b + j + 4) * load(cj + 4);
+    s67 += xx * load(b + j + 6) * load(cj + 6);
   }
   s01 += s45;
   s23 += s67;

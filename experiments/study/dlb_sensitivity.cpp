@@ -341,14 +341,17 @@ int analyze(const sweep::cli_args& args) {
   md << ". Backend: simulated (SimGrid, virtual time); every run verified against the sequential "
         "reference (runs that are not `ok` are excluded and counted below). Do not edit: "
         "regenerate.\n\n";
-  // A Latin hypercube gives each of a parameter's L levels N / L points, within one.
+  // Points per level over the region's points (the ones the main effects count).
   std::size_t fewest_per_level = SIZE_MAX, most_per_level = 0;
-  for (const auto& pl : design.parameters) {
-    const auto n = static_cast<std::size_t>(design.points), l = pl.levels.size();
-    fewest_per_level = std::min(fewest_per_level, n / l);
-    most_per_level = std::max(most_per_level, (n + l - 1) / l);
-  }
-  if (design.parameters.empty()) fewest_per_level = 0;
+  for (const auto& pl : design.parameters)
+    for (const auto& level : pl.levels) {
+      const auto n = static_cast<std::size_t>(
+          std::count_if(region_levels.begin(), region_levels.end(),
+                        [&](const auto& at) { return at.at(pl.name) == level; }));
+      fewest_per_level = std::min(fewest_per_level, n);
+      most_per_level = std::max(most_per_level, n);
+    }
+  if (fewest_per_level > most_per_level) fewest_per_level = 0;
   md << "**Design.** " << points.size() - 1 << " space-filling points (a Latin hypercube over "
      << "the levels below: every level of every parameter equally often, within one, and among "
      << "200 candidate hypercubes the one whose two closest points differ in the most parameters)"
