@@ -4,7 +4,7 @@
 #    that no installed file carries a path of the source tree or the build tree (checked by the
 #    install test: tests/install/run_install_test.sh).
 #    The relative form is for ccache: with CCACHE_BASEDIR it hands the compiler paths relative to
-#    the directory it compiles in (the target's binary directory), e.g. ../../../work/src/lib/...
+#    the directory it compiles in (the target's binary directory), climbing out of build/ to the sources
 function(dlb_library_target target)
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   file(RELATIVE_PATH source_from_here "${CMAKE_CURRENT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}")

@@ -1,4 +1,4 @@
-// The paper's claims (../shared/paper/claims.md) as data: one table entry per claim, evaluated
+// The paper's claims (experiments/paper/claims.md) as data: one table entry per claim, evaluated
 // by one loop (evaluate_claims).
 #include "report/claims.hpp"
 

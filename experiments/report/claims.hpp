@@ -1,4 +1,4 @@
-// The paper's qualitative claims (../shared/paper/claims.md) as predicates over a summary.
+// The paper's qualitative claims (experiments/paper/claims.md) as predicates over a summary.
 //
 // Strategies are compared by their median paired normalized time (time / no-DLB time of the same
 // load seed) when every DLB strategy of the configuration has one, else by median time. Only

@@ -22,7 +22,7 @@ const char* kUsage =
     "Writes Markdown: our no-DLB times beside Tables 1.1-1.3, normalized times (Figures 1.7,\n"
     "1.9, 1.10), best strategies beside Table 1.4, each claim of claims.md marked holds / does\n"
     "not hold / not measured, the emulation lag, the figures, provenance and commands.\n"
-    "  --paper-dir DIR    the paper's CSVs (default ../shared/paper, i.e. run from the repo root)\n"
+    "  --paper-dir DIR    the paper's CSVs (default: experiments/paper of the source tree)\n"
     "  --figures DIR      link every .png and .svg in DIR\n"
     "  --command CMD      a further command that produced the inputs (e.g. a plot), listed as is\n"
     "  --lag-flag-pct P   flag runs whose lag_pct exceeds P (default 1)\n"
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   if (results.empty())
     args.usage_error("--results is required (the raw results the summary came from)");
   const fs::path out = args.required("out");
-  in.paper_dir = args.value("paper-dir").value_or("../shared/paper");
+  in.paper_dir = args.value("paper-dir").value_or(report::default_paper_dir);
   in.commands = args.values("command");
   in.report_command = args.command_line();
   in.lag_flag_pct = args.positive_double("lag-flag-pct", 1.0);

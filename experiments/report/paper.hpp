@@ -1,5 +1,5 @@
-// The paper's numbers as transcribed in ../shared/paper/*.csv (Tables 1.1-1.4), and matching
-// them with our configurations.
+// The paper's numbers as transcribed in experiments/paper/*.csv (Tables 1.1-1.4; the sources
+// are in experiments/paper/README.md), and matching them with our configurations.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,10 @@
 #include <vector>
 
 namespace dlb::report {
+
+// Where the tools look for the paper's CSVs unless told (--paper-dir): experiments/paper of the
+// source tree they were built from.
+inline constexpr const char* default_paper_dir = DLB_PAPER_DIR;
 
 using size_params = std::map<std::string, std::int64_t>;
 

@@ -130,7 +130,7 @@ int analyze(const sweep::cli_args& args) {
   if (!results.column("status") || !results.column("extra_args")) {
     throw sweep::csv_error(results_path + " is not a dlb_sweep results file");
   }
-  const std::string paper_dir = args.value("paper-dir").value_or("../shared/paper");
+  const std::string paper_dir = args.value("paper-dir").value_or(report::default_paper_dir);
   const auto paper_best = report::read_paper_best(paper_dir);
   const fs::path md_path = args.value("md").value_or((out / "SENSITIVITY.md").string());
   const std::string figures_rel = args.value("figures-rel").value_or("figures");

@@ -18,7 +18,7 @@ std::int64_t monotonic_ns() {
 emulated_clock::emulated_clock(std::int64_t epoch_ns, double scale, workstation ws)
     : epoch_ns_(epoch_ns), scale_(scale), ws_(std::move(ws)) {
   // Default timer slack (50 us) makes every sleep late; 1 ns cuts the median lateness from
-  // about 70 us to about 20 us (../shared/PVM-NOTES.md). Per thread, so it stays ours.
+  // about 70 us to about 20 us (docs/pvm-notes.md). Per thread, so it stays ours.
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 }
 

@@ -58,7 +58,7 @@ engine::engine() : impl_(std::make_unique<impl>()) {
   int argc = static_cast<int>(argv.size());
   impl_->e = std::make_unique<sg::Engine>(&argc, argv.data());
   // The paper's latency and bandwidth come back exactly with CM02 and no cross-traffic; the
-  // default model multiplies latency by about 13 (../shared/SIMGRID-NOTES.md).
+  // default model multiplies latency by about 13 (docs/simgrid-notes.md).
   sg::Engine::set_config("network/model:CM02");
   sg::Engine::set_config("network/crosstraffic:0");
   impl_->root = sg::create_full_zone("dlb");

@@ -33,7 +33,7 @@ class SensitivityChain : public ::testing::Test {
                                          "strategies = NONE GCDLB GDDLB LCDLB LDDLB\n"
                                          "repetitions = 2\nseeds = 1 2\ntimeout = 120\n"
                                          "[app mxm]\nsizes = n=40 r=40 m=400\n";
-    // Two rows of Table 1.4, in the paper's CSV format (../shared/paper/table1_4_best.csv).
+    // Two rows of Table 1.4, in the paper's CSV format (experiments/paper/table1_4_best.csv).
     fs::create_directories(dir_ / "paper");
     std::ofstream(dir_ / "paper/table1_4_best.csv")
         << "app,P,size,loop,actual_best,predicted_best,diff_s,diff_pct\n"

@@ -3,7 +3,7 @@
 // Packable types are listed once, in the traits table in buffer.cpp (one line per type);
 // a type without a line and without ADL pack/unpack functions is a compile error, never a
 // silent fallback. 64-bit integers are sent as two 32-bit words because pvm_pklong truncates
-// them to 32 bits under XDR (see ../shared/PVM-NOTES.md).
+// them to 32 bits under XDR (see docs/pvm-notes.md).
 #pragma once
 
 #include <cstddef>

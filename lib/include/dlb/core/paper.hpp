@@ -1,6 +1,6 @@
 // The paper's constants, in one place, each with the section of the paper (the book chapter,
-// ../shared/seeds/000_...: Zaki, Li and Parthasarathy, "Customized Dynamic Load Balancing for a
-// Network of Workstations") that states it. Everything else in the tree that means one of these
+// Zaki, Parthasarathy and Li, "Customized Dynamic Load Balancing", the extended version of the
+// HPDC 1996 paper "Customized Dynamic Load Balancing for a Network of Workstations") that states it. Everything else in the tree that means one of these
 // values names it from here; what the paper does not state (tl, the split of a message's cost,
 // the move threshold, delta, ...) is ours, and its default is written beside its option with its
 // source (lib/README.md).

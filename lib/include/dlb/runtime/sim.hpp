@@ -7,7 +7,7 @@
 //  - the external load is each slave host's speed profile, generated lazily from the same pure
 //    load function as the PVM backend (dlb::core::load_in_block): S_i / (load + 1), held for tl;
 //  - the network of the run's parameters as SimGrid links, model CM02 without cross-traffic (so
-//    a message of b bytes takes latency + b / B alone; ../shared/SIMGRID-NOTES.md):
+//    a message of b bytes takes latency + b / B alone; docs/simgrid-notes.md):
 //      ethernet1996  one shared link that every message crosses (the paper's Ethernet);
 //      switched      one private link per sender;
 //      ideal         one link of 1 TB/s and no latency.

@@ -1,0 +1,128 @@
+// The repository stands on its own: a clone placed anywhere has what the tools read, and no
+// tracked file names a place outside the clone (a folder beside the developers' checkout, a path
+// of their machine), which a user's clone would not have.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "report/paper.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path source_dir = DLB_SOURCE_DIR;
+
+// The tracked files of the checkout (git ls-files), or nothing when it is not a git checkout.
+std::vector<fs::path> tracked_files() {
+  const std::string cmd = "git -C '" + source_dir.string() + "' ls-files -z 2>/dev/null";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  std::vector<fs::path> files;
+  if (!pipe) return files;
+  std::string name;
+  for (int c; (c = std::fgetc(pipe.get())) != EOF;) {
+    if (c == '\0') {
+      files.emplace_back(name);
+      name.clear();
+    } else {
+      name += static_cast<char>(c);
+    }
+  }
+  return files;
+}
+
+// Does a relative path written in file `in` (a path of the repository) leave the repository?
+// It is read from the file's own folder, as a link in a Markdown page or an #include would be.
+bool escapes(const fs::path& in, const std::string& rel) {
+  int depth = 0;
+  for (const auto& part : in.parent_path()) {
+    if (!part.empty()) ++depth;
+  }
+  for (const auto& part : fs::path(rel)) {
+    if (part == "..") {
+      if (--depth < 0) return true;
+    } else if (part != "." && !part.empty()) {
+      ++depth;
+    }
+  }
+  return false;
+}
+
+// Every line of file `f` (read from `in`) that names a path outside the repository: the
+// developers' shared folder, their workplace, or a relative path (at the start of a word) that
+// climbs out of the repository from the file that holds it.
+std::vector<std::string> outside_paths(const fs::path& f, std::istream& in) {
+  static const std::regex named(R"(\.\./shared|/work/)");
+  static const std::regex relative(R"((^|[\s"'`(=:,\[])((\.\./)+[A-Za-z0-9_.-]*))");
+  std::vector<std::string> found;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.find('\0') != std::string::npos) break;  // a binary file (PNG)
+    const std::string where = f.string() + ":" + std::to_string(n) + ": " + line;
+    if (std::regex_search(line, named)) {
+      found.push_back(where);
+      continue;
+    }
+    for (std::sregex_iterator m(line.begin(), line.end(), relative), end; m != end; ++m) {
+      if (escapes(f, (*m)[2].str())) {
+        found.push_back(where);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+TEST(Repository, NoTrackedFileNamesAPathOutsideIt) {
+  const auto files = tracked_files();
+  if (files.empty()) GTEST_SKIP() << source_dir << " is not a git checkout";
+  std::vector<std::string> found;
+  for (const fs::path& f : files) {
+    std::ifstream in(source_dir / f, std::ios::binary);
+    for (auto& place : outside_paths(f, in)) found.push_back(std::move(place));
+  }
+  std::ostringstream shown;
+  for (const auto& f : found) shown << "  " << f << "\n";
+  EXPECT_TRUE(found.empty()) << "tracked files name paths outside the repository:\n" << shown.str();
+}
+
+// The check above catches what it should: a path into the developers' shared folder, a
+// workplace path, a relative path that climbs out of the repository from its file; and not a
+// path that climbs within it, an install-relative path or an ellipsis.
+TEST(Repository, OutsidePathCheckFindsWhatItShould) {
+  const auto count = [](const char* file, const std::string& text) {
+    std::istringstream in(text);
+    return outside_paths(file, in).size();
+  };
+  EXPECT_EQ(count("README.md", "see `../shared/PVM-NOTES.md`\n"), 1u);
+  EXPECT_EQ(count("lib/x.cpp", "// ../shared/seeds/000_...\n"), 1u);
+  EXPECT_EQ(count("scripts/x", "paper=${PAPER_DIR:-/work/shared/paper}\n"), 1u);
+  EXPECT_EQ(count("README.md", "[notes](../notes.md)\n"), 1u);
+  EXPECT_EQ(count("lib/runtime/sim.cpp", "#include \"../../../other/x.hpp\"\n"), 1u);
+  EXPECT_EQ(count("lib/runtime/sim.cpp", "// see ../../docs/simgrid-notes.md\n"), 0u);
+  EXPECT_EQ(count("lib/runtime/sim.cpp", "#include \"../include/dlb/x.hpp\"\n"), 0u);
+  EXPECT_EQ(count("lib/README.md", "<prefix>/lib/../share/dlb/network\n"), 0u);
+  EXPECT_EQ(count("experiments/README.md", "--results .../results.csv\n"), 0u);
+  EXPECT_EQ(count("docs/a.md", "line 1\nline 2 ../../x\n"), 1u);
+}
+
+// The paper's tables are in the repository, and the tools read them from there by default:
+// 22 entries of Tables 1.1-1.3 and 28 rows of Table 1.4.
+TEST(Repository, PaperTablesAreInTheSourceTree) {
+  const fs::path dir = dlb::report::default_paper_dir;
+  EXPECT_TRUE(fs::equivalent(dir, source_dir / "experiments" / "paper"));
+  EXPECT_EQ(dlb::report::read_paper_nodlb(dir).size(), 22u);
+  EXPECT_EQ(dlb::report::read_paper_best(dir).size(), 28u);
+  EXPECT_TRUE(fs::is_regular_file(dir / "claims.md"));
+  EXPECT_TRUE(fs::is_regular_file(dir / "network.csv"));
+}
+
+}  // namespace
