@@ -127,8 +127,6 @@ agreement: build
 	$(BUILD)/experiments/dlb_agreement --a $(AGREE)/sim/summary.csv --b $(AGREE)/pvm/summary.csv \
 	  --out $(AGREE)/agreement.md
 
-# The simulated backend at scale: the synthetic loop on P = 4 ... 1024 workstations (GDDLB and
-# LDDLB, external load on), wall time and peak memory (results/scale/scale.md).
 # How each mechanism of the paper's cost structure moves the claims and Table 1.4: paper.conf
 # simulated with each one set back to the earlier choice (results/ablation/ablation.md; about 25
 # minutes on the 2-core machine).
@@ -146,19 +144,19 @@ sensitivity: build
 sensitivity-quick: build
 	BUILD=$(BUILD) JOBS=$(JOBS) bash scripts/sensitivity --quick
 
-scale: build
-	BUILD=$(BUILD) bash scripts/scale
-
 # Loops whose iterations cost different amounts: balancing in work against iterations, block
 # against cyclic starts (results/uneven/uneven.md; the README's tables; 480 simulated runs).
 uneven: build
 	BUILD=$(BUILD) bash scripts/uneven
 
-# Beyond the paper (issue 12), simulated, into results/<name>/<name>.md (resumable): the paper's
+# One part of `make beyond` alone, simulated and resumable, its runs kept in results/beyond/PART
+# (where `make beyond` finds them) and its tables in results/beyond/PART.md: the paper's
 # strategies against the self-scheduling baselines under the paper's load (baselines.conf, about
-# 6 minutes) and heterogeneous workstations, two mixes of speeds (heterogeneous.conf, about 3).
-baselines heterogeneous: build
-	BUILD=$(BUILD) bash scripts/beyond-part $@
+# 6 minutes), heterogeneous workstations (heterogeneous.conf, about 3), or the scale study,
+# P = 4 ... 1024, every policy, with the simulation's own wall time and memory (scale.conf).
+baselines heterogeneous scale: build
+	BUILD=$(BUILD) JOBS=$(JOBS) PARTS=$@ DOC=results/beyond/$@.md FIG=results/beyond/$@-figures \
+	  bash scripts/beyond
 
 # Everything beyond the paper (issue 12), simulated, resumable, into results/beyond and
 # experiments/BEYOND.md (+ experiments/beyond/ figures): the paper with ADAPTIVE against the oracle

@@ -8,6 +8,7 @@
 //   baselines the paper's best strategy against the best self-scheduling baseline, paired
 //   scale     time over the oracle against P per workload and policy; the simulation's own wall
 //             time and memory per P
+//   cost      what the runs cost: "N runs; their wall times add up to S s" (one line)
 // Ratios are geometric means over the load seeds with 95% intervals (Student's t on the log
 // ratios; experiments/report/beyond.hpp).
 #include <algorithm>
@@ -25,7 +26,7 @@ using namespace dlb::report::beyond;
 namespace {
 
 const char* kUsage =
-    "usage: dlb_beyond oracle|choice|baselines|scale --results RESULTS.csv [--results ...]\n"
+    "usage: dlb_beyond oracle|choice|baselines|scale|cost --results RESULTS.csv [--results ...]\n"
     "                  [--targets]   (oracle: judge the MXM target too)\n"
     "Prints one Markdown section of experiments/BEYOND.md from dlb_sweep results (verified runs\n"
     "only). Ratios: geometric mean over the load seeds [95% interval, Student's t on the logs].\n";
@@ -253,6 +254,14 @@ void scale_section(const std::vector<config_runs>& configs) {
   }
 }
 
+// The runs' own wall seconds (run_wall_s, as the driver measured them), summed: what a part
+// costs from scratch, whichever session ran it.
+void cost_line(const std::vector<run>& runs) {
+  double wall = 0;
+  for (const auto& r : runs) wall += r.wall;
+  std::cout << runs.size() << " runs; their wall times add up to " << fixed(wall, 0) << " s\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -261,13 +270,15 @@ int main(int argc, char** argv) {
       std::cout << kUsage;
       return 0;
     }
-    std::cerr << "dlb_beyond: name a section (oracle, choice, baselines or scale)\n" << kUsage;
+    std::cerr << "dlb_beyond: name a section (oracle, choice, baselines, scale or cost)\n"
+              << kUsage;
     return 2;
   }
   const std::string section = argv[1];
-  if (section != "oracle" && section != "choice" && section != "baselines" && section != "scale") {
+  if (section != "oracle" && section != "choice" && section != "baselines" && section != "scale" &&
+      section != "cost") {
     std::cerr << "dlb_beyond: unknown section '" << section
-              << "' (oracle, choice, baselines or scale)\n"
+              << "' (oracle, choice, baselines, scale or cost)\n"
               << kUsage;
     return 2;
   }
@@ -289,5 +300,6 @@ int main(int argc, char** argv) {
   if (section == "choice") choice_section(configs);
   if (section == "baselines") baselines_section(configs);
   if (section == "scale") scale_section(configs);
+  if (section == "cost") cost_line(runs);
   return 0;
 }

@@ -200,7 +200,7 @@ std::string strategy_error(const std::string& name) {
 }
 
 const std::vector<std::string>& known_apps() {
-  // synthetic: the synthetic loop (build/apps/synthetic, a link to tests/dlb_synthetic_app),
+  // synthetic: the synthetic loop (build/apps/synthetic, apps/synthetic/synthetic.cpp),
   // size iterations=I; its shape and work per iteration by args (--shape, --work-ms).
   static const std::vector<std::string> a{"mxm", "trfd", "ac", "synthetic"};
   return a;

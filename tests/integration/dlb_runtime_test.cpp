@@ -1,4 +1,4 @@
-// Integration tests of the DLB runtime: the synthetic application (dlb_synthetic_app) runs as
+// Integration tests of the DLB runtime: the synthetic application (apps/synthetic) runs as
 // real PVM tasks in its own private virtual machine (--backend pvm) and as SimGrid actors in
 // virtual time (--backend sim), under every strategy, P, work shape and clock, the same checks
 // on both; failures, timeouts, deadlocks and bad input are checked as a user would see them.
@@ -543,12 +543,12 @@ TEST(Deadlock, TheSimulatorReportsEveryStuckTaskInsteadOfHanging) {
     EXPECT_LT(r.wall_s, 10.0) << s;
     EXPECT_NE(r.err.find("error: the simulated run deadlocked at t = "), std::string::npos)
         << s << ": " << r.err;
-    EXPECT_NE(r.err.find("slave 2 (simulated host dlb_synthetic_app:ws2): waiting for a message "
+    EXPECT_NE(r.err.find("slave 2 (simulated host synthetic:ws2): waiting for a message "
                          "that never comes"),
               std::string::npos)
         << s << ": " << r.err;
     // The master waits for slave 2's results (at least); every stuck task gets a line.
-    EXPECT_NE(r.err.find("the master (simulated host dlb_synthetic_app:master): waiting for "),
+    EXPECT_NE(r.err.find("the master (simulated host synthetic:master): waiting for "),
               std::string::npos)
         << s << ": " << r.err;
     EXPECT_EQ(r.out.find("RESULT "), std::string::npos) << r.out;

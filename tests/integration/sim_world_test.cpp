@@ -2,7 +2,7 @@
 // one per process, hence one TEST in its own executable) holds several dlb::sim::worlds, each a
 // run with its own P, strategy, network and load; each world's tasks build their dlb::runtime
 // from a runtime_setup and run dlb::parallel_for. Every world must give exactly what the same
-// run gives alone (dlb_synthetic_app --backend sim in its own process): the check that nothing
+// run gives alone (synthetic --backend sim in its own process): the check that nothing
 // in lib/ is global or static mutable state. Worlds of bare tasks check the simulated hosts'
 // speed against the pure load function (dlb::core::finish_time).
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ namespace {
 using testing_support::count_lines;
 using testing_support::fields_of;
 
-// The synthetic loop of dlb_synthetic_app (--style parallel_for), its options and output lines.
+// The synthetic loop of apps/synthetic (--style parallel_for), its options and output lines.
 std::vector<dlb::option_spec> loop_options() {
   return {{"iterations", "400", "I"},
           {"shape", "uniform", "uniform or triangular"},
@@ -81,7 +81,7 @@ dlb::app_body synthetic_loop(loop_outcome& outcome) {
   };
 }
 
-// The SLAVE lines exactly as dlb_synthetic_app prints them.
+// The SLAVE lines exactly as apps/synthetic prints them.
 std::string slave_lines(const dlb::run_stats& st) {
   std::string text;
   for (std::size_t s = 0; s < st.slaves.size(); ++s) {

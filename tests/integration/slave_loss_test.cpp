@@ -1,5 +1,5 @@
 // slave_loss_test: surviving a lost workstation (issue 13, item 3; lib/README.md, "When a
-// workstation is lost"). dlb_synthetic_app runs with --on-loss recover while one slave dies:
+// workstation is lost"). apps/synthetic runs with --on-loss recover while one slave dies:
 //  - simulated backend: the slave's actor is killed at a virtual time (--kill-slave, --kill-at),
 //    at seeded random points and at points taken from a trace of the same run without a kill
 //    (just before and after a slave sends its profile, just before a sender ships work and
@@ -281,7 +281,7 @@ TEST(PvmLoss, TheMastersLossEndsTheRunAndLeavesNothing) {
                                 std::istreambuf_iterator<char>());
             if (c.find("--dlb-slave") != std::string::npos) {
               slaves.push_back(p);
-            } else if (c.find("dlb_synthetic_app") != std::string::npos) {
+            } else if (c.find("apps/synthetic") != std::string::npos) {
               others.push_back(p);
             }
           }

@@ -1,4 +1,5 @@
-// dlb_synthetic_app: a synthetic loop for the DLB runtime's integration tests.
+// synthetic: the synthetic loop, for the DLB runtime's tests and the studies of scale and uneven
+// work.
 //
 // Iteration i reads in[i] (a distributed input that moves with its iteration) and w[i % 16] (a
 // replicated input) and writes out[i] = 2 in[i] + w[i % 16] + i (a distributed output gathered
@@ -270,8 +271,7 @@ int body(dlb::runtime& rt) {
 
 int main(int argc, char** argv) {
   pvm::tune_malloc_for_messages();  // a program's choice, not the library's (pvm/session.hpp)
-  dlb::app_spec spec{"dlb_synthetic_app",
-                     "A synthetic DLB loop for the runtime's integration tests.", app_options(),
-                     validate};
+  dlb::app_spec spec{"synthetic", "A synthetic DLB loop for the runtime's integration tests.",
+                     app_options(), validate};
   return dlb::run_app(argc, argv, spec, body);
 }
