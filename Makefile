@@ -1,4 +1,4 @@
-# Two commands matter (README): `make reproduce` (the main job) and `make test`.
+# Two commands matter (README.md): `make reproduce` (the main job) and `make test`.
 # Both install missing Debian packages first (scripts/install-deps), configure and build into
 # build/, and never touch a user's PVM virtual machine: everything runs in private ones.
 
@@ -25,7 +25,7 @@ build: configure
 	cmake --build $(BUILD) -j$(JOBS)
 
 # Headers, libdlb.so, dlb.pc, find_package(DLB) and the network profiles under $(PREFIX)
-# (README: "Using the library from your own program").
+# (docs/library.md, "From your own program: installing the library").
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
@@ -145,7 +145,7 @@ sensitivity-quick: build
 	BUILD=$(BUILD) JOBS=$(JOBS) bash scripts/sensitivity --quick
 
 # Loops whose iterations cost different amounts: balancing in work against iterations, block
-# against cyclic starts (results/uneven/uneven.md; the README's tables; 480 simulated runs).
+# against cyclic starts (results/uneven/uneven.md; the tables of docs/library.md; 480 simulated runs).
 uneven: build
 	BUILD=$(BUILD) bash scripts/uneven
 

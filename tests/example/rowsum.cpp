@@ -1,4 +1,4 @@
-// The README's loop with the typed API ("Using the library for your own loop"): the lines between
+// The README's loop with the typed API ("The library in one example"): the lines between
 // the markers are the README's, word for word (ReadmeExample.SourceIsTheReadmes checks), and the
 // program is built and run on both backends by tests/integration/readme_example_test.cpp, which
 // checks the sum it prints against the sum of x computed independently.
