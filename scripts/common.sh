@@ -1,0 +1,64 @@
+# shellcheck shell=bash
+# scripts/common.sh: what the experiment drivers (reproduce, sensitivity, cost-ablation, beyond,
+# uneven) share. Sourced, never run: `. scripts/common.sh NAME` from the repository root, after
+# which log, need_tools, need_paper_dir, sweep_with_summary, use_huge_pages and sim_profile are
+# defined, BUILD and JOBS have their defaults, and `paper` names the paper's tables.
+# The drivers only orchestrate (build, run, order): every number, table and verdict is computed by
+# the C++ tools they call.
+
+driver_name=${1:?usage: . scripts/common.sh NAME}
+BUILD=${BUILD:-build}
+JOBS=${JOBS:-2}
+# The paper's tables as transcribed (experiments/paper/README.md names the sources).
+paper=${PAPER_DIR:-experiments/paper}
+driver_start=$(date +%s)
+
+# log MESSAGE: one progress line on stderr, with the seconds since the driver started.
+log() { echo "$driver_name [$(( $(date +%s) - driver_start )) s]: $*" >&2; }
+
+# fail MESSAGE: a clear error naming what is wrong, exit 2.
+fail() { echo "$driver_name: $*" >&2; exit 2; }
+
+# need_tools PATH...: each tool under $BUILD is built, or exit 2 naming it.
+need_tools() {
+  local t
+  for t in "$@"; do
+    [ -x "$BUILD/$t" ] || fail "$BUILD/$t not built (make build)"
+  done
+}
+
+# need_paper_dir: the paper's tables are where $paper says, or exit 2 naming the directory.
+need_paper_dir() {
+  [ -d "$paper" ] || fail "the paper's tables are not at $paper (set PAPER_DIR)"
+}
+
+# sweep_with_summary CONFIG RESULTS.csv [dlb_sweep options...]: the sweep of CONFIG into
+# RESULTS.csv (resumable: finished runs are kept), then SUMMARY.csv beside it.
+sweep_with_summary() {
+  local config=$1 results=$2
+  shift 2
+  "$BUILD/experiments/dlb_sweep" --config "$config" --out "$results" --bin-dir "$BUILD/apps" "$@"
+  "$BUILD/experiments/dlb_summary" --results "$results" --out "$(dirname "$results")/summary.csv"
+}
+
+# use_huge_pages: transparent huge pages for the simulated runs' heaps. A simulated run holds
+# every slave's arrays and messages in one process, and touching them page by page took half of
+# MXM's and TRFD's wall time: with huge pages the whole paper at one seed took 20 s instead of
+# 29 s (MXM 2.2x, TRFD 2.5x faster), for about twice the memory (MXM's largest run 479 MB instead
+# of 221). Virtual time, and so every result, is the same either way; where THP is off it does
+# nothing.
+use_huge_pages() {
+  export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1"
+}
+
+# sim_profile DIR NAME [dlb_netchar options...]: the network profile DIR/NAME.profile of the
+# simulated 1996 Ethernet under the given message-cost options, measured unless already there.
+sim_profile() {
+  local dir=$1 name=$2
+  shift 2
+  mkdir -p "$dir"
+  if [ ! -s "$dir/$name.profile" ]; then
+    "$BUILD/experiments/dlb_netchar" --backend sim --procs 16 --reps 5 "$@" --name "$name" \
+      --out "$dir" --quiet >"$dir/$name.txt"
+  fi
+}
