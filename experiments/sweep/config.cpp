@@ -77,106 +77,157 @@ class parser {
     return *x;
   }
 
+  // One `key = value` line into s: each key has its setter, which checks the value and that the
+  // key is not set twice in the same scope.
   void set(settings& s, std::size_t line, const std::string& key, const std::string& value,
            bool in_section) const {
-    auto once = [&](bool already) {
-      if (already) fail(line, "'" + key + "' is set twice in the same scope");
-    };
+    using setter = void (parser::*)(settings&, std::size_t, const std::string&) const;
+    static const std::map<std::string, setter> setters{{"procs", &parser::set_procs},
+                                                       {"group", &parser::set_group},
+                                                       {"strategies", &parser::set_strategies},
+                                                       {"repetitions", &parser::set_repetitions},
+                                                       {"seeds", &parser::set_seeds},
+                                                       {"ml", &parser::set_ml},
+                                                       {"tl", &parser::set_tl},
+                                                       {"clock", &parser::set_clock},
+                                                       {"scale", &parser::set_scale},
+                                                       {"network", &parser::set_network},
+                                                       {"backend", &parser::set_backend},
+                                                       {"timeout", &parser::set_timeout},
+                                                       {"sizes", &parser::set_sizes},
+                                                       {"args", &parser::set_args}};
     if (value.empty()) fail(line, "'" + key + "' has no value");
-    if (key == "procs") {
-      once(s.procs.has_value());
-      std::vector<int> ps;
-      for (const auto& w : split_blanks(value)) ps.push_back(positive_int(line, key, w));
-      s.procs = ps;
-    } else if (key == "group") {
-      once(s.group.has_value());
-      std::map<int, int> g;
-      for (const auto& w : split_blanks(value)) {
-        const auto parts = split_on(w, ':');
-        if (parts.size() != 2)
-          fail(line, "group entries are P:K pairs (e.g. 4:2 16:8), got '" + w + "'");
-        g[positive_int(line, "P in group", parts[0])] = positive_int(line, "K in group", parts[1]);
-      }
-      s.group = g;
-    } else if (key == "strategies") {
-      once(s.strategies.has_value());
-      std::vector<std::string> st;
-      for (const auto& w : split_blanks(value)) {
-        if (const std::string why = strategy_error(w); !why.empty()) fail(line, why);
-        if (contains(st, w)) fail(line, "strategy '" + w + "' listed twice");
-        st.push_back(w);
-      }
-      s.strategies = st;
-    } else if (key == "repetitions") {
-      once(s.repetitions.has_value());
-      s.repetitions = positive_int(line, key, value);
-    } else if (key == "seeds") {
-      once(s.seeds.has_value());
-      std::vector<std::uint64_t> seeds;
-      for (const auto& w : split_blanks(value)) {
-        const auto v = parse_uint(w);
-        if (!v) fail(line, "seeds must be non-negative integers, got '" + w + "'");
-        if (std::find(seeds.begin(), seeds.end(), *v) != seeds.end()) {
-          fail(line, "seed " + w + " listed twice (each repetition needs its own load)");
-        }
-        seeds.push_back(*v);
-      }
-      s.seeds = seeds;
-    } else if (key == "ml") {
-      once(s.ml.has_value());
-      const auto v = parse_int(value);
-      if (!v || *v < 0 || *v > 1000) fail(line, "ml must be an integer >= 0, got '" + value + "'");
-      s.ml = static_cast<int>(*v);
-    } else if (key == "tl") {
-      once(s.tl.has_value());
-      s.tl = positive_double(line, key, value);
-    } else if (key == "clock") {
-      once(s.clock.has_value());
-      if (value != "emulated" && value != "native")
-        fail(line, "clock must be emulated or native, got '" + value + "'");
-      s.clock = value;
-    } else if (key == "scale") {
-      once(s.scale.has_value());
-      s.scale = positive_double(line, key, value);
-    } else if (key == "network") {
-      once(s.network.has_value());
-      if (value != "ethernet1996" && value != "switched" && value != "ideal") {
-        fail(line, "network must be ethernet1996, switched or ideal, got '" + value + "'");
-      }
-      s.network = value;
-    } else if (key == "backend") {
-      once(s.backend.has_value());
-      if (!contains(known_backends(), value))
-        fail(line, "backend must be pvm or sim, got '" + value + "'");
-      s.backend = value;
-    } else if (key == "timeout") {
-      once(s.timeout.has_value());
-      s.timeout = positive_double(line, key, value);
-    } else if (key == "sizes") {
-      once(s.sizes.has_value());
-      if (!in_section) fail(line, "sizes belong in an [app NAME] section (they depend on the app)");
-      std::vector<size_spec> sizes;
-      for (const auto& item : split_on(value, ';')) {
-        if (item.empty()) continue;
-        try {
-          sizes.push_back(parse_size(item));
-        } catch (const config_error& e) {
-          fail(line, e.what());
-        }
-      }
-      if (sizes.empty()) fail(line, "sizes lists no size");
-      s.sizes = sizes;
-    } else if (key == "args") {
-      once(s.args.has_value());
-      s.args = value;
-    } else {
+    const auto it = setters.find(key);
+    if (it == setters.end()) {
       fail(line, "unknown key '" + key +
                      "' (known: procs group strategies repetitions seeds ml tl clock scale "
                      "network backend timeout sizes args)");
     }
+    if (key == "sizes" && !in_section)
+      fail(line, "sizes belong in an [app NAME] section (they depend on the app)");
+    (this->*it->second)(s, line, value);
   }
 
   std::string source_;
+
+ private:
+  template <class T>
+  void once(const std::optional<T>& field, std::size_t line, std::string_view key) const {
+    if (field) fail(line, "'" + std::string(key) + "' is set twice in the same scope");
+  }
+
+  void set_procs(settings& s, std::size_t line, const std::string& value) const {
+    once(s.procs, line, "procs");
+    std::vector<int> ps;
+    for (const auto& w : split_blanks(value)) ps.push_back(positive_int(line, "procs", w));
+    s.procs = ps;
+  }
+
+  void set_group(settings& s, std::size_t line, const std::string& value) const {
+    once(s.group, line, "group");
+    std::map<int, int> g;
+    for (const auto& w : split_blanks(value)) {
+      const auto parts = split_on(w, ':');
+      if (parts.size() != 2)
+        fail(line, "group entries are P:K pairs (e.g. 4:2 16:8), got '" + w + "'");
+      g[positive_int(line, "P in group", parts[0])] = positive_int(line, "K in group", parts[1]);
+    }
+    s.group = g;
+  }
+
+  void set_strategies(settings& s, std::size_t line, const std::string& value) const {
+    once(s.strategies, line, "strategies");
+    std::vector<std::string> st;
+    for (const auto& w : split_blanks(value)) {
+      if (const std::string why = strategy_error(w); !why.empty()) fail(line, why);
+      if (contains(st, w)) fail(line, "strategy '" + w + "' listed twice");
+      st.push_back(w);
+    }
+    s.strategies = st;
+  }
+
+  void set_repetitions(settings& s, std::size_t line, const std::string& value) const {
+    once(s.repetitions, line, "repetitions");
+    s.repetitions = positive_int(line, "repetitions", value);
+  }
+
+  void set_seeds(settings& s, std::size_t line, const std::string& value) const {
+    once(s.seeds, line, "seeds");
+    std::vector<std::uint64_t> seeds;
+    for (const auto& w : split_blanks(value)) {
+      const auto v = parse_uint(w);
+      if (!v) fail(line, "seeds must be non-negative integers, got '" + w + "'");
+      if (std::find(seeds.begin(), seeds.end(), *v) != seeds.end()) {
+        fail(line, "seed " + w + " listed twice (each repetition needs its own load)");
+      }
+      seeds.push_back(*v);
+    }
+    s.seeds = seeds;
+  }
+
+  void set_ml(settings& s, std::size_t line, const std::string& value) const {
+    once(s.ml, line, "ml");
+    const auto v = parse_int(value);
+    if (!v || *v < 0 || *v > 1000) fail(line, "ml must be an integer >= 0, got '" + value + "'");
+    s.ml = static_cast<int>(*v);
+  }
+
+  void set_tl(settings& s, std::size_t line, const std::string& value) const {
+    once(s.tl, line, "tl");
+    s.tl = positive_double(line, "tl", value);
+  }
+
+  void set_clock(settings& s, std::size_t line, const std::string& value) const {
+    once(s.clock, line, "clock");
+    if (value != "emulated" && value != "native")
+      fail(line, "clock must be emulated or native, got '" + value + "'");
+    s.clock = value;
+  }
+
+  void set_scale(settings& s, std::size_t line, const std::string& value) const {
+    once(s.scale, line, "scale");
+    s.scale = positive_double(line, "scale", value);
+  }
+
+  void set_network(settings& s, std::size_t line, const std::string& value) const {
+    once(s.network, line, "network");
+    if (value != "ethernet1996" && value != "switched" && value != "ideal") {
+      fail(line, "network must be ethernet1996, switched or ideal, got '" + value + "'");
+    }
+    s.network = value;
+  }
+
+  void set_backend(settings& s, std::size_t line, const std::string& value) const {
+    once(s.backend, line, "backend");
+    if (!contains(known_backends(), value))
+      fail(line, "backend must be pvm or sim, got '" + value + "'");
+    s.backend = value;
+  }
+
+  void set_timeout(settings& s, std::size_t line, const std::string& value) const {
+    once(s.timeout, line, "timeout");
+    s.timeout = positive_double(line, "timeout", value);
+  }
+
+  void set_sizes(settings& s, std::size_t line, const std::string& value) const {
+    once(s.sizes, line, "sizes");
+    std::vector<size_spec> sizes;
+    for (const auto& item : split_on(value, ';')) {
+      if (item.empty()) continue;
+      try {
+        sizes.push_back(parse_size(item));
+      } catch (const config_error& e) {
+        fail(line, e.what());
+      }
+    }
+    if (sizes.empty()) fail(line, "sizes lists no size");
+    s.sizes = sizes;
+  }
+
+  void set_args(settings& s, std::size_t line, const std::string& value) const {
+    once(s.args, line, "args");
+    s.args = value;
+  }
 };
 
 }  // namespace
@@ -316,10 +367,12 @@ std::string run_spec::describe() const {
   return d;
 }
 
-sweep_plan parse_config(std::string_view text, std::string_view source) {
-  parser p(source);
-  settings defaults;
-  std::vector<section> sections;
+namespace {
+
+// The config's text as the defaults (lines before the first section) and its sections, every
+// value checked.
+void read_sections(const parser& p, std::string_view text, settings& defaults,
+                   std::vector<section>& sections) {
   std::size_t line_no = 0;
   std::string_view rest = text;
   while (!rest.empty()) {
@@ -345,89 +398,113 @@ sweep_plan parse_config(std::string_view text, std::string_view source) {
       p.fail(line_no, "expected 'key = value', got '" + std::string(line) + "'");
     const std::string key(trim(line.substr(0, eq)));
     const std::string value(trim(line.substr(eq + 1)));
-    if (sections.empty()) {
-      p.set(defaults, line_no, key, value, false);
-    } else {
-      p.set(sections.back().s, line_no, key, value, true);
-    }
+    p.set(sections.empty() ? defaults : sections.back().s, line_no, key, value, !sections.empty());
   }
   if (sections.empty()) p.fail(line_no, "no [app NAME] section: nothing to run");
+}
 
-  sweep_plan plan;
-  plan.text = std::string(text);
-  std::set<std::string> seen;
-  for (const auto& sec : sections) {
-    const auto& s = sec.s;
-    const auto& d = defaults;
-    auto sfail = [&](const std::string& msg) { p.fail(sec.line, "[app " + sec.app + "]: " + msg); };
-    const auto procs = pick(s.procs, d.procs, std::vector<int>{});
-    if (procs.empty()) sfail("no procs (set procs = 4 16 globally or in the section)");
-    const auto group = pick(s.group, d.group, std::map<int, int>{});
-    const auto strategies = pick(s.strategies, d.strategies, std::vector<std::string>{});
-    if (strategies.empty()) sfail("no strategies");
-    const auto seeds_given = s.seeds ? s.seeds : d.seeds;
-    const auto reps_given = s.repetitions ? s.repetitions : d.repetitions;
-    int reps = reps_given ? *reps_given : (seeds_given ? static_cast<int>(seeds_given->size()) : 1);
-    std::vector<std::uint64_t> seeds;
-    if (seeds_given) {
-      if (static_cast<int>(seeds_given->size()) < reps) {
-        sfail("seeds lists " + std::to_string(seeds_given->size()) + " values for " +
-              std::to_string(reps) + " repetitions (one seed per repetition)");
-      }
-      seeds.assign(seeds_given->begin(), seeds_given->begin() + reps);
-    } else {
-      for (int r = 0; r < reps; ++r) seeds.push_back(static_cast<std::uint64_t>(r + 1));
+// One load seed per repetition: the listed seeds (the first `repetitions` of them), or 1, 2, ...
+template <class Fail>
+std::vector<std::uint64_t> seeds_of(const settings& s, const settings& d, const Fail& sfail) {
+  const auto seeds_given = s.seeds ? s.seeds : d.seeds;
+  const auto reps_given = s.repetitions ? s.repetitions : d.repetitions;
+  const int reps =
+      reps_given ? *reps_given : (seeds_given ? static_cast<int>(seeds_given->size()) : 1);
+  std::vector<std::uint64_t> seeds;
+  if (seeds_given) {
+    if (static_cast<int>(seeds_given->size()) < reps) {
+      sfail("seeds lists " + std::to_string(seeds_given->size()) + " values for " +
+            std::to_string(reps) + " repetitions (one seed per repetition)");
     }
-    if (!s.sizes) sfail("no sizes (e.g. sizes = n=400 r=400 m=400; n=800 r=400 m=400)");
-    const auto allowed = allowed_size_params(sec.app);
+    seeds.assign(seeds_given->begin(), seeds_given->begin() + reps);
+  } else {
+    for (int r = 0; r < reps; ++r) seeds.push_back(static_cast<std::uint64_t>(r + 1));
+  }
+  return seeds;
+}
+
+// Every size of the section names only its app's parameters, and its first (n, iterations).
+template <class Fail>
+void check_sizes(const std::string& app, const std::vector<size_spec>& sizes, const Fail& sfail) {
+  const auto allowed = allowed_size_params(app);
+  for (const auto& sz : sizes) {
+    bool has_n = false;
+    for (const auto& [k, _] : sz.params) {
+      if (!contains(allowed, k)) sfail("size parameter '" + k + "' is not an option of " + app);
+      has_n = has_n || k == allowed.front();
+    }
+    if (!has_n) sfail("size '" + sz.label() + "' has no " + allowed.front());
+  }
+}
+
+// What every run of the section shares: its settings, else the defaults, else the built-in ones.
+run_spec base_run(const section& sec, const settings& d) {
+  const auto& s = sec.s;
+  run_spec base;
+  base.app = sec.app;
+  base.ml = pick(s.ml, d.ml, 5);
+  base.tl = pick(s.tl, d.tl, 1.0);
+  base.clock = pick(s.clock, d.clock, std::string("emulated"));
+  base.scale = pick(s.scale, d.scale, 20.0);
+  base.network = pick(s.network, d.network, std::string("ethernet1996"));
+  base.backend = pick(s.backend, d.backend, std::string("pvm"));
+  base.timeout_s = pick(s.timeout, d.timeout, 600.0);
+  // One canonical spacing, so the identity does not depend on how args were typed.
+  for (const auto& w : split_blanks(pick(s.args, d.args, std::string())))
+    base.extra_args += (base.extra_args.empty() ? "" : " ") + w;
+  return base;
+}
+
+// The section's runs, procs x sizes x repetitions x strategies in that nesting order, into plan;
+// `seen` holds every run planned so far (no run twice).
+void expand(const parser& p, const section& sec, const settings& d, sweep_plan& plan,
+            std::set<std::string>& seen) {
+  const auto& s = sec.s;
+  auto sfail = [&](const std::string& msg) { p.fail(sec.line, "[app " + sec.app + "]: " + msg); };
+  const auto procs = pick(s.procs, d.procs, std::vector<int>{});
+  if (procs.empty()) sfail("no procs (set procs = 4 16 globally or in the section)");
+  const auto group = pick(s.group, d.group, std::map<int, int>{});
+  const auto strategies = pick(s.strategies, d.strategies, std::vector<std::string>{});
+  if (strategies.empty()) sfail("no strategies");
+  const auto seeds = seeds_of(s, d, sfail);
+  if (!s.sizes) sfail("no sizes (e.g. sizes = n=400 r=400 m=400; n=800 r=400 m=400)");
+  check_sizes(sec.app, *s.sizes, sfail);
+  const run_spec base = base_run(sec, d);
+  for (int P : procs) {
+    int K = std::max(1, P / 2);  // the paper's local strategies used two groups
+    if (auto it = group.find(P); it != group.end()) K = it->second;
+    if (K > P || P % K != 0) {
+      sfail("group size K=" + std::to_string(K) + " does not divide P=" + std::to_string(P));
+    }
     for (const auto& sz : *s.sizes) {
-      bool has_n = false;
-      for (const auto& [k, _] : sz.params) {
-        if (!contains(allowed, k))
-          sfail("size parameter '" + k + "' is not an option of " + sec.app);
-        has_n = has_n || k == allowed.front();
-      }
-      if (!has_n) sfail("size '" + sz.label() + "' has no " + allowed.front());
-    }
-    run_spec base;
-    base.app = sec.app;
-    base.ml = pick(s.ml, d.ml, 5);
-    base.tl = pick(s.tl, d.tl, 1.0);
-    base.clock = pick(s.clock, d.clock, std::string("emulated"));
-    base.scale = pick(s.scale, d.scale, 20.0);
-    base.network = pick(s.network, d.network, std::string("ethernet1996"));
-    base.backend = pick(s.backend, d.backend, std::string("pvm"));
-    base.timeout_s = pick(s.timeout, d.timeout, 600.0);
-    base.extra_args = pick(s.args, d.args, std::string());
-    {
-      // One canonical spacing, so the identity does not depend on how args were typed.
-      std::string joined;
-      for (const auto& w : split_blanks(base.extra_args)) joined += (joined.empty() ? "" : " ") + w;
-      base.extra_args = joined;
-    }
-    for (int P : procs) {
-      int K = std::max(1, P / 2);  // the paper's local strategies used two groups
-      if (auto it = group.find(P); it != group.end()) K = it->second;
-      if (K > P || P % K != 0) {
-        sfail("group size K=" + std::to_string(K) + " does not divide P=" + std::to_string(P));
-      }
-      for (const auto& sz : *s.sizes) {
-        for (int r = 0; r < reps; ++r) {
-          for (const auto& st : strategies) {
-            run_spec run = base;
-            run.procs = P;
-            run.group = K;
-            run.size = sz;
-            run.rep = r;
-            run.seed = seeds[static_cast<std::size_t>(r)];
-            run.strategy = st;
-            if (!seen.insert(run.key()).second) sfail("plans a run twice: " + run.describe());
-            plan.runs.push_back(run);
-          }
+      for (std::size_t r = 0; r < seeds.size(); ++r) {
+        for (const auto& st : strategies) {
+          run_spec run = base;
+          run.procs = P;
+          run.group = K;
+          run.size = sz;
+          run.rep = static_cast<int>(r);
+          run.seed = seeds[r];
+          run.strategy = st;
+          if (!seen.insert(run.key()).second) sfail("plans a run twice: " + run.describe());
+          plan.runs.push_back(run);
         }
       }
     }
   }
+}
+
+}  // namespace
+
+sweep_plan parse_config(std::string_view text, std::string_view source) {
+  const parser p(source);
+  settings defaults;
+  std::vector<section> sections;
+  read_sections(p, text, defaults, sections);
+  sweep_plan plan;
+  plan.text = std::string(text);
+  std::set<std::string> seen;
+  for (const auto& sec : sections) expand(p, sec, defaults, plan, seen);
   return plan;
 }
 
