@@ -160,6 +160,30 @@ std::vector<std::string> remove_stale_private_vms() {
   return removed;
 }
 
+namespace {
+
+// The child's side of starting the pvmd: stdout to the pipe, the rest to /dev/null, signals as a
+// fresh process has them; dies with the parent, so that no pvmd outlives a killed test.
+[[noreturn]] void exec_pvmd(pid_t parent, int out_fd, char* const* argv) {
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (::getppid() != parent) ::_exit(127);
+  // A blocked SIGCHLD survives exec: the pvmd would notice its tasks' exits only at its next
+  // periodic wake-up (task-exit notices, and so every run's end, late by about 5 s; seen
+  // under pvm-private, which blocks the signals it forwards).
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  ::signal(SIGCHLD, SIG_DFL);
+  int devnull = ::open("/dev/null", O_RDWR);
+  ::dup2(devnull, 0);
+  ::dup2(out_fd, 1);
+  ::dup2(devnull, 2);
+  ::execv(argv[0], argv);
+  ::_exit(127);
+}
+
+}  // namespace
+
 private_vm::private_vm(const private_vm_options& opts)
     : vmid_(opts.vmid.empty() ? fresh_vmid() : opts.vmid) {
   try {
@@ -169,19 +193,31 @@ private_vm::private_vm(const private_vm_options& opts)
   }
   // A bad hostfile is reported before anything is started.
   if (!opts.hostfile.empty()) hostfile_ = read_hostfile(opts.hostfile);
-  const std::string addr = address_file();
-  if (::access(addr.c_str(), F_OK) == 0) {
-    auto old = pvmd_pid_from_address_file(addr);
-    if (old && pid_alive(*old)) {
-      throw std::runtime_error("private_vm: a pvmd (pid " + std::to_string(*old) +
-                               ") is already running for PVM_VMID=" + vmid_ + " (" + addr +
-                               "); refusing to start a second one");
-    }
-    // A pvmd killed with SIGKILL leaves its file behind; the next start would fail with
-    // PvmDupHost, so a file whose pid is dead is removed.
-    ::unlink(addr.c_str());
-  }
+  clear_address_file();
+  set_environment(opts);
+  start_pvmd(opts);
+  wait_ready(opts);
+  unlink_log();
+  if (!opts.hostfile.empty()) add_hosts(opts.add_hosts_timeout);
+}
 
+// Refuses a VMID whose pvmd is alive; removes the address file a pvmd killed with SIGKILL left
+// behind (the next start would fail with PvmDupHost).
+void private_vm::clear_address_file() const {
+  const std::string addr = address_file();
+  if (::access(addr.c_str(), F_OK) != 0) return;
+  auto old = pvmd_pid_from_address_file(addr);
+  if (old && pid_alive(*old)) {
+    throw std::runtime_error("private_vm: a pvmd (pid " + std::to_string(*old) +
+                             ") is already running for PVM_VMID=" + vmid_ + " (" + addr +
+                             "); refusing to start a second one");
+  }
+  ::unlink(addr.c_str());
+}
+
+// PVM_VMID, PVM_ROOT and (as root) PVM_ALLOW_ROOT for this virtual machine, each variable's
+// earlier value kept for the destructor.
+void private_vm::set_environment(const private_vm_options& opts) {
   auto set = [this](const char* name, const std::string& value) {
     saved_env_.emplace_back(name, get_env(name));
     ::setenv(name, value.c_str(), 1);
@@ -193,7 +229,10 @@ private_vm::private_vm(const private_vm_options& opts)
     if (opts.notice)
       opts.notice("pvm: running as root: PVM_ALLOW_ROOT=1 set for this virtual machine");
   }
+}
 
+// Forks and execs the pvmd (with the hostfile's deferred lines, if any), its stdout on a pipe.
+void private_vm::start_pvmd(const private_vm_options& opts) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
     halt();
@@ -206,15 +245,17 @@ private_vm::private_vm(const private_vm_options& opts)
     std::ofstream f(deferred_file_);
     f << hostfile_.deferred_text();
     if (!f.flush()) {
+      ::close(fds[0]);
+      ::close(fds[1]);
       halt();
       throw std::runtime_error("private_vm: cannot write " + deferred_file_);
     }
     args.push_back(deferred_file_);
   }
+  // Made before the fork: the child only calls what is safe after a fork in a threaded process.
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-
   pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
@@ -222,29 +263,15 @@ private_vm::private_vm(const private_vm_options& opts)
     halt();
     throw std::runtime_error(std::string("private_vm: fork: ") + std::strerror(errno));
   }
-  if (pid == 0) {
-    // Child: die with the parent, so that no pvmd outlives a killed test.
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (::getppid() != parent) ::_exit(127);
-    // A blocked SIGCHLD survives exec: the pvmd would notice its tasks' exits only at its next
-    // periodic wake-up (task-exit notices, and so every run's end, late by about 5 s; seen
-    // under pvm-private, which blocks the signals it forwards).
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    ::signal(SIGCHLD, SIG_DFL);
-    int devnull = ::open("/dev/null", O_RDWR);
-    ::dup2(devnull, 0);
-    ::dup2(fds[1], 1);
-    ::dup2(devnull, 2);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
+  if (pid == 0) exec_pvmd(parent, fds[1], argv.data());
   ::close(fds[1]);
   pid_ = pid;
   out_fd_ = fds[0];
+}
 
-  // pvmd prints its socket address on stdout once it accepts tasks.
+// Waits until the pvmd prints its socket address on stdout (it then accepts tasks); halts it and
+// throws if it exits first or the start timeout passes.
+void private_vm::wait_ready(const private_vm_options& opts) {
   auto deadline = std::chrono::steady_clock::now() + opts.start_timeout;
   std::string out;
   for (;;) {
@@ -259,26 +286,23 @@ private_vm::private_vm(const private_vm_options& opts)
     pollfd p{out_fd_, POLLIN, 0};
     int r = ::poll(&p, 1, static_cast<int>(left.count()));
     if (r < 0 && errno == EINTR) continue;
-    if (r > 0) {
-      char buf[256];
-      ssize_t n = ::read(out_fd_, buf, sizeof buf);
-      if (n > 0) out.append(buf, static_cast<std::size_t>(n));
-      if (out.find('\n') != std::string::npos) {
-        // The socket stays behind after SIGTERM; remember it so halt() can remove it.
-        socket_path_ = out.substr(0, out.find('\n'));
-        break;
-      }
-      if (n == 0) {
-        const std::string log = tail_of(log_file(), 2000);
-        halt();
-        throw std::runtime_error("private_vm: pvmd (" + opts.pvmd +
-                                 ") exited before it was ready for PVM_VMID=" + vmid_ +
-                                 (log.empty() ? std::string() : "; its log:\n" + log));
-      }
+    if (r <= 0) continue;
+    char buf[256];
+    ssize_t n = ::read(out_fd_, buf, sizeof buf);
+    if (n > 0) out.append(buf, static_cast<std::size_t>(n));
+    if (out.find('\n') != std::string::npos) {
+      // The socket stays behind after SIGTERM; remember it so halt() can remove it.
+      socket_path_ = out.substr(0, out.find('\n'));
+      return;
+    }
+    if (n == 0) {
+      const std::string log = tail_of(log_file(), 2000);
+      halt();
+      throw std::runtime_error("private_vm: pvmd (" + opts.pvmd +
+                               ") exited before it was ready for PVM_VMID=" + vmid_ +
+                               (log.empty() ? std::string() : "; its log:\n" + log));
     }
   }
-  unlink_log();
-  if (!opts.hostfile.empty()) add_hosts(opts.add_hosts_timeout);
 }
 
 namespace {
@@ -323,6 +347,50 @@ bool read_all(int fd, std::string& out, std::chrono::steady_clock::time_point de
   }
 }
 
+// The helper process of add_hosts: enrolls in the virtual machine, adds the wanted hosts but the
+// master's own, and writes "master NAME" and one "INDEX CODE" line per host to fd.
+[[noreturn]] void add_hosts_in_helper(const std::vector<const hostfile_entry*>& wanted, int fd) {
+  pvm_setopt(PvmAutoErr, 0);
+  std::string out;
+  if (pvm_mytid() < 0) ::_exit(3);
+  int nhost = 0, narch = 0;
+  pvmhostinfo* hi = nullptr;
+  std::string master;
+  if (pvm_config(&nhost, &narch, &hi) >= 0 && nhost > 0) master = hi[0].hi_name;
+  out += "master " + master + "\n";
+  std::vector<std::string> names;
+  std::vector<std::size_t> index;
+  for (std::size_t i = 0; i < wanted.size(); ++i) {
+    // "The master host may appear on any line of the host file" (pvmd3(1PVM)).
+    if (::strcasecmp(wanted[i]->name.c_str(), master.c_str()) == 0) {
+      out += std::to_string(i) + " master\n";
+      continue;
+    }
+    names.push_back(wanted[i]->name);
+    index.push_back(i);
+  }
+  if (!names.empty()) {
+    std::vector<char*> argv;
+    for (auto& n : names) argv.push_back(n.data());
+    std::vector<int> infos(names.size(), 0);
+    int rc = pvm_addhosts(argv.data(), static_cast<int>(argv.size()), infos.data());
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      const int code = rc < 0 ? rc : infos[k];
+      out += std::to_string(index[k]) + " " + std::to_string(code) + "\n";
+    }
+  }
+  pvm_exit();
+  const char* p = out.data();
+  std::size_t left = out.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n <= 0) break;
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  ::_exit(0);
+}
+
 }  // namespace
 
 // Adds the hostfile's hosts (all but deferred ones and the master's own line) in a helper
@@ -347,45 +415,7 @@ void private_vm::add_hosts(std::chrono::milliseconds bound) {
   }
   if (helper == 0) {
     ::close(fds[0]);
-    pvm_setopt(PvmAutoErr, 0);
-    std::string out;
-    if (pvm_mytid() < 0) ::_exit(3);
-    int nhost = 0, narch = 0;
-    pvmhostinfo* hi = nullptr;
-    std::string master;
-    if (pvm_config(&nhost, &narch, &hi) >= 0 && nhost > 0) master = hi[0].hi_name;
-    out += "master " + master + "\n";
-    std::vector<std::string> names;
-    std::vector<std::size_t> index;
-    for (std::size_t i = 0; i < wanted.size(); ++i) {
-      // "The master host may appear on any line of the host file" (pvmd3(1PVM)).
-      if (::strcasecmp(wanted[i]->name.c_str(), master.c_str()) == 0) {
-        out += std::to_string(i) + " master\n";
-        continue;
-      }
-      names.push_back(wanted[i]->name);
-      index.push_back(i);
-    }
-    if (!names.empty()) {
-      std::vector<char*> argv;
-      for (auto& n : names) argv.push_back(n.data());
-      std::vector<int> infos(names.size(), 0);
-      int rc = pvm_addhosts(argv.data(), static_cast<int>(argv.size()), infos.data());
-      for (std::size_t k = 0; k < names.size(); ++k) {
-        const int code = rc < 0 ? rc : infos[k];
-        out += std::to_string(index[k]) + " " + std::to_string(code) + "\n";
-      }
-    }
-    pvm_exit();
-    const char* p = out.data();
-    std::size_t left = out.size();
-    while (left > 0) {
-      ssize_t n = ::write(fds[1], p, left);
-      if (n <= 0) break;
-      p += n;
-      left -= static_cast<std::size_t>(n);
-    }
-    ::_exit(0);
+    add_hosts_in_helper(wanted, fds[1]);
   }
   ::close(fds[1]);
   std::string out;
@@ -400,7 +430,14 @@ void private_vm::add_hosts(std::chrono::milliseconds bound) {
                              std::to_string(bound.count() / 1000) +
                              " s (an rsh/ssh that hangs?); every pvmd started for it was halted");
   }
-  std::istringstream in(out);
+  apply_add_hosts_report(out, wanted);
+}
+
+// The helper's report: the master's name, the hosts added; a host that could not be added halts
+// the virtual machine and throws hostfile_error naming its line (and every other failure).
+void private_vm::apply_add_hosts_report(const std::string& report,
+                                        const std::vector<const hostfile_entry*>& wanted) {
+  std::istringstream in(report);
   std::string word;
   std::vector<std::string> failures;
   const hostfile_entry* first_failed = nullptr;

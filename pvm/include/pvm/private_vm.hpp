@@ -75,7 +75,14 @@ class private_vm {
   std::string master_host_;
   std::vector<hostfile_entry> added_;
 
+  // The steps of the constructor, in order.
+  void clear_address_file() const;
+  void set_environment(const private_vm_options& opts);
+  void start_pvmd(const private_vm_options& opts);
+  void wait_ready(const private_vm_options& opts);
   void add_hosts(std::chrono::milliseconds bound);
+  void apply_add_hosts_report(const std::string& report,
+                              const std::vector<const hostfile_entry*>& wanted);
   void halt_all_hosts() noexcept;
   std::vector<std::pair<std::string, std::optional<std::string>>> saved_env_;
 };
