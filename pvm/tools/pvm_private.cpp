@@ -38,11 +38,9 @@ int parse_int(const std::string& opt, const std::string& v) {
   std::exit(2);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  pvm::private_vm_options opts;
-  bool quiet = false;
+// The options before "--" into opts and quiet; returns the index of COMMAND in argv. Exits 0 on
+// --help and 2 on a usage error.
+int parse_options(int argc, char** argv, pvm::private_vm_options& opts, bool& quiet) {
   int i = 1;
   for (; i < argc; ++i) {
     std::string a = argv[i];
@@ -59,7 +57,7 @@ int main(int argc, char** argv) {
       break;
     } else if (a == "-h" || a == "--help") {
       usage(std::cout);
-      return 0;
+      std::exit(0);
     } else if (a == "--vmid") {
       opts.vmid = value("--vmid");
     } else if (a == "--hostfile") {
@@ -71,14 +69,53 @@ int main(int argc, char** argv) {
     } else {
       std::cerr << "pvm-private: unknown option '" << a << "'\n";
       usage(std::cerr);
-      return 2;
+      std::exit(2);
     }
   }
   if (i >= argc) {
     std::cerr << "pvm-private: no command given\n";
     usage(std::cerr);
-    return 2;
+    std::exit(2);
   }
+  return i;
+}
+
+// Runs the command in a child with the forwarded signals unblocked, passes those signals on to
+// it, and returns its exit status as a shell would (128+N for signal N).
+int run_command(char** command, const sigset_t& forward) {
+  pid_t child = fork();
+  if (child < 0) {
+    std::cerr << "pvm-private: fork: " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  if (child == 0) {
+    sigprocmask(SIG_UNBLOCK, &forward, nullptr);
+    execvp(command[0], command);
+    std::cerr << "pvm-private: cannot run '" << command[0] << "': " << std::strerror(errno) << "\n";
+    _exit(127);
+  }
+  int status = 0;
+  for (;;) {
+    int sig = 0;
+    sigwait(&forward, &sig);
+    if (sig == SIGCHLD) {
+      pid_t r = waitpid(child, &status, WNOHANG);
+      if (r == child) break;
+      continue;  // the pvmd or another child changed state
+    }
+    kill(child, sig);  // forward, then keep waiting for the child to end
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  pvm::private_vm_options opts;
+  bool quiet = false;
+  const int command = parse_options(argc, argv, opts, quiet);
   if (quiet) opts.notice = nullptr;
 
   // Block the signals we forward until the child runs, then wait for them synchronously.
@@ -92,32 +129,9 @@ int main(int argc, char** argv) {
     pvm::private_vm vm(opts);
     if (!quiet)
       std::cerr << "pvm-private: PVM_VMID=" << vm.vmid() << " pvmd pid " << vm.pvmd_pid() << "\n";
-    pid_t child = fork();
-    if (child < 0) {
-      std::cerr << "pvm-private: fork: " << std::strerror(errno) << "\n";
-      return 1;
-    }
-    if (child == 0) {
-      sigprocmask(SIG_UNBLOCK, &forward, nullptr);
-      execvp(argv[i], argv + i);
-      std::cerr << "pvm-private: cannot run '" << argv[i] << "': " << std::strerror(errno) << "\n";
-      _exit(127);
-    }
-    int status = 0;
-    for (;;) {
-      int sig = 0;
-      sigwait(&forward, &sig);
-      if (sig == SIGCHLD) {
-        pid_t r = waitpid(child, &status, WNOHANG);
-        if (r == child) break;
-        continue;  // the pvmd or another child changed state
-      }
-      kill(child, sig);  // forward, then keep waiting for the child to end
-    }
+    const int status = run_command(argv + command, forward);
     vm.halt();
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-    return 1;
+    return status;
   } catch (const pvm::hostfile_error& e) {
     std::cerr << "pvm-private: " << e.what() << "\n";
     return 2;
