@@ -147,41 +147,15 @@ int report(dlb::runtime& rt, const apps::trfd::problem& p, double t_op,
   return verified ? 0 : 1;
 }
 
-// Longer than our usual 60 lines on purpose: Figure 1.4 twice, as the paper's compiler emits it
-// for the two balanced loops around the transpose; cut apart, it would no longer read as the
-// figure. Set-up of the loops and the report are outside (loop1_spec, loop2_spec, report).
-int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
-  const auto p = problem_of(rt.opts());
-  const double t_op = apps::common::t_op(rt.opts());
-  const std::size_t n = p.n;
-  const std::size_t N = apps::trfd::pair_count(p);
-  const auto N64 = static_cast<std::int64_t>(N);
-
-  // Full-size arrays on every task, indexed globally as in the generated code.
-  // (apps::common::task_array: a slave's pages outside the columns it holds stay untouched.)
-  const bool master = rt.master();
-  auto A =
-      apps::common::master_or_zeros(master, N * N, [&] { return apps::trfd::make_integrals(p); });
-  auto G = apps::common::master_or_zeros(master, n * n,
-                                         [&] { return apps::trfd::make_coefficients(p); });
+// Loop 1 as the paper's compiler emits it (Figure 1.4): uniform, one column of A per iteration.
+dlb::run_stats loop1_figure(dlb::runtime& rt, const apps::trfd::problem& p, double t_op,
+                            apps::common::task_array& A, const apps::common::task_array& G,
+                            dlb::DLB_array& DLB_arrayA, dlb::DLB_array& DLB_arrayG) {
+  const std::size_t n = p.n, N = apps::trfd::pair_count(p);
   auto column = [&A, N](std::size_t c) { return &A[c * N]; };
-
-  // A by column blocks, read and written by both loops; G replicated (WHOLE). Each loop is set
-  // up on its own, as the compiler does for every balanced loop, so G is described in both.
-  auto DLB_arrayA = dlb::DLB_array::of("A", A.data(), N64, N64, dlb::data_distribution::block,
-                                       dlb::along::columns);
-  DLB_arrayA.layout = dlb::storage::column_major;
-  DLB_arrayA.input = true;
-  DLB_arrayA.output = true;
-  auto DLB_arrayG = dlb::DLB_array::of("G", G.data(), static_cast<std::int64_t>(n),
-                                       static_cast<std::int64_t>(n), dlb::data_distribution::whole);
-  const int P = rt.slaves(), K = rt.params().group;
-  const double program_start = rt.clock().now();
-
-  // ---- loop 1: uniform, one column per iteration ----------------------------------------------
   dlb::context DLB1(rt);
   const dlb::loop_spec loop1 = loop1_spec(p, t_op);
-  DLB_init(DLB1, P, K, loop1, {&DLB_arrayA, &DLB_arrayG});
+  DLB_init(DLB1, rt.slaves(), rt.params().group, loop1, {&DLB_arrayA, &DLB_arrayG});
   DLB_scatter_data(DLB1);
   if (DLB1.master())
     DLB_master_sync(DLB1);
@@ -195,22 +169,21 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
       DLB_profile_send_move_work(DLB1);
     }
   DLB_gather_data(DLB1);
+  return DLB1.stats();
+}
 
-  // ---- the sequential transpose on the master ---------------------------------------------------
-  std::vector<double> after_loop1;
-  if (rt.master()) {
-    after_loop1 = A.values();  // kept to check loop 1 on its own
-    apps::trfd::transpose(N, A.data());
-    // Sequential work the slaves wait for: it delays loop 2's scatter on the master's clock.
-    rt.net().compute(static_cast<double>(apps::trfd::transpose_ops(n)) * t_op);
-  }
-
-  // ---- loop 2: triangular over columns, uniform over bitonic iterations ------------------------
+// Loop 2 as the paper's compiler emits it: triangular over columns, uniform over bitonic
+// iterations (iteration k: columns k and N-1-k).
+dlb::run_stats loop2_figure(dlb::runtime& rt, const apps::trfd::problem& p, double t_op,
+                            apps::common::task_array& A, const apps::common::task_array& G,
+                            const dlb::DLB_array& DLB_arrayA, dlb::DLB_array& DLB_arrayG) {
+  const std::size_t n = p.n, N = apps::trfd::pair_count(p);
+  auto column = [&A, N](std::size_t c) { return &A[c * N]; };
   auto DLB_arrayA2 = DLB_arrayA;
-  DLB_arrayA2.map = dlb::iteration_map::bitonic;  // iteration k: columns k and N-1-k
+  DLB_arrayA2.map = dlb::iteration_map::bitonic;
   dlb::context DLB2(rt);
   const dlb::loop_spec loop2 = loop2_spec(p, t_op);
-  DLB_init(DLB2, P, K, loop2, {&DLB_arrayA2, &DLB_arrayG});
+  DLB_init(DLB2, rt.slaves(), rt.params().group, loop2, {&DLB_arrayA2, &DLB_arrayG});
   DLB_scatter_data(DLB2);
   if (DLB2.master())
     DLB_master_sync(DLB2);
@@ -226,10 +199,54 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
       DLB_profile_send_move_work(DLB2);
     }
   DLB_gather_data(DLB2);
+  return DLB2.stats();
+}
+
+// The program: Figure 1.4 for loop 1, the sequential transpose on the master, Figure 1.4 for
+// loop 2 (loop1_figure, loop2_figure); set-up of the loops and the report are apart too
+// (loop1_spec, loop2_spec, report).
+int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
+  const auto p = problem_of(rt.opts());
+  const double t_op = apps::common::t_op(rt.opts());
+  const std::size_t n = p.n;
+  const std::size_t N = apps::trfd::pair_count(p);
+  const auto N64 = static_cast<std::int64_t>(N);
+
+  // Full-size arrays on every task, indexed globally as in the generated code.
+  // (apps::common::task_array: a slave's pages outside the columns it holds stay untouched.)
+  const bool master = rt.master();
+  auto A =
+      apps::common::master_or_zeros(master, N * N, [&] { return apps::trfd::make_integrals(p); });
+  auto G = apps::common::master_or_zeros(master, n * n,
+                                         [&] { return apps::trfd::make_coefficients(p); });
+
+  // A by column blocks, read and written by both loops; G replicated (WHOLE). Each loop is set
+  // up on its own, as the compiler does for every balanced loop, so G is described in both.
+  auto DLB_arrayA = dlb::DLB_array::of("A", A.data(), N64, N64, dlb::data_distribution::block,
+                                       dlb::along::columns);
+  DLB_arrayA.layout = dlb::storage::column_major;
+  DLB_arrayA.input = true;
+  DLB_arrayA.output = true;
+  auto DLB_arrayG = dlb::DLB_array::of("G", G.data(), static_cast<std::int64_t>(n),
+                                       static_cast<std::int64_t>(n), dlb::data_distribution::whole);
+  const double program_start = rt.clock().now();
+
+  const dlb::run_stats st1 = loop1_figure(rt, p, t_op, A, G, DLB_arrayA, DLB_arrayG);
+
+  // ---- the sequential transpose on the master ---------------------------------------------------
+  std::vector<double> after_loop1;
+  if (rt.master()) {
+    after_loop1 = A.values();  // kept to check loop 1 on its own
+    apps::trfd::transpose(N, A.data());
+    // Sequential work the slaves wait for: it delays loop 2's scatter on the master's clock.
+    rt.net().compute(static_cast<double>(apps::trfd::transpose_ops(n)) * t_op);
+  }
+
+  const dlb::run_stats st2 = loop2_figure(rt, p, t_op, A, G, DLB_arrayA, DLB_arrayG);
   if (!rt.master()) return 0;
   const double program_end = rt.clock().now();
-  return report(rt, p, t_op, after_loop1, A.values(), DLB1.stats(), DLB2.stats(),
-                program_end - program_start, started);
+  return report(rt, p, t_op, after_loop1, A.values(), st1, st2, program_end - program_start,
+                started);
 }
 
 }  // namespace
