@@ -116,6 +116,85 @@ std::string loss_keys(const dlb::run_stats& st) {
   return keys;
 }
 
+// The statistics add up: every iteration done once, the moves counted on both sides, each
+// slave's busy and sync time within its span.
+bool stats_add_up(const dlb::run_stats& st, std::int64_t I) {
+  std::int64_t done = 0, sent = 0, received = 0;
+  bool spans_ok = true;
+  for (const auto& s : st.slaves) {
+    done += s.iterations_done;
+    sent += s.iterations_sent;
+    received += s.iterations_received;
+    if (s.busy + s.sync > s.finish - s.start + 1e-9 || s.busy < 0 || s.sync < 0 || s.idle < 0)
+      spans_ok = false;
+  }
+  // A lost slave's statistics are what it handed in before it was lost (nothing, mostly): work
+  // shipped to it or by it is then on one side of the count only.
+  const bool moves_ok = !st.lost.empty() || (sent == received && sent == st.iterations_moved);
+  return done == I && moves_ok && spans_ok;
+}
+
+// One SLAVE line per slave: its statistics.
+void print_slaves(const dlb::run_stats& st) {
+  for (std::size_t s = 0; s < st.slaves.size(); ++s) {
+    const auto& x = st.slaves[s];
+    std::printf(
+        "SLAVE s=%zu group=%d done=%lld sent=%lld received=%lld syncs=%lld busy=%.6f sync=%.6f "
+        "idle=%.6f start=%.6f finish=%.6f lag=%.6f\n",
+        s + 1, x.group, static_cast<long long>(x.iterations_done),
+        static_cast<long long>(x.iterations_sent), static_cast<long long>(x.iterations_received),
+        static_cast<long long>(x.syncs), x.busy, x.sync, x.idle, x.start, x.finish, x.lag);
+  }
+}
+
+// Both predictions: the best under each assumption about the load, and the predicted total time
+// of the strategy that ran (AUTO: the one it chose), to set beside total_s.
+void print_prediction(const dlb::runtime& rt, const dlb::run_stats& st) {
+  auto best_of = [&](dlb::core::model_load m) {
+    const auto& p = st.prediction_with(m);
+    return p.valid ? std::string(dlb::core::to_string(p.best)) : std::string("-");
+  };
+  auto own_time = [&](dlb::core::model_load m) {
+    const auto& p = st.prediction_with(m);
+    const auto ran = dlb::core::is_customized(st.strategy) ? st.chosen : st.strategy;
+    for (std::size_t k = 0; k < 4; ++k)
+      if (p.valid && dlb::core::balancing_strategies[k] == ran) return p.total_time[k];
+    return -1.0;
+  };
+  const auto& est = st.prediction_with(dlb::core::model_load::estimated);
+  std::printf(
+      "PREDICTION model_load=%s predicted_best_run=%s predicted_best_estimated=%s est_ml=%d "
+      "est_tl=%.6g predicted_run_s=%.6f predicted_estimated_s=%.6f\n",
+      std::string(dlb::core::to_string(rt.params().model_load)).c_str(),
+      best_of(dlb::core::model_load::run).c_str(),
+      best_of(dlb::core::model_load::estimated).c_str(), est.valid ? est.max_load : -1,
+      est.persistence, own_time(dlb::core::model_load::run),
+      own_time(dlb::core::model_load::estimated));
+}
+
+// Figure 1.4, as printed (modulo C++ syntax).
+template <class Body>
+dlb::run_stats figure_loop(dlb::runtime& rt, const dlb::loop_spec& loop,
+                           std::initializer_list<dlb::DLB_array*> arrays, Body& body_of) {
+  dlb::context DLB(rt);
+  const int P = rt.slaves(), K = rt.params().group;
+  DLB_init(DLB, P, K, loop, arrays);
+  DLB_scatter_data(DLB);
+  if (DLB.master())
+    DLB_master_sync(DLB);
+  else
+    while (DLB.more_work()) {
+      for (std::int64_t i = DLB.start(); i < DLB.end() && DLB.more_work(); i++) {
+        body_of(i);
+        if (DLB_slave_sync(DLB) && DLB.interrupt()) DLB_profile_send_move_work(DLB);
+      }
+      if (DLB.more_work()) DLB_send_interrupt(DLB);
+      DLB_profile_send_move_work(DLB);
+    }
+  DLB_gather_data(DLB);
+  return DLB.stats();
+}
+
 int body(dlb::runtime& rt) {
   const auto& o = rt.opts();
   const std::int64_t I = o.integer("iterations", 0, 100'000'000);
@@ -166,29 +245,9 @@ int body(dlb::runtime& rt) {
   };
 
   const auto t0 = std::chrono::steady_clock::now();
-  dlb::run_stats st;
-  if (o.str("style") == "parallel_for") {
-    st = dlb::parallel_for(rt, loop, {&a_out, &a_in, &a_w}, body_of);
-  } else {
-    // Figure 1.4, as printed (modulo C++ syntax).
-    dlb::context DLB(rt);
-    const int P = rt.slaves(), K = rt.params().group;
-    DLB_init(DLB, P, K, loop, {&a_out, &a_in, &a_w});
-    DLB_scatter_data(DLB);
-    if (DLB.master())
-      DLB_master_sync(DLB);
-    else
-      while (DLB.more_work()) {
-        for (std::int64_t i = DLB.start(); i < DLB.end() && DLB.more_work(); i++) {
-          body_of(i);
-          if (DLB_slave_sync(DLB) && DLB.interrupt()) DLB_profile_send_move_work(DLB);
-        }
-        if (DLB.more_work()) DLB_send_interrupt(DLB);
-        DLB_profile_send_move_work(DLB);
-      }
-    DLB_gather_data(DLB);
-    st = DLB.stats();
-  }
+  const dlb::run_stats st = o.str("style") == "parallel_for"
+                                ? dlb::parallel_for(rt, loop, {&a_out, &a_in, &a_w}, body_of)
+                                : figure_loop(rt, loop, {&a_out, &a_in, &a_w}, body_of);
   if (!rt.master()) return 0;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -197,29 +256,8 @@ int body(dlb::runtime& rt) {
   for (std::int64_t i = 0; i < I; ++i) {
     if (out[static_cast<std::size_t>(i)] != expected(in, w, i)) ++wrong;
   }
-  // Statistics that must add up.
-  std::int64_t done = 0, sent = 0, received = 0;
-  bool spans_ok = true;
-  for (const auto& s : st.slaves) {
-    done += s.iterations_done;
-    sent += s.iterations_sent;
-    received += s.iterations_received;
-    if (s.busy + s.sync > s.finish - s.start + 1e-9 || s.busy < 0 || s.sync < 0 || s.idle < 0)
-      spans_ok = false;
-  }
-  // A lost slave's statistics are what it handed in before it was lost (nothing, mostly): work
-  // shipped to it or by it is then on one side of the count only.
-  const bool moves_ok = !st.lost.empty() || (sent == received && sent == st.iterations_moved);
-  const bool stats_ok = done == I && moves_ok && spans_ok;
-  for (std::size_t s = 0; s < st.slaves.size(); ++s) {
-    const auto& x = st.slaves[s];
-    std::printf(
-        "SLAVE s=%zu group=%d done=%lld sent=%lld received=%lld syncs=%lld busy=%.6f sync=%.6f "
-        "idle=%.6f start=%.6f finish=%.6f lag=%.6f\n",
-        s + 1, x.group, static_cast<long long>(x.iterations_done),
-        static_cast<long long>(x.iterations_sent), static_cast<long long>(x.iterations_received),
-        static_cast<long long>(x.syncs), x.busy, x.sync, x.idle, x.start, x.finish, x.lag);
-  }
+  const bool stats_ok = stats_add_up(st, I);
+  print_slaves(st);
   std::printf("Verification = %s\n", wrong == 0 && stats_ok ? "SUCCESSFUL" : "FAILED");
   std::printf(
       "RESULT app=synthetic strategy=%s P=%d K=%d iterations=%lld wrong=%lld stats_ok=%d "
@@ -241,29 +279,7 @@ int body(dlb::runtime& rt) {
     for (const std::int64_t c : st.chunks) list += (list.empty() ? "" : ",") + std::to_string(c);
     std::printf("CHUNKS n=%zu sizes=%s\n", st.chunks.size(), list.c_str());
   }
-  // Both predictions (issue 10 item 5): the best under each assumption about the load, and the
-  // predicted total time of the strategy that ran (AUTO: the one it chose), to set beside
-  // total_s.
-  auto best_of = [&](dlb::core::model_load m) {
-    const auto& p = st.prediction_with(m);
-    return p.valid ? std::string(dlb::core::to_string(p.best)) : std::string("-");
-  };
-  auto own_time = [&](dlb::core::model_load m) {
-    const auto& p = st.prediction_with(m);
-    const auto ran = dlb::core::is_customized(st.strategy) ? st.chosen : st.strategy;
-    for (std::size_t k = 0; k < 4; ++k)
-      if (p.valid && dlb::core::balancing_strategies[k] == ran) return p.total_time[k];
-    return -1.0;
-  };
-  const auto& est = st.prediction_with(dlb::core::model_load::estimated);
-  std::printf(
-      "PREDICTION model_load=%s predicted_best_run=%s predicted_best_estimated=%s est_ml=%d "
-      "est_tl=%.6g predicted_run_s=%.6f predicted_estimated_s=%.6f\n",
-      std::string(dlb::core::to_string(rt.params().model_load)).c_str(),
-      best_of(dlb::core::model_load::run).c_str(),
-      best_of(dlb::core::model_load::estimated).c_str(), est.valid ? est.max_load : -1,
-      est.persistence, own_time(dlb::core::model_load::run),
-      own_time(dlb::core::model_load::estimated));
+  print_prediction(rt, st);
   return wrong == 0 && stats_ok ? 0 : 1;
 }
 
