@@ -1,4 +1,4 @@
-// dlb_plot_scale: the scale study beyond the paper (issue 12 item 5, experiments/configs/
+// dlb_plot_scale: the scale study beyond the paper (experiments/configs/
 // scale.conf). Two figures from the sweep's results:
 //   NAME.png/svg       one panel per workload: median total time over the oracle bound against P
 //                      (both axes logarithmic), one line per policy;

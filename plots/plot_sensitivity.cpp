@@ -1,4 +1,4 @@
-// dlb_plot_sensitivity: heat maps of the sensitivity study (issue 11). One panel per claim, over
+// dlb_plot_sensitivity: heat maps of the sensitivity study. One panel per claim, over
 // the two most influential parameters (x and y: their levels); a cell's colour is the share of
 // the study's points in that cell where the claim holds (red 0, green 1; blank: no point there),
 // and its label "holds/points". Reads the heatmap.csv that `dlb_sensitivity analyze` writes.

@@ -1,5 +1,5 @@
 // reference_cache.hpp: verification against a sequential reference whose fingerprint a study
-// may keep between runs (issue 11: the sensitivity study runs every (application, size, seed)
+// may keep between runs (the sensitivity study runs every (application, size, seed)
 // under dozens of parameter points, and recomputing the same reference each time was a fifth to
 // a half of a run's CPU time).
 //

@@ -1,4 +1,4 @@
-// The analysis of the experiments beyond the paper (issue 12, `make beyond`): raw sweep results
+// The analysis of the experiments beyond the paper (`make beyond`): raw sweep results
 // -> per configuration, each policy's time against the oracle bound and against the others,
 // paired by load seed. Pure functions of tables, unit-tested (tests/unit/beyond_test.cpp);
 // dlb_beyond turns them into the Markdown of experiments/BEYOND.md.

@@ -1,4 +1,4 @@
-// dlb_beyond: the tables of experiments/BEYOND.md (issue 12, `make beyond`) from raw sweep
+// dlb_beyond: the tables of experiments/BEYOND.md (`make beyond`) from raw sweep
 // results, one section per invocation:
 //   oracle    each strategy's median time over the oracle bound, per configuration under load;
 //             the target "best fixed strategy within 10% of the oracle on every MXM configuration"

@@ -1,4 +1,4 @@
-// The sensitivity study's design (issue 11): which of the paper's unstated parameters vary, over
+// The sensitivity study's design: which of the paper's unstated parameters vary, over
 // which levels, at how many points, with which load seeds; and the sweep config it expands to.
 //
 // A design file is `key = value` lines ('#' starts a comment). Keys: `base` (the sweep config

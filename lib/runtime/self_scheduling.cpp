@@ -1,5 +1,5 @@
 // self_scheduling.cpp: loop self-scheduling as a master-worker protocol over the same transport,
-// clock and messenger as the paper's strategies (issue 12: the baselines SS, CSS:k, GSS, TSS,
+// clock and messenger as the paper's strategies (the baselines SS, CSS:k, GSS, TSS,
 // FAC2, AWF; their chunk rules are the pure core's, dlb/core/chunks.hpp).
 //
 //  - DLB_scatter_data: the master hands each slave its first chunk (chunks 0..P-1 of the rule, in

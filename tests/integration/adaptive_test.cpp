@@ -1,4 +1,4 @@
-// Integration tests of ADAPTIVE (issue 12 item 2): the model re-selects the strategy at every
+// Integration tests of ADAPTIVE: the model re-selects the strategy at every
 // re-selection synchronization. A load that starts mid-run changes the choice; without load it
 // makes one; the choice sequence is reported; bad combinations are refused (exit 2). Exact
 // assertions on the simulator (deterministic); a PVM run at a low scale checks the protocol on

@@ -31,7 +31,7 @@ TEST(Profiles, CollectSpeeds) {
   EXPECT_EQ(speeds(ps), (std::vector<double>{5.0, 0.75, 0.0}));
 }
 
-// Issue 16: where the loop gives costs the metric is work per second, so a slave that did few
+// Where the loop gives costs the metric is work per second, so a slave that did few
 // expensive iterations is not slower than one that did many cheap ones in the same time.
 TEST(Speed, IsWorkPerSecondWhereTheLoopGivesCosts) {
   const profile cheap{40, 2.0, 10, 4.0};  // 40 iterations of 0.1 s of work in 2 s

@@ -1,4 +1,4 @@
-// Unit tests of the decision in work (issue 16): speeds in work per second, the remaining work
+// Unit tests of the decision in work: speeds in work per second, the remaining work
 // split in proportion to them, moves sized and chosen by the costs of the iterations that change
 // hands, and the start in blocks of equal work. Every expected value is worked out by hand in the
 // comment next to it.

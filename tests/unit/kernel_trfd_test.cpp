@@ -277,7 +277,7 @@ TEST(KernelTrfd, Loop2WorkAgainstThePapersFormula) {
   }
 }
 
-// The L2/L1 ratios written in apps/README.md (issue 10 item 7): per bitonic iteration and per
+// The L2/L1 ratios written in apps/README.md: per bitonic iteration and per
 // run, ours and the paper's formula's; neither is the text's "almost double" per iteration.
 TEST(KernelTrfd, Loop2OverLoop1WorkRatios) {
   struct row {

@@ -1,7 +1,7 @@
 // Unit tests of the command line (lib/runtime/options.cpp, runtime.cpp) and of the reference
-// network profiles' lookup (network_profile.cpp), none of which needs a pvmd: issue 16's small
-// defects (an option taken as the value of the one before it; two defaults for tl) and issue
-// 14's "lib/ receives the profiles, never reads experiments/".
+// network profiles' lookup (network_profile.cpp), none of which needs a pvmd: small defects
+// once found (an option taken as the value of the one before it; two defaults for tl), and that
+// lib/ receives the profiles and never reads experiments/.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -116,7 +116,7 @@ TEST(NetworkProfiles, FoundAsDataBesideTheLibraryOrByEnvironment) {
 
 }  // namespace
 
-// --threshold-pct (issue 11's sensitivity study): the move threshold in percent of the loop's
+// --threshold-pct (the sensitivity study): the move threshold in percent of the loop's
 // iterations, 1 by default (the earlier "1% of the loop"); 0, negative or above 100 refused.
 TEST(Options, ThresholdPercent) {
   const auto def = dlb::read_params(dlb::options::parse(dlb::common_options(), {}));

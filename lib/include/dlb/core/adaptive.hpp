@@ -1,4 +1,4 @@
-// ADAPTIVE's re-selection rule (beyond the paper, issue 12 item 2). Under --strategy ADAPTIVE the
+// ADAPTIVE's re-selection rule (beyond the paper). Under --strategy ADAPTIVE the
 // master re-runs the cost model at every re-selection synchronization on what remains (the
 // slaves' remaining work after that synchronization's decision under each strategy, the speeds
 // and load from now on) and commits to the strategy predicted to finish first, for the next

@@ -1,5 +1,5 @@
 // Loop self-scheduling: the chunk-size rules of the dynamic loop scheduling literature, the
-// baselines the paper's strategies are compared with beyond the paper (issue 12). A master hands
+// baselines the paper's strategies are compared with beyond the paper. A master hands
 // out chunks of consecutive iterations to workers that ask; the rules say how many:
 //
 //   SS    self-scheduling: 1 iteration.

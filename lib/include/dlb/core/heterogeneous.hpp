@@ -1,4 +1,4 @@
-// Heterogeneous workstations (beyond the paper, issue 12 item 4): named mixes of base speeds
+// Heterogeneous workstations (beyond the paper): named mixes of base speeds
 // S_i, the initial distribution in proportion to speed (the paper's model allows lambda_i(0)
 // proportional to S_i; its experiments use equal blocks), and groups of equal total power for
 // the local strategies. Pure: values in, values out.

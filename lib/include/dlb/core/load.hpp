@@ -45,7 +45,7 @@ struct load_function {
   // end of a row its last value persists; an empty row is no load; a slave without a row throws.
   std::vector<std::vector<int>> table;
   // The first unloaded_blocks blocks carry no load, whatever the hash or table says (a load that
-  // starts during the run: --load-after; beyond the paper, issue 12).
+  // starts during the run: --load-after; beyond the paper).
   std::int64_t unloaded_blocks = 0;
 };
 

@@ -1,4 +1,4 @@
-// What the cost model assumes about the external load (issue 10, item 5), and how the load's
+// What the cost model assumes about the external load, and how the load's
 // parameters ml and tl are estimated from the speeds the slaves showed up to the first
 // synchronization.
 //

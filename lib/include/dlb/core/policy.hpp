@@ -1,6 +1,6 @@
 // The policy a run's --strategy names: one of the paper's strategies (NONE, GCDLB, GDDLB, LCDLB,
-// LDDLB, AUTO), ADAPTIVE (issue 12: the model re-run at every synchronization), or a loop
-// self-scheduling baseline (issue 12: SS, CSS:k, GSS, TSS, FAC2, AWF; chunks.hpp), which runs as
+// LDDLB, AUTO), ADAPTIVE (the model re-run at every synchronization), or a loop
+// self-scheduling baseline (SS, CSS:k, GSS, TSS, FAC2, AWF; chunks.hpp), which runs as
 // strategy::self_scheduling with its chunk rule. One parser, so that the programs and the sweep
 // driver accept exactly the same names.
 #pragma once

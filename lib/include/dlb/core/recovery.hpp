@@ -1,4 +1,4 @@
-// recovery.hpp: what the master reassigns when a slave is lost (issue 13, item 3), as pure
+// recovery.hpp: what the master reassigns when a slave is lost, as pure
 // functions of values. The master knows what was handed in (each slave's results carry their
 // iteration ranges); what the loop has that nobody handed in, once every surviving slave has
 // handed in all it held, is exactly what must be computed again, whatever the lost slave held,

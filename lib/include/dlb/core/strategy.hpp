@@ -2,7 +2,7 @@
 // (K-block groups); centralized (one balancer on the master) or distributed (replicated on every
 // slave). `none` runs equal blocks to completion; `automatic` is the paper's customized mode,
 // which runs to the first synchronization and then commits to the cheapest predicted strategy;
-// `adaptive` (beyond the paper, issue 12) re-runs that choice at every synchronization
+// `adaptive` (beyond the paper) re-runs that choice at every synchronization
 // (adaptive.hpp).
 // `self_scheduling` is a loop self-scheduling baseline (beyond the paper; its chunk rule and the
 // name --strategy gives it are a core::policy, policy.hpp): a master hands out chunks to workers

@@ -155,7 +155,7 @@ struct recover_msg {
   std::span<const std::byte> slices;
 };
 
-// Self-scheduling (self_scheduling.cpp; beyond the paper, issue 12). Their header's group is 0
+// Self-scheduling (self_scheduling.cpp; beyond the paper). Their header's group is 0
 // and its epoch the worker's request count: REQUEST(e) is answered by CHUNK(e).
 // REQUEST, worker -> master: its chunk is done, it asks for the next; what it did of that chunk
 // and its speed over it (work per second, core::speed: AWF's weight).
