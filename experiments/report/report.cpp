@@ -408,6 +408,13 @@ void section_claims(std::ostringstream& md, const report_inputs& in,
           "study's region of unstated parameters where it holds (in brackets: from where it "
           "holds surely to where it does not fail surely, by a paired bootstrap over the seeds) "
           "and the parameter that moves it most.\n\n";
+    if (!in.sensitivity_claims.column("tendency_points_measured")) {
+      md << "The study's `claims.csv` has no tendency columns: it was judged before the two "
+            "readings, by the judges of its own revision, which for the claims whose judges "
+            "changed since (O1, now on time; M4 and A3, whose earlier judge is now their "
+            "tendency reading) are not this report's. Rerun `make sensitivity` for both "
+            "readings under today's judges.\n\n";
+    }
     table_header(md, {"claim", "strict (defaults)", "tendency (defaults)", "numbers",
                       "study: at the defaults", "study: share of region", "deciding parameter"});
   } else {
