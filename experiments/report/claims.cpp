@@ -106,6 +106,45 @@ claim_evaluator every(const std::string& app, int procs, per_config f) {
   };
 }
 
+// "X is the best, followed by Y" over the configurations under load of `app` (on `procs`). Strict:
+// X first and Y second in every configuration. Tendency: X first and Y second in the ranking by
+// the mean over the configurations (the figure as a whole; a joint first-and-second event in
+// most configurations would ask far more of a four-way ranking than "most" asks of a pair). The
+// tendency tally also gives the per-configuration count.
+claim_evaluator best_then(const std::string& app, int procs, const char* first,
+                          const char* second) {
+  return [app, procs, first, second](const claim_spec& spec, const std::vector<config_view>& all) {
+    claim_result c = start(spec);
+    std::size_t n = 0, yes = 0;
+    std::map<std::string, double> sum;
+    for (const auto* cv : select(all, app, procs)) {
+      const auto r = rank_strategies(*cv);
+      if (!r) continue;
+      ++n;
+      const bool ok = r->order[0].first == first && r->order[1].first == second;
+      yes += ok;
+      for (const auto& [s, v] : r->order) sum[s] += v;
+      c.evidence.push_back(cv->app + " " + cv->label() + ": " + r->text() +
+                           (ok ? " (yes)" : " (no)"));
+    }
+    if (n == 0) {
+      c.outcome = verdict::not_measured;
+      c.tendency = verdict::not_measured;
+      c.tally = "no configuration measured";
+      return c;
+    }
+    ranking mean;
+    for (const auto& [s, v] : sum) mean.order.emplace_back(s, v / static_cast<double>(n));
+    std::stable_sort(mean.order.begin(), mean.order.end(),
+                     [](const auto& a, const auto& b) { return a.second < b.second; });
+    c.outcome = verdict_of(yes == n);
+    c.tally = std::to_string(yes) + " of " + std::to_string(n) + " configurations";
+    c.tendency = verdict_of(mean.order[0].first == first && mean.order[1].first == second);
+    c.tendency_tally = "mean over " + std::to_string(n) + ": " + mean.text();
+    return c;
+  };
+}
+
 bool size_before(const config_view* a, const config_view* b) { return size_less(a->size, b->size); }
 
 // Smallest and largest size of a set that have a full ranking (for "as data size grows" claims).
@@ -136,14 +175,6 @@ check distributed_beats_centralized(const config_view& c, double tolerance) {
                   beats(value(*r, "LDDLB"), value(*r, "LCDLB"), tolerance);
   return {ok, "GDDLB " + num(value(*r, "GDDLB")) + " vs GCDLB " + num(value(*r, "GCDLB")) +
                   ", LDDLB " + num(value(*r, "LDDLB")) + " vs LCDLB " + num(value(*r, "LCDLB"))};
-}
-
-// The ranking's first two are `first` and `second` (ties broken by the ranking's stable order).
-template <const char* first, const char* second>
-check first_two(const config_view& c, double) {
-  const auto r = rank_strategies(c);
-  if (!r) return {};
-  return {r->order[0].first == first && r->order[1].first == second, r->text()};
 }
 
 check globals_beat_locals(const config_view& c, double tolerance) {
@@ -496,10 +527,12 @@ const std::vector<claim_spec>& claim_table() {
       {"M1", "MXM: GDDLB is the best strategy, followed closely by GCDLB.",
        std::string("MXM under load: ") + ranked,
        "in every MXM configuration GDDLB ranks first and GCDLB second",
-       "GDDLB first and GCDLB second in " + most_configs,
+       "GDDLB first and GCDLB second by the mean over the MXM configurations",
        "The sentence sums up Figure 1.7 as a whole (\"is the best\", \"followed closely\"), not "
-       "size by size: strict asks it of every configuration, the tendency of most.",
-       strict, every("mxm", 0, first_two<gd, gc>)},
+       "size by size: strict asks it of every configuration, the tendency of the figure's mean "
+       "(first and second at once in most configurations would ask more of a four-way ranking "
+       "than \"most\" asks of a pair; that count is in the tally).",
+       strict, best_then("mxm", 0, gd, gc)},
       {"M2", "MXM: among local strategies, LDDLB does better than LCDLB.",
        std::string("MXM under load: ") + ranked, "LDDLB < LCDLB in every MXM configuration",
        "LDDLB < LCDLB in " + most_configs,
@@ -545,10 +578,10 @@ const std::vector<claim_spec>& claim_table() {
       {"T3", "TRFD, P=16: LDDLB is best, followed by GDDLB.",
        std::string("TRFD under load on P=16: ") + ranked,
        "in every TRFD configuration on P=16 LDDLB ranks first and GDDLB second",
-       "LDDLB first and GDDLB second in " + most_configs,
-       "A statement about Figure 1.9 as a whole: strict in every configuration on P=16, tendency "
-       "in most.",
-       strict, every("trfd", 16, first_two<ld, gd>)},
+       "LDDLB first and GDDLB second by the mean over the TRFD configurations on P=16",
+       "A statement about Figure 1.9 as a whole (\"is the best, which is followed by\"): strict in "
+       "every configuration on P=16, tendency by the mean over them (as M1).",
+       strict, best_then("trfd", 16, ld, gd)},
       {"T4", "TRFD, P=16: LCDLB beats GCDLB.", std::string("TRFD under load on P=16: ") + ranked,
        "LCDLB < GCDLB in every TRFD configuration on P=16", "LCDLB < GCDLB in " + most_configs,
        "A statement about Figure 1.9 as a whole: strict in every configuration on P=16, tendency "

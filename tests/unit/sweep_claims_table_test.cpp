@@ -154,6 +154,8 @@ const std::vector<tendency_case>& tendency_cases() {
   const four gap_big{0.6, 0.6, 0.8, 0.8}, gap_small{0.6, 0.6, 0.65, 0.65},
       gap_mid{0.6, 0.6, 0.7, 0.7};
   static const std::vector<tendency_case> table{
+      // M1, T3 by the mean ranking: GDDLB (0.593) < GCDLB (0.607) first while GCDLB leads one
+      // configuration of three; then GCDLB leads two and the mean (0.593 against 0.607).
       {"M1",
        {{"mxm", 4, "n=400", global_best_gd},
         {"mxm", 4, "n=800", global_best_gd},
@@ -349,6 +351,22 @@ TEST_P(ClaimTendency, TheVerdictTurnsOnTheWordWhereTheReadingsDiffer) {
 
 INSTANTIATE_TEST_SUITE_P(EachClaim, ClaimTendency, ::testing::ValuesIn(tendency_cases()),
                          [](const auto& info) { return info.param.id; });
+
+// "X is the best, followed by Y" (M1, T3): the tendency is the figure's mean ranking, which can
+// hold where X and Y lead together in only one configuration of three.
+TEST(ClaimTendency, BestThenIsJudgedOnTheMeanRanking) {
+  const four gc_leads{0.58, 0.60, 0.70, 0.65};  // GCDLB < GDDLB < LDDLB < LCDLB
+  const four gd_far{0.70, 0.50, 0.75, 0.72};    // GDDLB < GCDLB < LDDLB < LCDLB
+  const claim_result r = result_of(spec("M1"), {{"mxm", 4, "n=400", gc_leads},
+                                                {"mxm", 4, "n=800", gc_leads},
+                                                {"mxm", 16, "n=1600", gd_far}});
+  EXPECT_EQ(r.outcome, verdict::does_not_hold);
+  EXPECT_EQ(r.tally, "1 of 3 configurations");
+  ASSERT_TRUE(r.tendency.has_value());
+  EXPECT_EQ(*r.tendency, verdict::holds) << r.tendency_tally;
+  EXPECT_NE(r.tendency_tally.find("mean over 3: GDDLB 0.567 < GCDLB 0.62 <"), std::string::npos)
+      << r.tendency_tally;
+}
 
 TEST(ClaimTendency, NothingMeasuredIsNotMeasuredUnderBothReadings) {
   for (const auto& r : evaluate_claims({})) {
