@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 
 #include "sweep/text.hpp"
 
@@ -51,11 +52,18 @@ struct check {
   std::string evidence;
 };
 
+// "Most": more than half.
+bool most(std::size_t yes, std::size_t n) { return 2 * yes > n; }
+
+verdict verdict_of(bool ok) { return ok ? verdict::holds : verdict::does_not_hold; }
+
 claim_result start(const claim_spec& spec) {
   claim_result c;
   c.id = spec.id;
   c.statement = spec.statement;
   c.predicate = spec.predicate;
+  c.tendency_predicate = spec.tendency_predicate;
+  c.readings = spec.readings;
   return c;
 }
 
@@ -70,7 +78,8 @@ std::vector<const config_view*> select(const std::vector<config_view>& all, cons
 
 using per_config = check (*)(const config_view&, double tolerance);
 
-// A claim that must hold in every configuration under load of `app` (on `procs`, 0: any).
+// A claim that must hold in every configuration under load of `app` (on `procs`, 0: any): the
+// strict reading; the tendency reading asks it of more than half of them.
 claim_evaluator every(const std::string& app, int procs, per_config f) {
   return [app, procs, f](const claim_spec& spec, const std::vector<config_view>& all) {
     claim_result c = start(spec);
@@ -85,11 +94,53 @@ claim_evaluator every(const std::string& app, int procs, per_config f) {
     }
     if (n == 0) {
       c.outcome = verdict::not_measured;
+      c.tendency = verdict::not_measured;
       c.tally = "no configuration measured";
     } else {
-      c.outcome = yes == n ? verdict::holds : verdict::does_not_hold;
+      c.outcome = verdict_of(yes == n);
+      c.tendency = verdict_of(most(yes, n));
       c.tally = std::to_string(yes) + " of " + std::to_string(n) + " configurations";
+      c.tendency_tally = c.tally;  // the same count; the tendency needs more than half
     }
+    return c;
+  };
+}
+
+// "X is the best, followed by Y" over the configurations under load of `app` (on `procs`). Strict:
+// X first and Y second in every configuration. Tendency: X first and Y second in the ranking by
+// the mean over the configurations (the figure as a whole; a joint first-and-second event in
+// most configurations would ask far more of a four-way ranking than "most" asks of a pair). The
+// tendency tally also gives the per-configuration count.
+claim_evaluator best_then(const std::string& app, int procs, const char* first,
+                          const char* second) {
+  return [app, procs, first, second](const claim_spec& spec, const std::vector<config_view>& all) {
+    claim_result c = start(spec);
+    std::size_t n = 0, yes = 0;
+    std::map<std::string, double> sum;
+    for (const auto* cv : select(all, app, procs)) {
+      const auto r = rank_strategies(*cv);
+      if (!r) continue;
+      ++n;
+      const bool ok = r->order[0].first == first && r->order[1].first == second;
+      yes += ok;
+      for (const auto& [s, v] : r->order) sum[s] += v;
+      c.evidence.push_back(cv->app + " " + cv->label() + ": " + r->text() +
+                           (ok ? " (yes)" : " (no)"));
+    }
+    if (n == 0) {
+      c.outcome = verdict::not_measured;
+      c.tendency = verdict::not_measured;
+      c.tally = "no configuration measured";
+      return c;
+    }
+    ranking mean;
+    for (const auto& [s, v] : sum) mean.order.emplace_back(s, v / static_cast<double>(n));
+    std::stable_sort(mean.order.begin(), mean.order.end(),
+                     [](const auto& a, const auto& b) { return a.second < b.second; });
+    c.outcome = verdict_of(yes == n);
+    c.tally = std::to_string(yes) + " of " + std::to_string(n) + " configurations";
+    c.tendency = verdict_of(mean.order[0].first == first && mean.order[1].first == second);
+    c.tendency_tally = "mean over " + std::to_string(n) + ": " + mean.text();
     return c;
   };
 }
@@ -126,14 +177,6 @@ check distributed_beats_centralized(const config_view& c, double tolerance) {
                   ", LDDLB " + num(value(*r, "LDDLB")) + " vs LCDLB " + num(value(*r, "LCDLB"))};
 }
 
-// The ranking's first two are `first` and `second` (ties broken by the ranking's stable order).
-template <const char* first, const char* second>
-check first_two(const config_view& c, double) {
-  const auto r = rank_strategies(c);
-  if (!r) return {};
-  return {r->order[0].first == first && r->order[1].first == second, r->text()};
-}
-
 check globals_beat_locals(const config_view& c, double tolerance) {
   const auto r = rank_strategies(c);
   if (!r) return {};
@@ -144,17 +187,48 @@ check globals_beat_locals(const config_view& c, double tolerance) {
 // Strategy names as template arguments (static storage).
 constexpr char gc[] = "GCDLB", gd[] = "GDDLB", lc[] = "LCDLB", ld[] = "LDDLB";
 
-// M4: the local - global gap, averaged over sizes, is smaller on the largest P than the smallest.
+// The parameters of a size label ("n=400 r=400 m=400").
+std::map<std::string, long long> size_fields(const std::string& label) {
+  std::map<std::string, long long> out;
+  std::istringstream in(label);
+  std::string kv;
+  while (in >> kv) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos) continue;
+    try {
+      out[kv.substr(0, eq)] = std::stoll(kv.substr(eq + 1));
+    } catch (const std::exception&) {
+    }
+  }
+  return out;
+}
+
+// The size of an MXM configuration per processor: rows per processor, r and m, so that P=4
+// n=400 and P=16 n=1600 pair (the paper scales n with P in Table 1.1).
+std::string per_processor_size(const config_view& c) {
+  auto f = size_fields(c.size);
+  if (f.count("n") && c.procs > 0) f["n"] /= c.procs;
+  std::string key;
+  for (const auto& [k, v] : f) key += k + "=" + std::to_string(v) + " ";
+  return key;
+}
+
+// M4. Strict: at every size per processor measured on both, the local - global gap is smaller on
+// the largest P than on the smallest. Tendency: the gap averaged over sizes is.
 claim_result mxm_gap_shrinks(const claim_spec& spec, const std::vector<config_view>& all) {
   claim_result c = start(spec);
   std::map<int, std::vector<double>> gaps;
+  std::map<int, std::map<std::string, std::pair<double, std::string>>> by_size;
   for (const auto* cv : select(all, "mxm")) {
     if (const auto r = rank_strategies(*cv)) {
-      gaps[cv->procs].push_back(mean2(*r, "LCDLB", "LDDLB") - mean2(*r, "GCDLB", "GDDLB"));
+      const double gap = mean2(*r, "LCDLB", "LDDLB") - mean2(*r, "GCDLB", "GDDLB");
+      gaps[cv->procs].push_back(gap);
+      by_size[cv->procs][per_processor_size(*cv)] = {gap, cv->label()};
     }
   }
   if (gaps.size() < 2) {
     c.outcome = verdict::not_measured;
+    c.tendency = verdict::not_measured;
     c.tally = "needs MXM on two processor counts";
     return c;
   }
@@ -168,9 +242,23 @@ claim_result mxm_gap_shrinks(const claim_spec& spec, const std::vector<config_vi
     c.evidence.push_back("P=" + std::to_string(p) + ": local - global = " + num(mean(v)) +
                          " (mean over " + std::to_string(v.size()) + " sizes)");
   }
-  c.outcome = large < small - spec.tolerance ? verdict::holds : verdict::does_not_hold;
-  c.tally = "P=" + std::to_string(gaps.rbegin()->first) + " gap " + num(large) +
-            " vs P=" + std::to_string(gaps.begin()->first) + " gap " + num(small);
+  std::size_t pairs = 0, yes = 0;
+  const auto& lo = by_size.begin()->second;
+  for (const auto& [key, hi] : by_size.rbegin()->second) {
+    const auto it = lo.find(key);
+    if (it == lo.end()) continue;
+    ++pairs;
+    const bool ok = hi.first < it->second.first - spec.tolerance;
+    yes += ok;
+    c.evidence.push_back(hi.second + " gap " + num(hi.first) + " vs " + it->second.second +
+                         " gap " + num(it->second.first) + (ok ? " (yes)" : " (no)"));
+  }
+  c.outcome = pairs == 0 ? verdict::not_measured : verdict_of(yes == pairs);
+  c.tally = pairs == 0 ? "no size measured on both P"
+                       : std::to_string(yes) + " of " + std::to_string(pairs) + " sizes";
+  c.tendency = verdict_of(large < small - spec.tolerance);
+  c.tendency_tally = "mean gap P=" + std::to_string(gaps.rbegin()->first) + " " + num(large) +
+                     " vs P=" + std::to_string(gaps.begin()->first) + " " + num(small);
   return c;
 }
 
@@ -180,6 +268,7 @@ claim_result trfd_best_shifts(const claim_spec& spec, const std::vector<config_v
   const auto ext = size_extremes(select(all, "trfd", 4));
   if (!ext) {
     c.outcome = verdict::not_measured;
+    c.tendency = verdict::not_measured;
     c.tally = "needs two sizes of TRFD on P=4";
     return c;
   }
@@ -190,13 +279,29 @@ claim_result trfd_best_shifts(const claim_spec& spec, const std::vector<config_v
   c.evidence.push_back("largest " + ext->second->label() + ": " + rl.text());
   c.outcome = ok ? verdict::holds : verdict::does_not_hold;
   c.tally = "best " + rs.order[0].first + " -> " + rl.order[0].first;
+  // Tendency ("we tend to shift"): GDDLB gains on LDDLB from the smallest n to the largest.
+  const double ds = value(rs, "GDDLB") - value(rs, "LDDLB");
+  const double dl = value(rl, "GDDLB") - value(rl, "LDDLB");
+  c.tendency = verdict_of(dl < ds);
+  c.tendency_tally = "GDDLB - LDDLB " + num(ds) + " -> " + num(dl);
   return c;
 }
 
-// T6: the best strategy per loop of TRFD (Table 1.4).
+// The difference `a` - `b` of one loop's ranking values at the smallest and the largest size.
+std::optional<std::pair<double, double>> shift(const std::vector<const config_view*>& cs, measure m,
+                                               const char* a, const char* b) {
+  const auto ext = size_extremes(cs, m);
+  if (!ext) return std::nullopt;
+  const auto rs = *rank_strategies(*ext->first, m);
+  const auto rl = *rank_strategies(*ext->second, m);
+  return std::make_pair(value(rs, a) - value(rs, b), value(rl, a) - value(rl, b));
+}
+
+// T6: the best strategy per loop of TRFD (Table 1.4). Strict: every check. Tendency: LDDLB best
+// in most of the per-size checks, and on P=4 GDDLB gaining on LDDLB in loop 2 as n grows.
 claim_result trfd_per_loop(const claim_spec& spec, const std::vector<config_view>& all) {
   claim_result c = start(spec);
-  std::size_t n = 0, yes = 0;
+  std::size_t n = 0, yes = 0, ld_n = 0, ld_yes = 0;
   auto add = [&](bool ok, const std::string& line) {
     ++n;
     yes += ok;
@@ -209,7 +314,10 @@ claim_result trfd_per_loop(const claim_spec& spec, const std::vector<config_view
       const std::string loop = m == measure::loop1 ? "L1" : "L2";
       const std::string line = cv->label() + " " + loop + ": " + r->text();
       if (cv->procs == 16 || (cv->procs == 4 && m == measure::loop1)) {
-        add(r->order[0].first == "LDDLB", line);
+        const bool ok = r->order[0].first == "LDDLB";
+        add(ok, line);
+        ++ld_n;
+        ld_yes += ok;
       }
     }
   }
@@ -220,6 +328,19 @@ claim_result trfd_per_loop(const claim_spec& spec, const std::vector<config_view
   }
   c.outcome = n == 0 ? verdict::not_measured : yes == n ? verdict::holds : verdict::does_not_hold;
   c.tally = n == 0 ? "no loop times" : std::to_string(yes) + " of " + std::to_string(n) + " checks";
+  const auto l2 = shift(select(all, "trfd", 4), measure::loop2, "GDDLB", "LDDLB");
+  if (ld_n == 0 && !l2) {
+    c.tendency = verdict::not_measured;
+    c.tendency_tally = "no loop times";
+    return c;
+  }
+  const bool l2_ok = !l2 || l2->second < l2->first;
+  c.tendency = verdict_of((ld_n == 0 || most(ld_yes, ld_n)) && l2_ok);
+  c.tendency_tally = "LDDLB best in " + std::to_string(ld_yes) + " of " + std::to_string(ld_n) +
+                     " loop-size checks";
+  if (l2) {
+    c.tendency_tally += "; P=4 L2 GDDLB - LDDLB " + num(l2->first) + " -> " + num(l2->second);
+  }
   return c;
 }
 
@@ -254,56 +375,87 @@ claim_evaluator local_to_global(int procs) {
   };
 }
 
-// A3: distributed / centralized, averaged over the AC configurations, below 1.
+// A3: distributed / centralized = mean(GDDLB, LDDLB) / mean(GCDLB, LCDLB). Strict: below 1 in
+// every AC configuration. Tendency: its mean over the AC configurations below 1.
 claim_result ac_distributed_edge(const claim_spec& spec, const std::vector<config_view>& all) {
   claim_result c = start(spec);
   double sum = 0;
-  std::size_t n = 0;
+  std::size_t n = 0, yes = 0;
   for (const auto* cv : select(all, "ac")) {
     const auto r = rank_strategies(*cv);
     if (!r) continue;
     const double ratio = mean2(*r, "GDDLB", "LDDLB") / mean2(*r, "GCDLB", "LCDLB");
+    const bool ok = beats(ratio, 1.0, spec.tolerance);
     sum += ratio;
     ++n;
-    c.evidence.push_back("ac " + cv->label() + ": distributed / centralized = " + num(ratio));
+    yes += ok;
+    c.evidence.push_back("ac " + cv->label() + ": distributed / centralized = " + num(ratio) +
+                         (ok ? " (yes)" : " (no)"));
   }
   if (n == 0) {
     c.outcome = verdict::not_measured;
+    c.tendency = verdict::not_measured;
     c.tally = "no configuration measured";
     return c;
   }
   const double mean = sum / static_cast<double>(n);
-  c.outcome = beats(mean, 1.0, spec.tolerance) ? verdict::holds : verdict::does_not_hold;
-  c.tally = "mean ratio " + num(mean) + " over " + std::to_string(n) + " configurations";
+  c.outcome = verdict_of(yes == n);
+  c.tally = std::to_string(yes) + " of " + std::to_string(n) + " configurations";
+  c.tendency = verdict_of(beats(mean, 1.0, spec.tolerance));
+  c.tendency_tally = "mean ratio " + num(mean) + " over " + std::to_string(n) + " configurations";
   return c;
 }
 
-// O1: without external load, at most one synchronization per balanced loop and group.
+// O1: the time overhead without external load. Per configuration with ml=0 and DLB strategy:
+// DLB / no-DLB (norm_median, else the ratio of the medians) at most 1 + tolerance. Strict: every
+// one; tendency: more than half. The synchronizations (one per balanced loop and group is the
+// paper's "single synchronization") are reported beside it as evidence, not judged.
 claim_result overhead_without_load(const claim_spec& spec, const std::vector<config_view>& all) {
   claim_result c = start(spec);
-  std::size_t n = 0, yes = 0;
+  std::size_t n = 0, yes = 0, single = 0, with_syncs = 0;
   for (const auto& cv : all) {
     if (cv.ml != 0) continue;
     const int loops = cv.app == "trfd" ? 2 : 1;
+    const summary_row* none = cv.row("NONE");
+    const double none_total = none ? none->number("total_median").value_or(-1.0) : -1.0;
     for (const auto& [s, r] : cv.strategies) {
       if (s == "NONE") continue;
-      const auto syncs = r->number("syncs_max");
-      if (!syncs) continue;
-      const bool local = s == "LCDLB" || s == "LDDLB";
-      const int groups = local && cv.group > 0 ? (cv.procs + cv.group - 1) / cv.group : 1;
-      const int allowed = loops * groups;
+      auto ratio = r->number("norm_median");
+      if (!ratio && none_total > 0 && r->number("total_median")) {
+        ratio = *r->number("total_median") / none_total;
+      }
+      if (!ratio) continue;  // no no-DLB run to measure the overhead against
       ++n;
-      const bool ok = *syncs <= allowed + spec.tolerance;
+      const bool ok = *ratio <= 1.0 + spec.tolerance;
       yes += ok;
-      std::string line = cv.app + " " + cv.label() + " " + s + ": syncs max " + num(*syncs) +
-                         " (allowed " + std::to_string(allowed) + ")";
-      if (const auto norm = r->number("norm_median")) line += ", time / no-DLB " + num(*norm);
+      std::string line = cv.app + " " + cv.label() + " " + s + ": DLB / no-DLB " + num(*ratio);
+      if (const auto syncs = r->number("syncs_max")) {
+        const bool local = s == "LCDLB" || s == "LDDLB";
+        const int groups = local && cv.group > 0 ? (cv.procs + cv.group - 1) / cv.group : 1;
+        const int allowed = loops * groups;
+        ++with_syncs;
+        single += *syncs <= allowed;
+        line += ", syncs max " + num(*syncs) +
+                " (one per loop and group: " + std::to_string(allowed) + ")";
+      }
       c.evidence.push_back(line + (ok ? " (yes)" : " (no)"));
     }
   }
-  c.outcome = n == 0 ? verdict::not_measured : yes == n ? verdict::holds : verdict::does_not_hold;
-  c.tally = n == 0 ? "no runs with ml=0"
-                   : std::to_string(yes) + " of " + std::to_string(n) + " strategy groups";
+  if (n == 0) {
+    c.outcome = verdict::not_measured;
+    c.tendency = verdict::not_measured;
+    c.tally = "no runs with ml=0 beside no-DLB runs";
+    return c;
+  }
+  c.outcome = verdict_of(yes == n);
+  c.tendency = verdict_of(most(yes, n));
+  c.tally = std::to_string(yes) + " of " + std::to_string(n) + " strategy-configurations within " +
+            num(100.0 * spec.tolerance) + "%";
+  if (with_syncs > 0) {
+    c.tally += "; a single synchronization per loop and group in " + std::to_string(single) +
+               " of " + std::to_string(with_syncs);
+  }
+  c.tendency_tally = c.tally;  // the same count; the tendency needs more than half
   return c;
 }
 
@@ -340,18 +492,22 @@ claim_result model_prediction(const claim_spec& spec, const std::vector<config_v
   }
   if (n == 0) {
     c.outcome = verdict::not_measured;
+    c.tendency = verdict::not_measured;
     c.tally = "no predicted_best in the results";
     return c;
   }
   const std::size_t mis = n - match;
-  const bool most = static_cast<double>(match) > spec.tolerance * static_cast<double>(n);
-  c.outcome = most && second == mis ? verdict::holds : verdict::does_not_hold;
+  const bool matches = static_cast<double>(match) > spec.tolerance * static_cast<double>(n);
+  c.outcome = verdict_of(matches && second == mis);
+  // Tendency (the chapter: "the predicted scheme is usually the second best"): most mismatches.
+  c.tendency = verdict_of(matches && (mis == 0 || most(second, mis)));
   c.tally = std::to_string(match) + " of " + std::to_string(n) + " match";
   if (mis) {
     c.tally += "; mismatches: " + std::to_string(second) + " of " + std::to_string(mis) +
                " second best, mean " + num(diff_sum / static_cast<double>(mis)) + "%, max " +
                num(diff_max) + "%";
   }
+  c.tendency_tally = c.tally;
   return c;
 }
 
@@ -365,46 +521,78 @@ constexpr double strict = 0.0;
 }  // namespace
 
 const std::vector<claim_spec>& claim_table() {
+  // The tendency reading of a claim over configurations: more than half of them.
+  const std::string most_configs = "more than half of the configurations";
   static const std::vector<claim_spec> table{
       {"M1", "MXM: GDDLB is the best strategy, followed closely by GCDLB.",
        std::string("MXM under load: ") + ranked,
-       "in every MXM configuration GDDLB ranks first and GCDLB second", strict,
-       every("mxm", 0, first_two<gd, gc>)},
+       "in every MXM configuration GDDLB ranks first and GCDLB second",
+       "GDDLB first and GCDLB second by the mean over the MXM configurations",
+       "The sentence sums up Figure 1.7 as a whole (\"is the best\", \"followed closely\"), not "
+       "size by size: strict asks it of every configuration, the tendency of the figure's mean "
+       "(first and second at once in most configurations would ask more of a four-way ranking "
+       "than \"most\" asks of a pair; that count is in the tally).",
+       strict, best_then("mxm", 0, gd, gc)},
       {"M2", "MXM: among local strategies, LDDLB does better than LCDLB.",
-       std::string("MXM under load: ") + ranked, "LDDLB < LCDLB in every MXM configuration", strict,
-       every("mxm", 0, pairwise<ld, lc>)},
+       std::string("MXM under load: ") + ranked, "LDDLB < LCDLB in every MXM configuration",
+       "LDDLB < LCDLB in " + most_configs,
+       "A statement about Figure 1.7 as a whole: strict in every configuration, tendency in most.",
+       strict, every("mxm", 0, pairwise<ld, lc>)},
       {"M3", "MXM: global schemes are better than local schemes.",
        std::string("MXM under load: ") + ranked,
-       "mean(GCDLB, GDDLB) < mean(LCDLB, LDDLB) in every MXM configuration", strict,
-       every("mxm", 0, globals_beat_locals)},
+       "mean(GCDLB, GDDLB) < mean(LCDLB, LDDLB) in every MXM configuration",
+       "mean(GCDLB, GDDLB) < mean(LCDLB, LDDLB) in " + most_configs,
+       "A statement about Figure 1.7 as a whole: strict in every configuration, tendency in most.",
+       strict, every("mxm", 0, globals_beat_locals)},
       {"M4", "MXM: on 16 processors the gap between global and local schemes is smaller than on 4.",
        std::string("MXM under load, per P: ") + ranked,
-       "mean over sizes of [mean(locals) - mean(globals)] is smaller on the largest P than on the "
-       "smallest P",
+       "at every size per processor (n/P, r, m) measured on both, mean(locals) - mean(globals) is "
+       "smaller on the largest P than on the smallest P",
+       "the gap mean(locals) - mean(globals), averaged over sizes, is smaller on the largest P "
+       "than on the smallest P",
+       "\"On 16 processors the gap ... becomes smaller\" compares the two halves of Figure 1.7. "
+       "Strict: at every size per processor (the paper scales n with P); tendency: the gap "
+       "averaged over sizes (until issue 24 the only judge).",
        strict, mxm_gap_shrinks},
       {"M5", "MXM: distributed schemes beat centralized ones.",
        std::string("MXM under load: ") + ranked,
-       "GDDLB < GCDLB and LDDLB < LCDLB in every MXM configuration", strict,
-       every("mxm", 0, distributed_beats_centralized)},
+       "GDDLB < GCDLB and LDDLB < LCDLB in every MXM configuration",
+       "GDDLB < GCDLB and LDDLB < LCDLB in " + most_configs,
+       "A statement about the figure as a whole: strict in every configuration, tendency in most.",
+       strict, every("mxm", 0, distributed_beats_centralized)},
       {"T1",
        "TRFD, P=4: as data size grows, the best shifts from LDDLB (small n) to GDDLB (large n).",
        std::string("TRFD under load on P=4, smallest and largest size: ") + ranked,
-       "on P=4 the best strategy is LDDLB at the smallest n and GDDLB at the largest n", strict,
-       trfd_best_shifts},
+       "on P=4 the best strategy is LDDLB at the smallest n and GDDLB at the largest n",
+       "on P=4 GDDLB gains on LDDLB: GDDLB - LDDLB is smaller at the largest n than at the "
+       "smallest",
+       "\"We tend to shift from LDDL to GDDL\" as n grows. Strict: LDDLB best at the smallest n "
+       "and GDDLB at the largest (until issue 24 the only judge); tendency (the word \"tend\"): "
+       "GDDLB gains on LDDLB from the smallest n to the largest.",
+       strict, trfd_best_shifts},
       {"T2", "TRFD, P=4: GCDLB beats LCDLB.", std::string("TRFD under load on P=4: ") + ranked,
-       "GCDLB < LCDLB in every TRFD configuration on P=4", strict,
-       every("trfd", 4, pairwise<gc, lc>)},
+       "GCDLB < LCDLB in every TRFD configuration on P=4", "GCDLB < LCDLB in " + most_configs,
+       "A statement about Figure 1.9 as a whole: strict in every configuration on P=4, tendency in "
+       "most.",
+       strict, every("trfd", 4, pairwise<gc, lc>)},
       {"T3", "TRFD, P=16: LDDLB is best, followed by GDDLB.",
        std::string("TRFD under load on P=16: ") + ranked,
-       "in every TRFD configuration on P=16 LDDLB ranks first and GDDLB second", strict,
-       every("trfd", 16, first_two<ld, gd>)},
+       "in every TRFD configuration on P=16 LDDLB ranks first and GDDLB second",
+       "LDDLB first and GDDLB second by the mean over the TRFD configurations on P=16",
+       "A statement about Figure 1.9 as a whole (\"is the best, which is followed by\"): strict in "
+       "every configuration on P=16, tendency by the mean over them (as M1).",
+       strict, best_then("trfd", 16, ld, gd)},
       {"T4", "TRFD, P=16: LCDLB beats GCDLB.", std::string("TRFD under load on P=16: ") + ranked,
-       "LCDLB < GCDLB in every TRFD configuration on P=16", strict,
-       every("trfd", 16, pairwise<lc, gc>)},
+       "LCDLB < GCDLB in every TRFD configuration on P=16", "LCDLB < GCDLB in " + most_configs,
+       "A statement about Figure 1.9 as a whole: strict in every configuration on P=16, tendency "
+       "in most.",
+       strict, every("trfd", 16, pairwise<lc, gc>)},
       {"T5", "TRFD: distributed schemes beat centralized ones.",
        std::string("TRFD under load: ") + ranked,
-       "GDDLB < GCDLB and LDDLB < LCDLB in every TRFD configuration", strict,
-       every("trfd", 0, distributed_beats_centralized)},
+       "GDDLB < GCDLB and LDDLB < LCDLB in every TRFD configuration",
+       "GDDLB < GCDLB and LDDLB < LCDLB in " + most_configs,
+       "A statement about Figure 1.9 as a whole: strict in every configuration, tendency in most.",
+       strict, every("trfd", 0, distributed_beats_centralized)},
       {"T6",
        "TRFD per loop: on P=4 LDDLB is best for L1, for L2 GDDLB tends to win as n grows; on "
        "P=16 LDDLB is best for both loops.",
@@ -412,6 +600,13 @@ const std::vector<claim_spec>& claim_table() {
        "loop2_median) of the four DLB strategies",
        "P=4: best of loop 1 is LDDLB at every n, best of loop 2 at the largest n is GDDLB; "
        "P=16: best of both loops is LDDLB at every n (loop times: loop1_s, loop2_s)",
+       "LDDLB best in more than half of those per-loop, per-size checks (P=4 loop 1, P=16 both "
+       "loops), and on P=4 loop 2 GDDLB - LDDLB smaller at the largest n than at the smallest",
+       "\"For L1 on 4 processors, LDDLB is the best. For L2 ... GDDLB tends to do better with "
+       "increasing data size. On 16 processors, LDDLB remains the best throughout\". Strict: every "
+       "check, with GDDLB best of loop 2 at the largest n (until issue 24 the only judge); "
+       "tendency: LDDLB best in most checks and GDDLB gaining on LDDLB in loop 2 (the word "
+       "\"tends\").",
        strict, trfd_per_loop},
       {"A1",
        "AC, P=4: local strategies beat global ones at small data sizes; the trend reverses as data "
@@ -419,23 +614,40 @@ const std::vector<claim_spec>& claim_table() {
        std::string("AC under load on P=4, smallest and largest size: ") + ranked,
        "P=4: at the smallest n the best local beats the best global; at the largest n the best "
        "global beats the best local",
+       "",
+       "\"At small data sizes, the local strategies are better ... This trend reverses\": a sign "
+       "change at both ends, which no looser reading keeps; strict reading only.",
        strict, local_to_global(4)},
       {"A2", "AC, P=16: similar results (locals better at small sizes, globals at large).",
        std::string("AC under load on P=16, smallest and largest size: ") + ranked, "as A1, on P=16",
-       strict, local_to_global(16)},
+       "", "As A1 (\"similar results\"): strict reading only.", strict, local_to_global(16)},
       {"A3", "AC: distributed schemes have a slight edge over centralized ones.",
        std::string("AC under load: ") + ranked,
-       "mean over AC configurations of mean(GDDLB, LDDLB) / mean(GCDLB, LCDLB) < 1", strict,
-       ac_distributed_edge},
-      // Tolerance: extra synchronizations allowed beyond one per balanced loop and group.
+       "mean(GDDLB, LDDLB) / mean(GCDLB, LCDLB) < 1 in every AC configuration",
+       "the mean over AC configurations of mean(GDDLB, LDDLB) / mean(GCDLB, LCDLB) < 1",
+       "\"A slight edge\" over the figure. Strict: in every AC configuration; tendency: on average "
+       "over them (until issue 24 the only judge).",
+       strict, ac_distributed_edge},
+      // Tolerance: the time overhead allowed, DLB / no-DLB <= 1.02. The paper states no number
+      // for "almost negligible"; it calls the gaps between its strategies "very small" at 2.7%
+      // on average (section 1.5.5), so an overhead below that is negligible by its own yardstick,
+      // and 2% admits a few synchronizations (tens of ms each) on runs of 10-1000 s but no
+      // systematic cost.
       {"O1",
        "The overhead of DLB without external load is almost negligible (typically a single "
        "synchronization).",
-       "configurations without external load (ml=0): syncs_max (and norm_median as evidence) of "
-       "each DLB strategy, P, K",
-       "every DLB run without external load (ml=0) has at most one synchronization per balanced "
-       "loop and group (TRFD balances two loops; a local strategy has P/K groups)",
-       0.0, overhead_without_load},
+       "configurations without external load (ml=0): norm_median (else total_median / NONE's) "
+       "of each DLB strategy, and syncs_max, P, K as evidence",
+       "every DLB strategy without external load (ml=0) takes at most 2% longer than no DLB "
+       "(median DLB / no-DLB <= 1.02); the synchronizations (one per balanced loop and group: "
+       "TRFD balances two loops, a local strategy has P/K groups) are reported, not judged",
+       "at most 2% longer than no DLB in more than half of the strategy-configurations without "
+       "external load",
+       "\"Almost negligible\" is about time; the synchronization count is the paper's explanation "
+       "(\"typically a single synchronization\"), reported as evidence. Until issue 24 "
+       "the judge tested only the count. Strict: every strategy-configuration within 2%; tendency "
+       "(the word \"typically\"): most.",
+       0.02, overhead_without_load},
       // Tolerance: the share of configurations that must match ("most": more than half).
       {"O2",
        "The model's predicted best matches the actual best in most cases; where it does not, the "
@@ -445,6 +657,13 @@ const std::vector<claim_spec>& claim_table() {
            ", total_median",
        "predicted_best equals our best strategy in more than half of the configurations, and "
        "every mismatch names our second best",
+       "predicted_best equals our best strategy in more than half of the configurations, and "
+       "more than half of the mismatches name our second best (the chapter: \"usually the second "
+       "best\")",
+       "Section 1.5.5: the predicted scheme is \"usually the second best\" where it misses "
+       "(claims.md: \"is the actual second best\"). Strict: every mismatch is our second best "
+       "(until "
+       "issue 24 the only judge); tendency: most mismatches.",
        0.5, model_prediction},
   };
   return table;

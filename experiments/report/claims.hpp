@@ -21,13 +21,25 @@ namespace dlb::report {
 enum class verdict { holds, does_not_hold, not_measured };
 std::string to_string(verdict v);
 
+// Two readings of a claim. The strict one asks the paper's pattern of every configuration (or
+// both ends, every pair); the tendency one, where the paper's sentence allows it ("tends to",
+// "usually", "typically", a statement about a figure as a whole), asks it of most configurations
+// (more than half) or of the mean. A claim whose sentence allows no looser reading has the strict
+// one only (`tendency` empty); counts "under the tendency reading" then use its strict verdict.
 struct claim_result {
-  std::string id;         // M1 ... O2
-  std::string statement;  // as the paper states it
-  std::string predicate;  // what we check
-  verdict outcome = verdict::not_measured;
-  std::string tally;                  // e.g. "3 of 4 configurations"
+  std::string id;                           // M1 ... O2
+  std::string statement;                    // as the paper states it
+  std::string predicate;                    // what we check (strict reading)
+  verdict outcome = verdict::not_measured;  // the strict reading
+  std::string tally;                        // e.g. "3 of 4 configurations"
+  std::optional<verdict> tendency;          // the tendency reading, where the sentence allows one
+  std::string tendency_tally;
+  std::string tendency_predicate;     // what the tendency reading checks ("" without one)
+  std::string readings;               // why these readings (claim_spec::readings)
   std::vector<std::string> evidence;  // one line per configuration (numbers behind the verdict)
+
+  // The tendency verdict, or the strict one for a claim without a tendency reading.
+  verdict tendency_or_strict() const { return tendency.value_or(outcome); }
 };
 
 // Which time a ranking uses: the whole run, or one loop of TRFD.
@@ -74,10 +86,14 @@ struct claim_spec {
   std::string id;         // M1 ... O2, as in claims.md
   std::string statement;  // the paper's words
   std::string reads;      // the summary's data it reads
-  std::string predicate;  // what we check
+  std::string predicate;  // what we check (strict reading)
+  // What the tendency reading checks; empty: the sentence allows no looser reading.
+  std::string tendency_predicate;
+  // Why these readings: which words of the sentence the strict and the tendency reading rest on.
+  std::string readings;
   // Ordering claims: the relative margin by which the better must beat the worse (0: any
-  // difference of the medians counts). O1: extra synchronizations allowed. O2: the share of
-  // configurations that must match.
+  // difference of the medians counts). O1: the time overhead allowed without load (DLB / no-DLB
+  // at most 1 + tolerance). O2: the share of configurations that must match.
   double tolerance = 0;
   claim_evaluator evaluate;
 };

@@ -47,6 +47,7 @@ point_result judge_point(const std::string& id, const sweep::csv_table& table,
   const auto rows = report::load_summary(summary.table);
   for (const auto& c : report::evaluate_claims(rows)) {
     out.claims[c.id].outcome = c.outcome;
+    out.claims[c.id].tendency = c.tendency_or_strict();
     out.claims[c.id].tally = c.tally;
   }
   const auto configs = report::group_configs(rows);

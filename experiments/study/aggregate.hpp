@@ -28,7 +28,10 @@ namespace dlb::study {
 
 // One claim at one point.
 struct claim_at_point {
-  report::verdict outcome = report::verdict::not_measured;  // medians over every seed
+  report::verdict outcome = report::verdict::not_measured;  // medians over every seed (strict)
+  // The tendency reading at the point estimate (report::claim_result::tendency_or_strict; no
+  // bootstrap support of its own).
+  report::verdict tendency = report::verdict::not_measured;
   std::optional<double> support;  // share of bootstrap replicates in which it holds
   std::string tally;              // dlb_report's tally at the point estimate
 };

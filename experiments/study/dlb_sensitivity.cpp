@@ -180,6 +180,7 @@ int analyze(const sweep::cli_args& args) {
   struct claim_summary {
     study::region_share share;
     std::vector<study::main_effect> effects;
+    std::size_t tendency_measured = 0, tendency_holds = 0;  // the tendency reading's count
   };
   std::map<std::string, claim_summary> per_claim;
   for (const auto& c : claims) {
@@ -194,6 +195,11 @@ int analyze(const sweep::cli_args& args) {
     }
     per_claim[c.id] = {study::share_of_region(v),
                        study::main_effects(region_levels, holds, design.parameters)};
+    for (const auto& cp : v) {
+      if (cp.tendency == report::verdict::not_measured) continue;
+      ++per_claim[c.id].tendency_measured;
+      per_claim[c.id].tendency_holds += cp.tendency == report::verdict::holds;
+    }
   }
   // The two most influential parameters: the largest mean range over the claims.
   std::vector<std::pair<double, std::string>> influence;
@@ -210,15 +216,20 @@ int analyze(const sweep::cli_args& args) {
 
   // claims.csv: what dlb_report reads.
   {
-    std::string csv = sweep::csv_line({"claim", "defaults_verdict", "defaults_support", "share",
-                                       "share_low", "share_high", "points_measured", "points_hold",
-                                       "deciding_parameter", "deciding_range"});
+    // The verdicts, shares and effects are the strict reading's; the tendency_ columns count
+    // the tendency reading (the strict one for a claim without a tendency reading).
+    std::string csv =
+        sweep::csv_line({"claim", "defaults_verdict", "defaults_support", "share", "share_low",
+                         "share_high", "points_measured", "points_hold", "deciding_parameter",
+                         "deciding_range", "defaults_tendency", "tendency_points_measured",
+                         "tendency_points_hold", "tendency_share"});
     for (const auto& c : claims) {
       const auto& s = per_claim[c.id];
-      std::string dv = "not measured", ds;
+      std::string dv = "not measured", ds, dt = "not measured";
       if (defaults) {
         dv = verdict_word(judged[*defaults].claims[c.id].outcome);
         ds = support_text(judged[*defaults].claims[c.id]);
+        dt = verdict_word(judged[*defaults].claims[c.id].tendency);
       }
       const study::main_effect* top = nullptr;
       for (const auto& e : s.effects)
@@ -227,7 +238,13 @@ int analyze(const sweep::cli_args& args) {
                               sweep::format_sig(s.share.low, 4), sweep::format_sig(s.share.high, 4),
                               std::to_string(s.share.measured), std::to_string(s.share.holds),
                               top && top->range > 0 ? top->parameter : "-",
-                              top ? sweep::format_sig(top->range, 3) : "0"});
+                              top ? sweep::format_sig(top->range, 3) : "0", dt,
+                              std::to_string(s.tendency_measured), std::to_string(s.tendency_holds),
+                              s.tendency_measured == 0
+                                  ? std::string("-")
+                                  : sweep::format_sig(static_cast<double>(s.tendency_holds) /
+                                                          static_cast<double>(s.tendency_measured),
+                                                      4)});
     }
     sweep::write_atomically(out / "claims.csv", csv);
   }
@@ -235,7 +252,7 @@ int analyze(const sweep::cli_args& args) {
   {
     std::vector<std::string> h{"point"};
     for (const auto& q : study::parameter_table()) h.push_back(q.name);
-    h.insert(h.end(), {"claim", "verdict", "support", "tally"});
+    h.insert(h.end(), {"claim", "verdict", "support", "tally", "tendency_verdict"});
     std::string csv = sweep::csv_line(h);
     for (std::size_t i = 0; i < points.size(); ++i) {
       if (!complete[i]) continue;  // judged on part of its runs: not a verdict
@@ -243,7 +260,8 @@ int analyze(const sweep::cli_args& args) {
         std::vector<std::string> r{points[i].p.id};
         for (const auto& q : study::parameter_table()) r.push_back(points[i].p.levels.at(q.name));
         const auto& cp = judged[i].claims[c.id];
-        r.insert(r.end(), {c.id, verdict_word(cp.outcome), support_text(cp), cp.tally});
+        r.insert(r.end(), {c.id, verdict_word(cp.outcome), support_text(cp), cp.tally,
+                           verdict_word(cp.tendency)});
         csv += sweep::csv_line(r);
       }
     }
@@ -398,9 +416,13 @@ int analyze(const sweep::cli_args& args) {
      << " space-filling points where the claim holds; in brackets, from the share where it "
         "holds surely (support >= 0.975) to the share where it does not fail surely "
         "(support > 0.025). Deciding parameter: the one whose levels move the claim's share "
-        "most (main effect, max - min of the share over its levels).\n\n"
+        "most (main effect, max - min of the share over its levels). These are the strict "
+        "reading's (dlb_report: the pattern in every configuration); the last two columns count "
+        "the tendency reading (most configurations or the mean, where the paper's sentence "
+        "allows it; the strict verdict elsewhere), without bootstrap.\n\n"
         "| claim | at the defaults | support | share of region | interval | deciding parameter "
-        "(range) |\n|---|---|---|---|---|---|\n";
+        "(range) | tendency at the defaults | tendency: share of region |\n"
+        "|---|---|---|---|---|---|---|---|\n";
   for (const auto& c : claims) {
     const auto& s = per_claim[c.id];
     const study::main_effect* top = nullptr;
@@ -409,15 +431,24 @@ int analyze(const sweep::cli_args& args) {
     md << "| " << c.id << " | "
        << (defaults ? verdict_word(judged[*defaults].claims[c.id].outcome) : "not measured")
        << " | " << (defaults ? support_text(judged[*defaults].claims[c.id]) : "-") << " | ";
+    const std::string tendency =
+        (defaults ? verdict_word(judged[*defaults].claims[c.id].tendency) : "not measured") +
+        " | " +
+        (s.tendency_measured == 0 ? std::string("not measured")
+                                  : std::to_string(s.tendency_holds) + " of " +
+                                        std::to_string(s.tendency_measured) + " (" +
+                                        pct(static_cast<double>(s.tendency_holds) /
+                                            static_cast<double>(s.tendency_measured)) +
+                                        ")");
     if (s.share.measured == 0) {
-      md << "not measured | | |\n";
+      md << "not measured | | | " << tendency << " |\n";
       continue;
     }
     md << s.share.holds << " of " << s.share.measured << " (" << pct(s.share.share) << ") | ["
        << pct(s.share.low) << ", " << pct(s.share.high) << "] | "
        << (top && top->range > 0 ? top->parameter + " (" + sweep::format_sig(top->range, 2) + ")"
                                  : "none (no level moves it)")
-       << " |\n";
+       << " | " << tendency << " |\n";
   }
   md << "\n## Main effects\n\nPer claim and parameter: max - min over the parameter's levels of "
         "the share of points where the claim holds (0: no level changes it; with few points per "

@@ -207,9 +207,10 @@ run_params read_params(const options& o) {
   if (k > p.procs)
     throw usage_error("option --group must not exceed --procs (" + std::to_string(p.procs) +
                       "), got " + std::to_string(k));
-  // AUTO keeps K for the case that the model picks a local strategy.
-  const bool uses_groups = core::is_local(p.strategy) || core::is_customized(p.strategy);
-  p.group = uses_groups ? (k == 0 ? std::max(1, p.procs / paper::local_groups) : k) : p.procs;
+  // K for every strategy: the model predicts the local strategies with it (AUTO when it may pick
+  // one, and every run's after-the-fact predictions); a global strategy's run still forms one
+  // group of all slaves (group_size_under).
+  p.group = k == 0 ? std::max(1, p.procs / paper::local_groups) : k;
   p.load.seed = static_cast<std::uint64_t>(o.integer("seed", 0, INT64_MAX));
   p.load.max_load = static_cast<int>(o.integer("ml", 0, 1000));
   p.load.persistence = o.real("tl", 1e-6, 1e12);

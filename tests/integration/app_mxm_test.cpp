@@ -4,6 +4,8 @@
 // parses, bad input refused, nothing left running; simulated runs are deterministic.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -79,6 +81,26 @@ TEST(MxmSim, RunsOfOneConfigurationAreByteIdentical) {
   app_testing::expect_deterministic_under_sim(
       kMxm, {"--procs", "8", "--n", "96", "--r", "16", "--m", "16", "--t-op", "2e-4", "--seed", "9",
              "--tl", "0.5"});
+}
+
+// A run's after-the-fact predictions do not depend on the strategy it ran: every run hands the
+// model the configured K for the local strategies, while a global strategy still runs as one
+// group. (The runtime once gave the model K = P under a global strategy: on this configuration
+// GDDLB's run predicted GCDLB, LDDLB's run LDDLB.) The paper's MXM P=4 K=2, one load seed.
+TEST(MxmSim, EveryStrategysRunPredictsWithTheConfiguredK) {
+  std::map<std::string, std::set<std::string>> predictions;  // column -> values over the runs
+  for (const std::string s : {"GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"}) {
+    auto r = app_testing::run(
+        kMxm, {"--backend", "sim", "--procs", "4", "--group", "2", "--strategy", s, "--seed", "1"});
+    auto res = app_testing::expect_verified_run(r, {{"P", "4"}, {"K", "2"}, {"backend", "sim"}});
+    for (const char* column : {"predicted_best_run", "predicted_best_estimated"}) {
+      EXPECT_NE(res[column], "-") << s << " " << column;
+      predictions[column].insert(res[column]);
+    }
+  }
+  for (const auto& [column, values] : predictions) {
+    EXPECT_EQ(values.size(), 1u) << column << " differs between the strategies' runs";
+  }
 }
 
 // Under the native clock the work is the real computation and the load is real busy work.

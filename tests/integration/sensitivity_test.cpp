@@ -90,8 +90,15 @@ TEST_F(SensitivityChain, PlanSweepAnalyzeResume) {
   EXPECT_EQ(claims.field(claims.rows[0], "points_measured"), "1");
   EXPECT_EQ(claims.field(claims.rows[3], "points_measured"), "0");
   EXPECT_NE(claims.field(claims.rows[0], "defaults_verdict"), "not measured");
+  // Both readings: the tendency reading is counted over the same points (M4 again unmeasured).
+  EXPECT_EQ(claims.field(claims.rows[0], "tendency_points_measured"), "1");
+  EXPECT_EQ(claims.field(claims.rows[3], "tendency_points_measured"), "0");
+  EXPECT_NE(claims.field(claims.rows[0], "defaults_tendency"), "not measured");
   const auto per_point = dlb::sweep::read_csv_table(dir_ / "out/point_claims.csv");
   EXPECT_EQ(per_point.rows.size(), 32u);
+  for (const auto& r : per_point.rows) {
+    EXPECT_FALSE(per_point.field(r, "tendency_verdict").empty()) << per_point.field(r, "claim");
+  }
   const std::string md = slurp(dir_ / "out/SENSITIVITY.md");
   EXPECT_NE(md.find("## Claims: at the defaults, and over the region"), std::string::npos);
   EXPECT_NE(md.find("The calibrated point"), std::string::npos);

@@ -12,6 +12,7 @@
 #include "dlb/runtime/network.hpp"
 #include "dlb/runtime/options.hpp"
 #include "dlb/runtime/runtime.hpp"
+#include "dlb/runtime/strategy_table.hpp"
 #include "dlb/runtime/wire.hpp"
 
 namespace {
@@ -59,9 +60,17 @@ TEST(Options, ParsesValidatesAndNamesTheOption) {
   EXPECT_EQ(
       dlb::read_params(dlb::options::parse(specs, {"--balance-by", "iterations"})).balance_unit,
       dlb::core::balance_unit::iterations);
+  // Every strategy keeps K (P/2 by default): the model predicts the local strategies with it
+  // (issue 24, item 3); a global strategy's run is still one group of P (group_size_under).
   EXPECT_EQ(
       dlb::read_params(dlb::options::parse(specs, {"--strategy", "GDDLB", "--procs", "16"})).group,
-      16);
+      8);
+  EXPECT_EQ(dlb::read_params(dlb::options::parse(
+                                 specs, {"--strategy", "GCDLB", "--procs", "16", "--group", "4"}))
+                .group,
+            4);
+  EXPECT_EQ(dlb::group_size_under(dlb::core::strategy::gddlb, 8, 16), 16);
+  EXPECT_EQ(dlb::group_size_under(dlb::core::strategy::lddlb, 8, 16), 8);
   // Customized mode keeps K = P/2 for the case that the model picks a local strategy.
   EXPECT_EQ(
       dlb::read_params(dlb::options::parse(specs, {"--strategy", "AUTO", "--procs", "16"})).group,

@@ -71,7 +71,7 @@ struct run_params {
   // self_scheduling); core::to_string(policy) is the name the RESULT line echoes.
   core::policy policy;
   int procs = 4;  // P
-  int group = 4;  // K (resolved: P for global strategies)
+  int group = 4;  // K (resolved: --group, or P/2); global strategies run as one group of P
   core::load_function load;
   std::vector<double> speeds;  // S_i per slave (--speeds: a list or a named mix)
   // Heterogeneous workstations (--initial speed, --groups power): lambda_i(0) proportional to
