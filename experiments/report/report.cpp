@@ -175,7 +175,7 @@ void section_oracle(std::ostringstream& md, const std::vector<config_view>& conf
         "(`lib/core/README.md`); 1 would be perfect. TRFD's bound covers its two balanced loops, "
         "not the transpose between them.\n\n";
   std::vector<std::string> strategies{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"};
-  // Then any other policy the results hold (the self-scheduling baselines, issue 12), in
+  // Then any other policy the results hold (the self-scheduling baselines), in
   // summary order.
   for (const auto& c : configs)
     for (const auto& [s, r] : c.strategies)

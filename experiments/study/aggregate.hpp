@@ -1,4 +1,4 @@
-// The sensitivity study's aggregation (issue 11): from the raw results of every design point to
+// The sensitivity study's aggregation: from the raw results of every design point to
 // each claim's share of the region where it holds, with intervals from the seeds, the main
 // effect of each parameter, how often each row of Table 1.4 comes out as the paper's, and the
 // point that fits the paper best on MXM and TRFD (checked on AC).

@@ -1,4 +1,4 @@
-// dlb_sensitivity: the sensitivity study of the paper's unstated parameters (issue 11).
+// dlb_sensitivity: the sensitivity study of the paper's unstated parameters.
 //
 //   dlb_sensitivity plan --design FILE --out-dir DIR
 //       the study's sweep config (DIR/study.conf: every section of the design's base config once
