@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 #include "report/agreement.hpp"
 #include "report/claims.hpp"
@@ -203,13 +204,6 @@ double median_of(const summary_row* r, const std::string& column) {
   return v ? *v : -1.0;
 }
 
-// How often one prediction (the runs' own, or under one assumption about the load) picked the
-// actual best, and by how much it missed.
-struct prediction_tally {
-  std::size_t rows = 0, right = 0, second = 0;
-  std::vector<double> miss_pct;
-};
-
 // The prediction of one configuration under `load` beside its ranking: the predicted strategy
 // and, where it is not the best, how much slower it actually was.
 std::pair<std::string, std::string> judge_prediction(const config_view& c, const ranking& rk,
@@ -244,53 +238,34 @@ std::pair<std::string, std::string> judge_prediction(const config_view& c, const
 void write_tally(std::ostringstream& md, const std::string& title, const prediction_tally& t) {
   md << "**" << title << "**: right in " << t.right << " of " << t.rows << " rows";
   if (!t.miss_pct.empty()) {
-    double sum = 0, mx = 0;
-    for (double x : t.miss_pct) {
-      sum += x;
-      mx = std::max(mx, x);
-    }
     md << "; where it misses, the predicted strategy is our actual second best in " << t.second
-       << " of " << t.rows - t.right << " rows and was on average "
-       << format_sig(sum / static_cast<double>(t.miss_pct.size()), 2) << "% (at most "
-       << format_sig(mx, 2) << "%) slower than the actual best";
+       << " of " << t.rows - t.right << " rows and was on average " << format_sig(t.mean_miss(), 2)
+       << "% (at most " << format_sig(t.max_miss(), 2) << "%) slower than the actual best";
   }
   md << ". The paper: 19 of 28 rows right; where it missed, 2.7% on average and 8.2% at "
         "most.\n\n";
 }
 
-// Global or local, centralized or distributed: the two axes of a strategy's name (GCDLB: G, C).
-bool same_axis(const std::string& a, const std::string& b, std::size_t pos) {
-  return a.size() == 5 && b.size() == 5 && a[pos] == b[pos];
-}
-
 // Our cost model's choice beside the paper's model's (Table 1.4's predicted column): two models
 // given the same question, independent of which strategy won the runs.
-template <class Row>
-void section_model_vs_paper_model(std::ostringstream& md, const std::vector<Row>& rows,
-                                  std::size_t paper_rows) {
+void section_model_vs_paper_model(std::ostringstream& md, const table14_comparison& t) {
   md << "### Our model against the paper's model (Table 1.4, predicted column)\n\n";
-  std::size_t n = 0, match = 0, gl = 0, cd = 0;
-  for (const auto& r : rows) {
-    if (r.ours == "-" || r.ours.empty()) continue;
-    ++n;
-    match += r.ours == r.paper;
-    gl += same_axis(r.ours, r.paper, 0);
-    cd += same_axis(r.ours, r.paper, 1);
-  }
-  if (n == 0) {
+  if (t.model_rows == 0) {
     md << "Not measured (no predicted_best in the results).\n\n";
     return;
   }
-  md << "**Our model matches the paper's predicted column in " << match << " of " << n
-     << " rows** (of " << paper_rows << " in Table 1.4); the same global/local choice in " << gl
-     << ", the same centralized/distributed choice in " << cd
+  md << "**Our model matches the paper's predicted column in " << t.model_matches << " of "
+     << t.model_rows << " rows** (of " << t.paper_rows << " in Table 1.4); the same global/local "
+     << "choice in " << t.model_same_global_local << ", the same centralized/distributed choice in "
+     << t.model_same_central_distributed
      << ". Ours: the most frequent prediction over the configuration's runs (seeds), with the "
         "load the runs' `--model-load` named.\n\n";
   table_header(md,
                {"configuration", "paper predicted", "ours predicted (mode over seeds)", "match"});
-  for (const auto& r : rows) {
-    if (r.ours == "-" || r.ours.empty()) continue;
-    table_row(md, {r.config, r.paper, r.ours, r.ours == r.paper ? "yes" : "no"});
+  for (const auto& r : t.rows) {
+    if (!r.config || r.predicted == "-" || r.predicted.empty()) continue;
+    table_row(md, {r.label, r.paper->predicted_best, r.predicted,
+                   r.predicted == r.paper->predicted_best ? "yes" : "no"});
   }
   md << "\n";
 }
@@ -310,61 +285,37 @@ void section_best(std::ostringstream& md, const report_inputs& in,
   table_header(md, {"app", "P", "size", "loop", "paper actual", "paper predicted", "paper diff",
                     "ours actual", "ours 2nd", "ours predicted", "diff",
                     "predicted, estimated load", "diff (estimated)", "AUTO / best", "backend"});
-  std::size_t measured = 0, same = 0;
-  prediction_tally as_run, estimated;
-  struct model_row {
-    std::string config, paper, ours;
-  };
-  std::vector<model_row> models;  // our model's choice beside the paper's predicted column
-  for (const auto& p : in.paper_best) {
-    const auto found = matching(configs, p.app, p.procs, p.size);
-    const measure m = p.loop == "L1"   ? measure::loop1
-                      : p.loop == "L2" ? measure::loop2
-                                       : measure::total;
-    const std::string col = m == measure::loop1   ? "loop1_median"
-                            : m == measure::loop2 ? "loop2_median"
-                                                  : "total_median";
+  const table14_comparison t = compare_table14(configs, in.paper_best);
+  for (const auto& r : t.rows) {
+    const auto& p = *r.paper;
     const std::string paper_diff = p.diff_s.empty() ? "" : p.diff_s + " s (" + p.diff_pct + "%)";
-    bool any = false;
-    for (const auto* c : found) {
-      const auto rk = rank_strategies(*c, m);
-      if (!rk) continue;
-      any = true;
-      ++measured;
-      const std::string best = rk->order[0].first;
-      same += best == p.actual_best;
-      const auto [pred, diff] = judge_prediction(*c, *rk, m, col, "", as_run);
-      models.push_back({upper(p.app) + " P=" + std::to_string(p.procs) + " " + c->size +
-                            (p.loop.empty() ? "" : " " + p.loop),
-                        p.predicted_best, pred});
-      const auto [pred_e, diff_e] = judge_prediction(*c, *rk, m, col, "estimated", estimated);
-      std::string autos = "-";
-      const double ta = median_of(c->row("AUTO"), col), tb = median_of(c->row(best), col);
-      if (ta >= 0 && tb > 0) autos = format_sig(ta / tb, 3);
-      table_row(md, {upper(p.app), std::to_string(p.procs), c->size, p.loop, p.actual_best,
-                     p.predicted_best, paper_diff, best + " " + format_sig(rk->order[0].second, 3),
-                     rk->order[1].first + " " + format_sig(rk->order[1].second, 3), pred, diff,
-                     pred_e, diff_e, autos, backend_of(*c)});
-    }
-    if (!any) {
+    if (!r.config) {
       table_row(md, {upper(p.app), std::to_string(p.procs), p.size_text, p.loop, p.actual_best,
                      p.predicted_best, paper_diff, "not measured", "", "", "", "", "", "", ""});
+      continue;
     }
+    const auto& rk = r.rank;
+    table_row(
+        md,
+        {upper(p.app), std::to_string(p.procs), r.config->size, p.loop, p.actual_best,
+         p.predicted_best, paper_diff, rk.order[0].first + " " + format_sig(rk.order[0].second, 3),
+         rk.order[1].first + " " + format_sig(rk.order[1].second, 3), r.predicted, r.diff,
+         r.predicted_estimated, r.diff_estimated, r.auto_over_best, backend_of(*r.config)});
   }
-  md << "\nOur actual best equals the paper's in " << same << " of " << measured
-     << " measured rows (of " << in.paper_best.size() << " in Table 1.4).\n\n";
-  if (as_run.rows > 0) {
-    write_tally(md, "The model's prediction", as_run);
+  md << "\nOur actual best equals the paper's in " << t.same_actual << " of " << t.measured
+     << " measured rows (of " << t.paper_rows << " in Table 1.4).\n\n";
+  if (t.as_run.rows > 0) {
+    write_tally(md, "The model's prediction", t.as_run);
   } else {
     md << "**The model's prediction**: not measured (no predicted_best in the results).\n\n";
   }
-  if (estimated.rows > 0) {
-    write_tally(md, "The model's prediction with the estimated load", estimated);
+  if (t.estimated.rows > 0) {
+    write_tally(md, "The model's prediction with the estimated load", t.estimated);
   } else {
     md << "**The model's prediction with the estimated load**: not measured (no "
           "predicted_best_estimated in the results).\n\n";
   }
-  section_model_vs_paper_model(md, models, in.paper_best.size());
+  section_model_vs_paper_model(md, t);
 }
 
 // "sim", "pvm", or "pvm and sim" when a summary mixes them.
@@ -613,6 +564,70 @@ void section_crosscheck(std::ostringstream& md, const report_inputs& in,
 }
 
 }  // namespace
+
+// Global or local, centralized or distributed: the two axes of a strategy's name (GCDLB: G, C).
+static bool same_axis(const std::string& a, const std::string& b, std::size_t pos) {
+  return a.size() == 5 && b.size() == 5 && a[pos] == b[pos];
+}
+
+double prediction_tally::mean_miss() const {
+  double sum = 0;
+  for (double x : miss_pct) sum += x;
+  return miss_pct.empty() ? 0.0 : sum / static_cast<double>(miss_pct.size());
+}
+
+double prediction_tally::max_miss() const {
+  double mx = 0;
+  for (double x : miss_pct) mx = std::max(mx, x);
+  return mx;
+}
+
+table14_comparison compare_table14(const std::vector<config_view>& configs,
+                                   const std::vector<paper_best_row>& paper_best) {
+  table14_comparison t;
+  t.paper_rows = paper_best.size();
+  for (const auto& p : paper_best) {
+    const measure m = p.loop == "L1"   ? measure::loop1
+                      : p.loop == "L2" ? measure::loop2
+                                       : measure::total;
+    const std::string col = m == measure::loop1   ? "loop1_median"
+                            : m == measure::loop2 ? "loop2_median"
+                                                  : "total_median";
+    bool any = false;
+    for (const auto* c : matching(configs, p.app, p.procs, p.size)) {
+      const auto rk = rank_strategies(*c, m);
+      if (!rk) continue;
+      any = true;
+      table14_row r;
+      r.paper = &p;
+      r.config = c;
+      r.rank = *rk;
+      r.label = upper(p.app) + " P=" + std::to_string(p.procs) + " " + c->size +
+                (p.loop.empty() ? "" : " " + p.loop);
+      ++t.measured;
+      const std::string& best = rk->order[0].first;
+      t.same_actual += best == p.actual_best;
+      std::tie(r.predicted, r.diff) = judge_prediction(*c, *rk, m, col, "", t.as_run);
+      std::tie(r.predicted_estimated, r.diff_estimated) =
+          judge_prediction(*c, *rk, m, col, "estimated", t.estimated);
+      const double ta = median_of(c->row("AUTO"), col), tb = median_of(c->row(best), col);
+      if (ta >= 0 && tb > 0) r.auto_over_best = format_sig(ta / tb, 3);
+      if (r.predicted != "-" && !r.predicted.empty()) {
+        ++t.model_rows;
+        t.model_matches += r.predicted == p.predicted_best;
+        t.model_same_global_local += same_axis(r.predicted, p.predicted_best, 0);
+        t.model_same_central_distributed += same_axis(r.predicted, p.predicted_best, 1);
+      }
+      t.rows.push_back(std::move(r));
+    }
+    if (!any) {
+      table14_row r;
+      r.paper = &p;
+      t.rows.push_back(std::move(r));
+    }
+  }
+  return t;
+}
 
 std::string render_report(const report_inputs& in) {
   const std::vector<summary_row> rows = load_summary(in.summary_table);

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "report/claims.hpp"
 #include "report/paper.hpp"
 #include "report/summary.hpp"
 #include "sweep/csv_table.hpp"
@@ -39,5 +40,38 @@ struct report_inputs {
 };
 
 std::string render_report(const report_inputs& in);
+
+// How often one prediction (the runs' own, or under one assumption about the load) picked the
+// actual best, and by how much it missed (percent slower than the best, per miss).
+struct prediction_tally {
+  std::size_t rows = 0, right = 0, second = 0;
+  std::vector<double> miss_pct;
+  double mean_miss() const;  // 0 without a miss
+  double max_miss() const;
+};
+
+// One row of Table 1.4 beside one measured configuration (several where our sizes match one row
+// more than once), or beside nothing (config null: not measured).
+struct table14_row {
+  const paper_best_row* paper = nullptr;
+  const config_view* config = nullptr;
+  std::string label;                                // "MXM P=4 n=400 r=400 m=400" (+ " L1"/" L2")
+  ranking rank;                                     // ours, best first
+  std::string predicted, diff;                      // our model (the runs' load), and its miss
+  std::string predicted_estimated, diff_estimated;  // the same with the estimated load
+  std::string auto_over_best = "-";                 // AUTO's median time over the best's
+};
+
+// Table 1.4 against a summary: each row, our actual best against the paper's, our model's
+// prediction against our actual best (two loads) and against the paper's predicted column.
+struct table14_comparison {
+  std::vector<table14_row> rows;
+  std::size_t paper_rows = 0, measured = 0, same_actual = 0;
+  prediction_tally as_run, estimated;
+  std::size_t model_rows = 0, model_matches = 0;  // our model against the paper's predicted
+  std::size_t model_same_global_local = 0, model_same_central_distributed = 0;
+};
+table14_comparison compare_table14(const std::vector<config_view>& configs,
+                                   const std::vector<paper_best_row>& paper_best);
 
 }  // namespace dlb::report

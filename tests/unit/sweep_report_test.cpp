@@ -345,3 +345,45 @@ TEST(SweepReport, OracleSectionListsTheBaselines) {
 }
 
 }  // namespace
+
+namespace {
+
+paper_best_row paper_row(int P, dlb::report::size_params size, const std::string& actual,
+                         const std::string& predicted) {
+  paper_best_row p;
+  p.app = "mxm";
+  p.procs = P;
+  p.size = std::move(size);
+  p.size_text = "n=" + std::to_string(p.size.at("n"));
+  p.actual_best = actual;
+  p.predicted_best = predicted;
+  return p;
+}
+
+}  // namespace
+
+// Table 1.4 against a summary (what the report's section and dlb_ablation both print): our best
+// against the paper's actual column, our model against our best and against the paper's
+// predicted column, and a row we did not run. In mxm_rows() GDDLB is best on both sizes, and the
+// model's most frequent prediction is GDDLB (3 rows of 5).
+TEST(Table14, ComparesOurBestAndOurModelWithThePapersColumns) {
+  const auto rows = mxm_rows();
+  const auto configs = group_configs(rows);
+  const std::vector<paper_best_row> paper{
+      paper_row(4, {{"n", 400}, {"r", 400}, {"m", 400}}, "GDDLB", "GCDLB"),
+      paper_row(4, {{"n", 800}, {"r", 400}, {"m", 400}}, "GCDLB", "GDDLB"),
+      paper_row(16, {{"n", 1600}, {"r", 400}, {"m", 400}}, "GDDLB", "GDDLB")};
+  const table14_comparison t = compare_table14(configs, paper);
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.paper_rows, 3u);
+  EXPECT_EQ(t.measured, 2u);
+  EXPECT_EQ(t.same_actual, 1u);  // GDDLB is the paper's actual best of the first row only
+  EXPECT_EQ(t.as_run.rows, 2u);
+  EXPECT_EQ(t.as_run.right, 2u);  // our model picks our best, GDDLB, on both
+  EXPECT_EQ(t.model_rows, 2u);
+  EXPECT_EQ(t.model_matches, 1u);  // the paper's model said GCDLB on the first row
+  EXPECT_EQ(t.model_same_global_local, 2u);
+  EXPECT_EQ(t.model_same_central_distributed, 1u);
+  EXPECT_EQ(t.rows[0].rank.order.front().first, "GDDLB");
+  EXPECT_EQ(t.rows[2].config, nullptr);  // P = 16 was not run
+}
