@@ -139,7 +139,8 @@ std::vector<option_spec> common_options() {
       {"kill-at-sync", "",
        "... as it enters its Nth synchronization (1: the first), before it sends its profile"},
       {"fault-mark", "",
-       "with --kill-slave, pvm: at the fault point the slave writes FILE (pid=, rank=) and waits "
+       "with --kill-slave, pvm: at the fault point the slave writes FILE (pid=, rank=, "
+       "iterations=, syncs=) and waits "
        "there to be killed from outside (kill -9, its host deleted, the master's loss) instead "
        "of killing itself; it fails the run if that does not happen within --timeout"},
       {"network-profile", "",

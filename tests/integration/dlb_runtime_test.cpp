@@ -654,22 +654,25 @@ TEST(Failure, EveryWaitIsBounded) {
 namespace {
 
 // The epoch is the loop's start (issue 16 item 4): real time the master spends on its set-up
-// before the loop is neither emulated time nor lag. 400 wall ms at scale 10 would be 4 emulated
-// seconds of lag if the emulated clock counted from the runtime's start.
+// before the loop is neither emulated time nor lag. 2 wall seconds at scale 10 would be 20
+// emulated seconds of lag if the emulated clock counted from the runtime's start; the bound,
+// half that, leaves room for what a loaded machine makes any run lag (0.2 emulated seconds at
+// scale 2 seen beside other tests, i.e. 1 s at scale 10; several times that on a machine 4
+// times slower).
 TEST(LoopEpoch, TheMastersSetUpIsNotLag) {
   const std::vector<std::string> common{"--procs",      "2",  "--strategy", "GDDLB",
                                         "--iterations", "40", "--work-ms",  "20",
                                         "--scale",      "10", "--seed",     "3"};
   auto with = common;
-  with.insert(with.end(), {"--setup-ms", "400"});
+  with.insert(with.end(), {"--setup-ms", "2000"});
   const auto a = run_app(common);
   const auto b = run_app(with);
   ASSERT_EQ(a.exit_code, 0) << a.err;
   ASSERT_EQ(b.exit_code, 0) << b.err;
   auto ra = fields_of(a.out, "RESULT "), rb = fields_of(b.out, "RESULT ");
-  EXPECT_LT(std::stod(rb["lag_s"]), 0.5) << b.out;
+  EXPECT_LT(std::stod(rb["lag_s"]), 10.0) << b.out;
   // The loop itself is the same run: its emulated total does not see the set-up. Counted, the
-  // set-up would add 4 s emulated (400 ms at scale 10) to a loop of about 0.4 s: ten times the
+  // set-up would add 20 s emulated (2 s at scale 10) to a loop of about 0.4 s: fifty times the
   // loop, so half the loop's time is a bound that lag on a loaded machine does not reach.
   EXPECT_NEAR(std::stod(rb["total_s"]), std::stod(ra["total_s"]), 0.5 * std::stod(ra["total_s"]));
 }
