@@ -19,14 +19,20 @@ std::span<const unsigned char> as_uchar(const bytes& b) {
 // A message to a task that has exited is dropped, as PVM itself drops one to a task that
 // exits after first contact (the session's first-contact check raises PvmNoTask instead): the
 // runtime learns of the exit from the task-exit notice (watch), which is what it acts on, the
-// same under every backend (the simulator drops such messages too).
+// same under every backend (the simulator drops such messages too). A task whose host has been
+// deleted from the virtual machine is gone the same way: the first-contact check then raises
+// PvmHostFail (seen when a slave first wrote to a group member on a host just deleted).
+namespace {
+bool task_gone(const pvm::error& e) { return e.code() == PvmNoTask || e.code() == PvmHostFail; }
+}  // namespace
+
 void pvm_transport::send(int to, int tag, const bytes& payload, std::size_t) {
   auto b = s_.buffer(pvm::encoding::raw);
   b.pack(static_cast<std::uint64_t>(payload.size()), as_uchar(payload));
   try {
     s_.send(tids_.at(static_cast<std::size_t>(to)), pvm::tag{tag}, b);
   } catch (const pvm::error& e) {
-    if (e.code() != PvmNoTask) throw;
+    if (!task_gone(e)) throw;
   }
 }
 
@@ -38,7 +44,7 @@ void pvm_transport::multicast(std::span<const int> to, int tag, const bytes& pay
   try {
     s_.multicast(dest, pvm::tag{tag}, b);
   } catch (const pvm::error& e) {
-    if (e.code() != PvmNoTask) throw;
+    if (!task_gone(e)) throw;
     // One of them has exited (nothing was sent): to each of the others alone.
     for (int r : to) send(r, tag, payload, payload.size());
   }

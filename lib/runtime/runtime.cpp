@@ -2,8 +2,12 @@
 // and clock its launcher gives it (launchers: pvm_launcher.cpp, sim.cpp; run_app: launch.cpp).
 #include "dlb/runtime/runtime.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -124,9 +128,21 @@ std::vector<option_spec> common_options() {
        "when a slave is lost: abort (the run fails naming it) or recover (the survivors compute "
        "its unfinished iterations; lib/README.md, \"When a workstation is lost\")"},
       {"kill-slave", "0",
-       "fault injection: this slave dies at --kill-at (sim: its actor is killed; pvm: it SIGKILLs "
-       "itself between iterations); 0: none"},
-      {"kill-at", "0", "... at this time of the run's clock, seconds (the loop's start is 0)"},
+       "fault injection: this slave dies (sim: its actor is killed; pvm: it SIGKILLs itself) at "
+       "the point one of the next three options gives (none: --kill-at 0); 0: none"},
+      {"kill-at", "",
+       "... at this time of the run's clock, seconds (the loop's start is 0; sim: wherever the "
+       "slave is then; pvm: at its first iteration boundary at or after it)"},
+      {"kill-after-iters", "",
+       "... once it has completed this many iterations (counted over the run's loops), at that "
+       "iteration boundary: the same point on every backend and machine"},
+      {"kill-at-sync", "",
+       "... as it enters its Nth synchronization (1: the first), before it sends its profile"},
+      {"fault-mark", "",
+       "with --kill-slave, pvm: at the fault point the slave writes FILE (pid=, rank=, "
+       "iterations=, syncs=) and waits "
+       "there to be killed from outside (kill -9, its host deleted, the master's loss) instead "
+       "of killing itself; it fails the run if that does not happen within --timeout"},
       {"network-profile", "",
        "network profile for the cost model (default: <network>.profile from $DLB_NETWORK_DIR or "
        "<prefix>/share/dlb/network)"},
@@ -287,8 +303,27 @@ run_params read_params(const options& o) {
     throw usage_error(
         "option --after-no-move stop does not work with --strategy ADAPTIVE "
         "(lib/README.md, \"ADAPTIVE\")");
-  p.kill_slave = static_cast<int>(o.integer("kill-slave", 0, p.procs));
-  p.kill_at = o.real("kill-at", 0, 1e12);
+  // Empty: not given (the slaves see the values, not which were given).
+  const auto some = [&o](const char* name) { return !o.str(name).empty(); };
+  try {
+    p.fault = core::make_fault_plan(
+        p.procs, o.integer("kill-slave", INT64_MIN, INT64_MAX),
+        some("kill-at") ? std::optional(o.real("kill-at", 0, 1e12)) : std::nullopt,
+        some("kill-after-iters")
+            ? std::optional(o.integer("kill-after-iters", INT64_MIN, INT64_MAX))
+            : std::nullopt,
+        some("kill-at-sync") ? std::optional(o.integer("kill-at-sync", INT64_MIN, INT64_MAX))
+                             : std::nullopt);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(e.what());
+  }
+  p.fault_mark = o.str("fault-mark");
+  if (!p.fault_mark.empty() && p.fault.slave == 0)
+    throw usage_error("option --fault-mark needs --kill-slave N (the slave that waits there)");
+  if (!p.fault_mark.empty() && p.backend == backend_kind::sim)
+    throw usage_error(
+        "option --fault-mark needs --backend pvm: nothing outside a simulation can end its "
+        "slave (the simulator ends it itself: leave --fault-mark out)");
   p.quiet = o.flag("quiet");
   p.network_profile = o.str("network-profile");
   return p;
@@ -442,6 +477,43 @@ const core::network_profile& runtime::model_network() {
 void runtime::mark_lost(int rank) {
   if (rank > 0 && static_cast<std::size_t>(rank) < lost_.size())
     lost_[static_cast<std::size_t>(rank)] = true;
+}
+
+void runtime::fault_point(bool entering_sync) {
+  if (entering_sync) {
+    ++syncs_entered_;
+  } else {
+    ++iterations_done_;
+  }
+  const core::fault_plan& plan = params_.fault;
+  if (plan.slave != rank_) return;
+  // The simulator ends a slave at --kill-at itself, wherever it is then (an alarm at that
+  // virtual time, sim.cpp); every other trigger, on both backends, fires here.
+  if (plan.trigger == core::fault_trigger::at_time && params_.backend == backend_kind::sim) return;
+  if (!core::fault_due(plan, {rank_, clock_.now(), iterations_done_, syncs_entered_})) return;
+  if (!params_.fault_mark.empty()) await_outside_fault();
+  transport_.lose_self();
+  throw std::logic_error("fault injection: the transport did not end " +
+                         transport_.describe(rank_));
+}
+
+void runtime::await_outside_fault() {
+  // Written whole, then renamed: whoever waits for the file never reads half of it.
+  const std::string& mark = params_.fault_mark;
+  const std::string part = mark + ".part";
+  {
+    std::ofstream f(part);
+    f << "pid=" << ::getpid() << " rank=" << rank_ << " iterations=" << iterations_done_
+      << " syncs=" << syncs_entered_ << "\n";
+    if (!f) throw run_error("cannot write the fault mark " + part);
+  }
+  std::error_code ec;
+  std::filesystem::rename(part, mark, ec);
+  if (ec) throw run_error("cannot write the fault mark " + mark + ": " + ec.message());
+  // Held here: the run cannot end before the fault. The wait ends on the master's exit or abort
+  // (the run is over anyway) or fails after --timeout: the fault never came.
+  messenger_->wait(messenger::match([](const delivered&) { return false; }),
+                   "the fault from outside (--fault-mark " + mark + ")");
 }
 
 void runtime::finish() {

@@ -83,10 +83,14 @@ struct world::state {
   std::vector<bool> done;                  // the task returned (or was killed by the run)
   std::vector<std::vector<int>> watchers;  // watchers[r]: ranks told when r exits
   std::vector<std::string> waiting;        // what each task waits for
-  // Fault injection (--kill-slave, --kill-at): the slave killed at that virtual time, and who
-  // was killed so.
+  // Fault injection (--kill-slave): the slave the killer ends, at --kill-at's virtual time (an
+  // alarm) or when the slave itself found the fault due at one of its fault points (it releases
+  // kill_now, runtime::fault_point); and who was killed so.
   int kill_rank = 0;
+  bool kill_by_alarm = false;
   double kill_at = 0.0;
+  sg::SemaphorePtr kill_now = sg::Semaphore::create(0);
+  sg::SemaphorePtr never = sg::Semaphore::create(0);  // where a slave waits for its killer
   std::vector<bool> killed;
   // The network interfaces: a message leaves its sender after the send overhead and queues on
   // its medium, which a transmitter actor serves first come first served, one blocking put at
@@ -198,6 +202,13 @@ class sim_transport final : public transport {
       w_.done[static_cast<std::size_t>(rank)] = true;
       a->kill();
     }
+  }
+
+  void lose_self() override {
+    // The killer (world::start) ends this actor as it ends one at an alarm: the same kill, exit
+    // notices and dropped messages. At the same virtual time; this actor waits for it.
+    w_.kill_now->release();
+    w_.never->acquire();
   }
 
   void await_exit(std::span<const int> ranks) override {
@@ -349,8 +360,9 @@ world::world(engine& e, std::string name, const run_params& params)
   s.watchers.resize(static_cast<std::size_t>(n));
   s.waiting.resize(static_cast<std::size_t>(n));
   s.killed.assign(static_cast<std::size_t>(n), false);
-  s.kill_rank = params.kill_slave;
-  s.kill_at = params.kill_at;
+  s.kill_rank = params.fault.slave;
+  s.kill_by_alarm = params.fault.trigger == core::fault_trigger::at_time;
+  s.kill_at = params.fault.at_time;
 }
 
 world::~world() = default;
@@ -397,11 +409,16 @@ void world::start(task_fn task) {  // NOLINT(performance-unnecessary-value-param
     st->actors[static_cast<std::size_t>(r)] = actor.get();
   }
   if (st->kill_rank > 0 && st->kill_rank < n) {
-    // A workstation lost at a virtual time: its task ends wherever it is (computing, waiting,
-    // sending), as kill -9 would end it, and its watchers get the exit notice, as PVM's
-    // task-exit notify. A daemon: a run that ends first is not kept waiting for it.
+    // A workstation lost at a virtual time (--kill-at): its task ends wherever it is (computing,
+    // waiting, sending), as kill -9 would end it; at a point of its progress, where it found the
+    // fault due. Its watchers get the exit notice, as PVM's task-exit notify. A daemon: a run
+    // that ends first is not kept waiting for it.
     sg::Actor::create(st->name + ":killer", st->hosts[0], [st] {
-      sg::this_actor::sleep_until(st->kill_at);
+      if (st->kill_by_alarm) {
+        sg::this_actor::sleep_until(st->kill_at);
+      } else {
+        st->kill_now->acquire();
+      }
       const auto r = static_cast<std::size_t>(st->kill_rank);
       if (st->done[r] || !st->actors[r]) return;
       st->done[r] = true;

@@ -14,7 +14,6 @@
 //     "cancelling work redistribution would lead to an idle processor"), or balancing in the
 //     group ends and its members finish what they hold (--after-no-move stop).
 #include <algorithm>
-#include <csignal>
 #include <string>
 
 #include "arrays.hpp"
@@ -114,10 +113,8 @@ bool DLB_slave_sync(context& DLB) {
     DLB.work_since_sync_ += 1.0;
     DLB.st_.work_done += 1.0;
   }
-  // Fault injection under PVM (--kill-slave, --kill-at): the simulator kills the actor itself.
-  if (prm.kill_slave == DLB.rt_.rank() && prm.backend == backend_kind::pvm &&
-      DLB.net_.clock().now() >= prm.kill_at)
-    std::raise(SIGKILL);
+  // Fault injection (--kill-slave): an iteration boundary is a fault point on every backend.
+  DLB.rt_.fault_point(false);
   if (prm.recover)
     while (auto d = DLB.net_.poll(with_tag(tag::lost))) DLB.take_lost(*d);
   if (DLB.central_async() && !DLB.handed_in_) DLB.take_instructions_and_work();
@@ -405,6 +402,8 @@ protocol::member_profile context::measure(double now) {
 void context::run_sync() {
   const strategy_row& row = strategy_row_of(protocol_);
   auto& clk = net_.clock();
+  // Fault injection (--kill-at-sync): entering a synchronization, before its profile is sent.
+  rt_.fault_point(true);
   const double t_enter = clk.now();
   const std::string where = "loop " + std::to_string(loop_id_) + ", group " +
                             std::to_string(group_) + ", synchronization " + std::to_string(epoch_);

@@ -63,11 +63,19 @@ else
   bash "$work/outside_steps.sh" "$work"
 fi
 
-# No process of the runs (programs, pvmds, slaves) is left.
-sleep 0.2
-for env in /proc/[0-9]*/environ; do
-  if { tr '\0' '\n' < "$env"; } 2> /dev/null | grep -xF "DLB_INSTALL_TEST=$work" > /dev/null; then
-    fail "a process of the runs is still alive: ${env%/environ}"
-  fi
+# No process of the runs (programs, pvmds, slaves) is left: a pvmd may still be exiting when its
+# run has returned, so wait for that (up to 10 s) instead of a fixed time.
+left_of_runs() {
+  for env in /proc/[0-9]*/environ; do
+    if { tr '\0' '\n' < "$env"; } 2> /dev/null | grep -xF "DLB_INSTALL_TEST=$work" > /dev/null; then
+      echo "${env%/environ}"
+    fi
+  done
+}
+for _ in $(seq 100); do
+  [ -z "$(left_of_runs)" ] && break
+  sleep 0.1
 done
+left=$(left_of_runs)
+[ -z "$left" ] || fail "a process of the runs is still alive: $left"
 echo "install test passed"

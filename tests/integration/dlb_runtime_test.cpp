@@ -4,7 +4,9 @@
 // on both; failures, timeouts, deadlocks and bad input are checked as a user would see them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <tuple>
@@ -201,10 +203,15 @@ TEST_P(NoExternalLoad, AtMostOneSynchronizationPerGroup) {
       // One synchronization per group; under the centralized strategies a member that was
       // still working when the balancer decided not to move is not told and asks again when it
       // runs out (--instructions senders), so one more.
+      // A count that depends on when messages arrive: asserted in virtual time, where it is
+      // the model's; under PVM a stalled task can add a synchronization (what PVM adds, real
+      // tasks and messages completing the run verified, is checked above).
       const int groups = std::string(s).front() == 'L' ? 2 : 1;
       const int per_group = std::string(s)[1] == 'C' ? 2 : 1;
-      EXPECT_LE(std::stoi(fields_of(r.out, "RESULT ")["syncs"]), groups * per_group)
-          << s << " P=" << procs;
+      if (GetParam() == "sim") {
+        EXPECT_LE(std::stoi(fields_of(r.out, "RESULT ")["syncs"]), groups * per_group)
+            << s << " P=" << procs;
+      }
     }
   }
 }
@@ -215,11 +222,10 @@ using WorkTaken = OnBothBackends;
 // With the paper's instructions to senders only it goes on computing, so each instruction waits
 // for the end of one of its 2-second iterations, and it keeps the pieces of its current range
 // that are not a tail of it: it ends cleanly too, having done a few more. Under PVM the counts
-// depend on when messages really arrive: at scale 40 a test running beside others lagged enough
-// to double them; scale 10 keeps the lag small, and PVM gets a few more: this test failed once
-// in each of two fresh-clone runs of make test on the 2-core machine, the second time with
-// GDDLB's slow slave at 6 where the simulation does at most 3. What the test is about holds
-// either way: at least 40 of its 50 iterations leave it.)
+// depend on when messages really arrive: a test running beside others lagged enough to double
+// them (GDDLB's slow slave at 6 where the simulation does at most 3). So the counts are
+// asserted in virtual time; what the test is about holds on both: at least 40 of its 50
+// iterations leave it, and it receives none.)
 using WorkTaken = OnBothBackends;
 TEST_P(WorkTaken, ASlaveWhoseWorkIsAllTakenEndsCleanly) {
   struct row {
@@ -235,8 +241,9 @@ TEST_P(WorkTaken, ASlaveWhoseWorkIsAllTakenEndsCleanly) {
                             "--work-ms", "40", "--scale", "10", "--threshold", "1"});
     expect_successful_run(r, 4, 200);
     auto slow = fields_of(r.out, "SLAVE ", 3);
-    const int most_done = GetParam() == "pvm" ? c.most_done + 5 : c.most_done;
-    EXPECT_LE(std::stoll(slow["done"]), most_done) << c.strategy << " " << c.instructions;
+    if (GetParam() == "sim") {
+      EXPECT_LE(std::stoll(slow["done"]), c.most_done) << c.strategy << " " << c.instructions;
+    }
     EXPECT_GE(std::stoll(slow["sent"]), 40) << r.out;
     EXPECT_EQ(slow["received"], "0");
   }
@@ -267,9 +274,10 @@ TEST_P(Interrupts, AnInterruptArrivingInsideAnIterationIsNeverLost) {
 // to the order of equal-time events). In virtual time they are the same run exactly.
 using ModernEntryPoint = OnBothBackends;
 TEST_P(ModernEntryPoint, ParallelForMatchesFigure14) {
-  // Scale 5, not 40: 10 ms of host scheduling on a loaded machine moved a run of 0.1 s wall by
-  // 10% of its emulated time; at 0.4 s wall both styles landed on the same time, but not always
-  // beside other tests under the sanitizers (scale 10 failed there): scale 5 doubles the wall.
+  // The same run, compared in virtual time, byte for byte (below). Under PVM the two runs'
+  // times differ by what the machine's scheduling adds to each (10 ms on a loaded machine moved
+  // a run of 0.1 s wall by 10% of its emulated time): there both styles must complete verified,
+  // with every iteration once, on real tasks.
   std::vector<std::string> base{"--strategy", "GDDLB",     "--procs",   "4",       "--iterations",
                                 "120",        "--work-ms", "40",        "--scale", "5",
                                 "--seed",     "3",         "--network", "ideal"};
@@ -279,8 +287,6 @@ TEST_P(ModernEntryPoint, ParallelForMatchesFigure14) {
   auto ra = run_on(GetParam(), a), rb = run_on(GetParam(), b);
   expect_successful_run(ra, 4, 120);
   expect_successful_run(rb, 4, 120);
-  auto fa = fields_of(ra.out, "RESULT "), fb = fields_of(rb.out, "RESULT ");
-  EXPECT_NEAR(std::stod(fa["total_s"]), std::stod(fb["total_s"]), 0.05 * std::stod(fa["total_s"]));
   if (GetParam() == "sim") {
     EXPECT_EQ(without_wall_time(ra.out), without_wall_time(rb.out));
   }
@@ -580,34 +586,50 @@ TEST(Deadlock, UnderPvmTheTimeoutEndsTheRun) {
 }
 
 // A slave killed with SIGKILL mid-run: the master notices through task-exit notify and ends
-// the run within 2 s with an error naming the slave, a non-zero exit, and nothing left.
+// the run within 2 s with an error naming the slave, a non-zero exit, and nothing left. Mid-run
+// by the run's progress: slave 2 waits at its fault point (after its 3rd iteration, --fault-mark)
+// until the test kill -9s it.
 TEST(Failure, ASlaveKilledMidRunEndsTheRunWithinTwoSeconds) {
   for (const char* s : {"GDDLB", "LCDLB"}) {
+    const std::string mark = testing_support::fault_mark_path(std::string("runtime-") + s);
+    std::filesystem::remove(mark);
     double killed_at = 0;
     auto killer = [&](const std::string& marker) {
-      // The slaves are the processes of the run started with --dlb-slave.
-      for (pid_t p : processes_with_marker(marker)) {
-        std::ifstream cmd("/proc/" + std::to_string(p) + "/cmdline");
-        std::string c((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
-        if (c.find("--dlb-slave") != std::string::npos) {
-          kill(p, SIGKILL);
-          killed_at =
-              std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-                  .count();
-          break;
-        }
-      }
+      const auto m = testing_support::wait_for_mark(mark, 60);
+      if (m.empty()) return;
+      const pid_t p = static_cast<pid_t>(std::stol(m.at("pid")));
+      const auto mine = processes_with_marker(marker);
+      if (std::find(mine.begin(), mine.end(), p) == mine.end()) return;
+      kill(p, SIGKILL);
+      killed_at = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+                      .count();
     };
-    const std::vector<std::string> argv{kApp,  "--strategy",   s,      "--procs",
-                                        "4",   "--iterations", "4000", "--work-ms",
-                                        "100", "--scale",      "20",   "--quiet"};
-    auto r = run_process(argv, 60, killer, 1.5);
+    const std::vector<std::string> argv{kApp,
+                                        "--strategy",
+                                        s,
+                                        "--procs",
+                                        "4",
+                                        "--iterations",
+                                        "4000",
+                                        "--work-ms",
+                                        "100",
+                                        "--scale",
+                                        "20",
+                                        "--quiet",
+                                        "--kill-slave",
+                                        "2",
+                                        "--kill-after-iters",
+                                        "3",
+                                        "--fault-mark",
+                                        mark};
+    auto r = run_process(argv, 90, killer);
+    std::filesystem::remove(mark);
     const double ended =
         std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     ASSERT_GT(killed_at, 0) << "no slave found to kill";
     EXPECT_FALSE(r.timed_out);
     EXPECT_EQ(r.exit_code, 1) << r.err;
-    EXPECT_NE(r.err.find("slave"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("slave 2"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("exited during the run"), std::string::npos) << r.err;
     EXPECT_LT(ended - killed_at, 2.0)
         << "the run took " << ended - killed_at << " s to end after the kill";
@@ -632,39 +654,44 @@ TEST(Failure, EveryWaitIsBounded) {
 namespace {
 
 // The epoch is the loop's start (issue 16 item 4): real time the master spends on its set-up
-// before the loop is neither emulated time nor lag. 400 wall ms at scale 10 would be 4 emulated
-// seconds of lag if the emulated clock counted from the runtime's start.
+// before the loop is neither emulated time nor lag. 2 wall seconds at scale 10 would be 20
+// emulated seconds of lag if the emulated clock counted from the runtime's start; the bound,
+// half that, leaves room for what a loaded machine makes any run lag (0.2 emulated seconds at
+// scale 2 seen beside other tests, i.e. 1 s at scale 10; several times that on a machine 4
+// times slower).
 TEST(LoopEpoch, TheMastersSetUpIsNotLag) {
   const std::vector<std::string> common{"--procs",      "2",  "--strategy", "GDDLB",
                                         "--iterations", "40", "--work-ms",  "20",
                                         "--scale",      "10", "--seed",     "3"};
   auto with = common;
-  with.insert(with.end(), {"--setup-ms", "400"});
+  with.insert(with.end(), {"--setup-ms", "2000"});
   const auto a = run_app(common);
   const auto b = run_app(with);
   ASSERT_EQ(a.exit_code, 0) << a.err;
   ASSERT_EQ(b.exit_code, 0) << b.err;
   auto ra = fields_of(a.out, "RESULT "), rb = fields_of(b.out, "RESULT ");
-  EXPECT_LT(std::stod(rb["lag_s"]), 0.5) << b.out;
+  EXPECT_LT(std::stod(rb["lag_s"]), 10.0) << b.out;
   // The loop itself is the same run: its emulated total does not see the set-up. Counted, the
-  // set-up would add 4 s emulated (400 ms at scale 10) to a loop of about 0.4 s: ten times the
+  // set-up would add 20 s emulated (2 s at scale 10) to a loop of about 0.4 s: fifty times the
   // loop, so half the loop's time is a bound that lag on a loaded machine does not reach.
   EXPECT_NEAR(std::stod(rb["total_s"]), std::stod(ra["total_s"]), 0.5 * std::stod(ra["total_s"]));
 }
 
 // AUTO's notice says when it committed, counted from the loop's start: under the native clock
 // too, where the clock's origin is the runtime's start (the master's set-up came before).
+// Counted from the runtime's start, t would be at least the set-up's 3 s; counted from the
+// loop's, it is the start of a loop of 0.1 s of work (0.4 s on a machine 4 times slower).
 TEST(LoopEpoch, AutosNoticeCountsFromTheLoopsStart) {
   const auto r =
       run_process({kApp, "--procs", "2", "--strategy", "AUTO", "--clock", "native", "--iterations",
-                   "40", "--work-ms", "5", "--ml", "0", "--setup-ms", "500"},
+                   "40", "--work-ms", "5", "--ml", "0", "--setup-ms", "3000"},
                   120);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto at = r.err.find("AUTO at t = ");
   ASSERT_NE(at, std::string::npos) << r.err;
   const double t = std::stod(r.err.substr(at + 12));
   EXPECT_GE(t, 0.0);
-  EXPECT_LT(t, 0.5) << "counted from the runtime's start, not the loop's: " << r.err;
+  EXPECT_LT(t, 3.0) << "counted from the runtime's start, not the loop's: " << r.err;
 }
 
 }  // namespace

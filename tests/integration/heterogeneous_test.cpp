@@ -49,7 +49,7 @@ outcome run(const std::string& backend, const std::string& strategy, const std::
                                          "--work-ms",
                                          "20",
                                          "--scale",
-                                         "10"},
+                                         "2"},
                                         120);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("Verification = SUCCESSFUL"), std::string::npos) << r.out;
@@ -64,12 +64,22 @@ outcome run(const std::string& backend, const std::string& strategy, const std::
 
 class Heterogeneous : public ::testing::TestWithParam<std::string> {};
 
+// (Scale 2: 0.8 emulated seconds are 0.4 s of wall time under PVM.)
 TEST_P(Heterogeneous, InitialDistributionProportionalToSpeed) {
   const auto by_speed = run(GetParam(), "NONE", "speed", "block");
   const auto equal = run(GetParam(), "NONE", "equal", "block");
   EXPECT_GE(by_speed.total, kIdeal);
-  EXPECT_LT(by_speed.total, kIdeal * 1.03);
   EXPECT_GT(equal.total, kIdeal * 1.45);
+  if (GetParam() == "sim") {
+    // Within 3% of the ideal: 24 emulated ms, which a PVM run's lag on a loaded machine
+    // (a few ms of wall time late anywhere) can exceed; virtual time has no lag.
+    EXPECT_LT(by_speed.total, kIdeal * 1.03);
+  } else {
+    // What real tasks show at any machine speed: the start by speed beats equal blocks (0.8
+    // against 1.2 emulated seconds) by more than half the difference; lag would have to hit one
+    // run by 0.1 s of wall time more than the other.
+    EXPECT_LT(by_speed.total, equal.total - 0.2);
+  }
 }
 
 // Simulated only: the balancing decisions rest on measured speeds, which the emulated clock of

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -412,26 +413,38 @@ TEST(JoinVm, AMultiHostMachineOutlivesAFailedSpawn) {
 
 TEST(MultiHostCleanup, InterruptedRunLeavesNothing) {
   if (geteuid() != 0) GTEST_SKIP() << "needs root to create network namespaces";
-  // `nshosts run` with a virtual machine of 4 hosts (4 pvmds), interrupted after 2 s.
+  // `nshosts run` with a virtual machine of 4 hosts (4 pvmds), interrupted once the virtual
+  // machine is up and runs its command (`sleep 30`: the run cannot end first).
   const std::string pvm_private = fs::path(MXM_BIN).parent_path().parent_path() / "pvm/pvm-private";
   std::string id;
-  auto r = run_process(
-      {"/bin/bash", kNsHosts, "run", "--hosts", "4", "--", "/bin/sh", "-c",
-       pvm_private + " --hostfile \"$NSHOSTS_HOSTFILE\" -- sleep 30"},
-      60,
-      [](const std::string& marker) {
-        // SIGINT to the script only (not its process group): its trap must clean up.
-        for (pid_t p : testing_support::processes_with_marker(marker)) {
-          std::ifstream cmd("/proc/" + std::to_string(p) + "/cmdline");
-          std::string c((std::istreambuf_iterator<char>(cmd)), {});
-          if (c.find("nshosts") != std::string::npos && c.find("run") != std::string::npos &&
-              c.find("exec") == std::string::npos) {
-            kill(p, SIGINT);
-            break;
-          }
-        }
-      },
-      2.0);
+  bool was_up = false;
+  // The command's process: its command line is "sleep\030\0".
+  const std::string command_line = std::string("sleep") + '\0' + "30" + '\0';
+  const auto command_runs = [&command_line](const std::string& marker) {
+    for (pid_t p : testing_support::processes_with_marker(marker)) {
+      std::ifstream cmd("/proc/" + std::to_string(p) + "/cmdline");
+      if (std::string((std::istreambuf_iterator<char>(cmd)), {}) == command_line) return true;
+    }
+    return false;
+  };
+  const auto interrupt = [&](const std::string& marker) {
+    // Bounded: the hosts and their pvmds start in a second or two on a loaded machine.
+    for (int i = 0; i < 3000 && !(was_up = command_runs(marker)); ++i) usleep(20'000);
+    // SIGINT to the script only (not its process group): its trap must clean up.
+    for (pid_t p : testing_support::processes_with_marker(marker)) {
+      std::ifstream cmd("/proc/" + std::to_string(p) + "/cmdline");
+      std::string c((std::istreambuf_iterator<char>(cmd)), {});
+      if (c.find("nshosts") != std::string::npos && c.find("run") != std::string::npos &&
+          c.find("exec") == std::string::npos) {
+        kill(p, SIGINT);
+        break;
+      }
+    }
+  };
+  auto r = run_process({"/bin/bash", kNsHosts, "run", "--hosts", "4", "--", "/bin/sh", "-c",
+                        pvm_private + " --hostfile \"$NSHOSTS_HOSTFILE\" -- sleep 30"},
+                       90, interrupt);
+  EXPECT_TRUE(was_up) << "the virtual machine never ran its command: " << r.err;
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.exit_code, 130) << r.err;
   const auto at = r.err.find("nshosts: run ");
@@ -468,33 +481,36 @@ std::string master_vmid(const ns_hosts& h) {
 using loss_case = std::tuple<std::string, std::string>;  // strategy, how
 class MultiHostLoss : public ::testing::TestWithParam<loss_case> {};
 
-// MXM P = 8 over 4 hosts with --on-loss recover. "delete": host 2 is deleted from the running
-// virtual machine (PVM's console `delete`, pvm_delhosts: its pvmd and both its slaves end, and
-// the master's pvmd sends their task-exit notices); "kill": slave 2 (on host 1) SIGKILLs itself
-// at 0.5 s. The run completes verified with the losses reported, and nothing is left.
+// MXM P = 8 over 4 hosts with --on-loss recover, the fault at a point of the run's progress,
+// never at a wall time (a run on a fast machine ends in about half a second). "delete": slave 3
+// (on host 2) stops after its 5th iteration (--fault-mark: it says so in a file and waits), and
+// the test then deletes host 2 from the running virtual machine (PVM's console `delete`,
+// pvm_delhosts: its pvmd and both its slaves end, and the master's pvmd sends their task-exit
+// notices); the run cannot end before that, slave 3 holding its work. "kill": slave 2 (on
+// host 1) SIGKILLs itself after its 5th iteration. The run completes verified with the losses
+// reported, and nothing is left.
 TEST_P(MultiHostLoss, CompletesVerified) {
   const auto& [strategy, how] = GetParam();
   ns_hosts hosts(4);
   REQUIRE_NAMESPACES(hosts);
+  const std::string mark = hosts.dir() + "/fault-mark";
   std::vector<std::string> argv{"/bin/bash",  kNsHosts,      "exec",       hosts.id(),
                                 "--",         bin_of("mxm"), "--hostfile", hosts.hostfile(),
                                 "--clock",    "native",      "--procs",    "8",
                                 "--strategy", strategy,      "--ml",       "0",
                                 "--n",        "4000",        "--r",        "400",
                                 "--m",        "400",         "--on-loss",  "recover",
-                                "--timeout",  "30",          "--quiet"};
-  if (how == "kill") argv.insert(argv.end(), {"--kill-slave", "2", "--kill-at", "0.5"});
+                                "--timeout",  "60",          "--quiet"};
+  if (how == "kill") argv.insert(argv.end(), {"--kill-slave", "2", "--kill-after-iters", "5"});
+  if (how == "delete")
+    argv.insert(argv.end(), {"--kill-slave", "3", "--kill-after-iters", "5", "--fault-mark", mark});
   std::string deleted;
-  const auto del = [&hosts, &deleted](const std::string&) {
-    // Once the master's pvmd runs and the slaves have had time to start (the run itself lasts
-    // a few seconds), delete host 2 from the virtual machine.
-    std::string vmid;
-    for (int i = 0; i < 100 && vmid.empty(); ++i) {
-      vmid = master_vmid(hosts);
-      if (vmid.empty()) usleep(50'000);
-    }
-    if (vmid.empty()) return;
-    usleep(700'000);
+  std::map<std::string, std::string> held;
+  const auto del = [&hosts, &deleted, &held, &mark](const std::string&) {
+    // Bounded: slave 3 waits at its fault point for up to --timeout; this waits as long.
+    held = testing_support::wait_for_mark(mark, 60);
+    const std::string vmid = master_vmid(hosts);
+    if (held.empty() || vmid.empty()) return;
     deleted = run_process({"/bin/bash", "-c",
                            "printf 'delete " + hosts.host(2) + "\\nquit\\n' | /bin/bash " +
                                kNsHosts + " exec " + hosts.id() + " -- env PVM_VMID=" + vmid +
@@ -502,9 +518,11 @@ TEST_P(MultiHostLoss, CompletesVerified) {
                           30)
                   .out;
   };
-  const auto r = how == "delete" ? run_process(argv, 90, del, 0.2) : run_process(argv, 90);
+  const auto r = how == "delete" ? run_process(argv, 120, del) : run_process(argv, 120);
   auto res = app_testing::expect_verified_run(r, {{"app", "mxm"}, {"P", "8"}});
   if (how == "delete") {
+    EXPECT_EQ(held["rank"], "3");
+    EXPECT_EQ(held["iterations"], "5");
     EXPECT_NE(deleted.find("deleted"), std::string::npos) << deleted;
     EXPECT_EQ(res["lost_slaves"], "2") << r.out;
     // Slaves 3 and 7 ran on host 2 (slaves go to the hosts in turn).

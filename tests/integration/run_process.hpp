@@ -173,4 +173,25 @@ inline std::string without_wall_time(const std::string& out) {
   return s;
 }
 
+// Fault injection at a point of a run's progress, from outside (--kill-slave K with
+// --kill-after-iters J or --kill-at-sync N, and --fault-mark FILE): slave K, at that point, writes
+// FILE ("pid=... rank=... iterations=... syncs=...") and waits there to be killed. A fresh path
+// for FILE, unique to this test process and `what`.
+inline std::string fault_mark_path(const std::string& what) {
+  return "/tmp/dlb-fault-" + what + "-" + std::to_string(getpid()) + ".mark";
+}
+
+// The mark's fields once the file is there; empty if it is not within `limit_s` (a bound, not a
+// guess at the run's speed: the run waits at its fault point for the test, up to its --timeout).
+inline std::map<std::string, std::string> wait_for_mark(const std::string& path, double limit_s) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit_s);
+  while (std::chrono::steady_clock::now() < end) {
+    std::ifstream in(path);
+    std::string line;
+    if (in && std::getline(in, line)) return fields_of("mark " + line, "mark ");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return {};
+}
+
 }  // namespace testing_support

@@ -3,9 +3,14 @@
 //  - simulated backend: the slave's actor is killed at a virtual time (--kill-slave, --kill-at),
 //    at seeded random points and at points taken from a trace of the same run without a kill
 //    (just before and after a slave sends its profile, just before a sender ships work and
-//    while that work is on its way to its receiver), for every strategy;
-//  - PVM: the slave SIGKILLs itself between iterations, or the test kill -9s a slave task at a
-//    random moment, for every strategy.
+//    while that work is on its way to its receiver), and at points of its progress
+//    (--kill-after-iters, --kill-at-sync), for every strategy. Virtual time is itself a function
+//    of the simulated run's progress: every one of these points is the same on any machine;
+//  - PVM: the slave SIGKILLs itself after its Jth iteration (the runtime's --kill-after-iters,
+//    or in the body, the synthetic app's --kill-self), or it stops at a seeded point of its
+//    progress (--fault-mark) and the test kill -9s it from outside, for every strategy. Never
+//    by wall time: the fault fires at the same point of the run at any machine speed, and a run
+//    held at its fault point cannot end before the fault.
 // Every run must complete verified: every iteration computed exactly once in the gathered
 // result (the master checks that the handed-in ranges cover the loop exactly once, the
 // application checks every value and that the slaves' iterations add up to the loop's), the loss
@@ -21,6 +26,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -32,9 +38,11 @@
 
 namespace {
 
+using testing_support::fault_mark_path;
 using testing_support::fields_of;
 using testing_support::processes_with_marker;
 using testing_support::run_process;
+using testing_support::wait_for_mark;
 
 const std::string kApp = DLB_SYNTHETIC_APP;
 const std::vector<std::string> kStrategies = {"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO"};
@@ -59,15 +67,16 @@ using testing_support::traced_message;
 
 struct kill_point {
   int slave;
-  double at;
+  std::vector<std::string> when;  // the trigger's options: {"--kill-at", "1.5"}, ...
   std::string why;
 };
 
 // Checks one run that lost a slave: completed, verified, the loss in the RESULT line.
 void expect_recovered(const testing_support::process_result& r, const kill_point& k,
                       bool must_lose) {
-  SCOPED_TRACE("slave " + std::to_string(k.slave) + " killed at " + fixed(k.at) + " (" + k.why +
-               ")");
+  std::string when;
+  for (const auto& w : k.when) when += " " + w;
+  SCOPED_TRACE("slave " + std::to_string(k.slave) + " killed:" + when + " (" + k.why + ")");
   ASSERT_FALSE(r.timed_out) << r.err;
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("Verification = SUCCESSFUL"), std::string::npos) << r.out;
@@ -77,11 +86,17 @@ void expect_recovered(const testing_support::process_result& r, const kill_point
   if (f.at("lost_slaves") == "1") {
     EXPECT_EQ(f.at("lost").substr(0, f.at("lost").find('@')), std::to_string(k.slave));
   } else {
-    // The slave had finished (handed in and been released) before its kill time.
+    // The slave had finished (handed in and been released) before its kill point.
     EXPECT_FALSE(must_lose) << r.out;
     EXPECT_EQ(f.at("lost_slaves"), "0");
     EXPECT_EQ(f.at("recovered_iters"), "0");
   }
+}
+
+std::vector<std::string> kill_args(const kill_point& k) {
+  std::vector<std::string> a = {"--on-loss", "recover", "--kill-slave", std::to_string(k.slave)};
+  a.insert(a.end(), k.when.begin(), k.when.end());
+  return a;
 }
 
 class SimLoss : public ::testing::TestWithParam<std::string> {};
@@ -111,7 +126,8 @@ TEST_P(SimLoss, EveryKillPointCompletesVerified) {
     for (const auto& m : trace) {
       if (m.type != type || m.from == 0) continue;
       if (seen++ != nth) continue;
-      points.push_back({sender ? m.from : m.to, std::max(0.0, m.time + dt), why});
+      points.push_back(
+          {sender ? m.from : m.to, {"--kill-at", fixed(std::max(0.0, m.time + dt))}, why});
       return;
     }
   };
@@ -128,24 +144,40 @@ TEST_P(SimLoss, EveryKillPointCompletesVerified) {
   std::mt19937_64 rng(1300 + std::hash<std::string>{}(s) % 1000);
   std::uniform_real_distribution<double> when(0.0, total * 0.98);
   std::uniform_int_distribution<int> who(1, 4);
-  while (points.size() < 24) points.push_back({who(rng), when(rng), "seeded random"});
+  while (points.size() < 24)
+    points.push_back({who(rng), {"--kill-at", fixed(when(rng))}, "seeded random"});
   int lost = 0;
   for (const auto& k : points) {
-    const auto r = run_process(sim_run(s, {"--on-loss", "recover", "--kill-slave",
-                                           std::to_string(k.slave), "--kill-at", fixed(k.at)}),
-                               60);
+    const auto r = run_process(sim_run(s, kill_args(k)), 60);
     expect_recovered(r, k, false);
     if (fields_of(r.out, "RESULT ")["lost_slaves"] == "1") ++lost;
   }
   // Nearly every point is before the end of the run; a slave that finished early may be gone.
   EXPECT_GE(lost, 18) << "of " << points.size() << " kill points";
+  // Points of each slave's progress: after its 2nd iteration (every slave holds more than that:
+  // it must be lost) and as it enters its first synchronization (NONE has none).
+  int entered = 0;
+  for (int slave = 1; slave <= 4; ++slave) {
+    const kill_point early{slave, {"--kill-after-iters", "2"}, "after its 2nd iteration"};
+    expect_recovered(run_process(sim_run(s, kill_args(early)), 60), early, true);
+    const kill_point sync{slave, {"--kill-at-sync", "1"}, "entering its first synchronization"};
+    const auto r = run_process(sim_run(s, kill_args(sync)), 60);
+    expect_recovered(r, sync, false);
+    entered += fields_of(r.out, "RESULT ")["lost_slaves"] == "1";
+  }
+  if (s != "NONE") {
+    EXPECT_GE(entered, 1) << "no slave of 4 was lost entering its first synchronization";
+  } else {
+    EXPECT_EQ(entered, 0) << "NONE has no synchronization to enter";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllStrategies, SimLoss, ::testing::ValuesIn(kStrategies));
 
 // TRFD's two loops: a slave lost in the first loop is left out of the second from its scatter
 // on (its share recovered at the end, the survivors balancing among themselves); one lost in the
-// second stops that loop's balancing. Simulated, every strategy, verified.
+// second stops that loop's balancing. Simulated, every strategy, verified. (At virtual times:
+// the simulated run's clock is a function of its progress alone, the same on any machine.)
 TEST_P(SimLoss, TrfdSurvivesALossInEitherLoop) {
   for (const char* at : {"3", "15"}) {  // the first loop ends at about 12.6 s
     const auto r =
@@ -162,10 +194,11 @@ TEST_P(SimLoss, TrfdSurvivesALossInEitherLoop) {
 }
 
 TEST(SimLoss, LostEarlyEveryIterationIsRecoveredAndTimed) {
-  // Killed at once: its whole block is recovered by the others.
-  const auto r = run_process(
-      sim_run("GDDLB", {"--on-loss", "recover", "--kill-slave", "2", "--kill-at", "0.001"}), 60);
-  expect_recovered(r, {2, 0.001, "at the start"}, true);
+  // Killed after its first iteration: its whole block is recovered by the others (what it
+  // computed died with it).
+  const kill_point k{2, {"--kill-after-iters", "1"}, "after its first iteration"};
+  const auto r = run_process(sim_run("GDDLB", kill_args(k)), 60);
+  expect_recovered(r, k, true);
   const auto f = fields_of(r.out, "RESULT ");
   // Its whole initial block: blocks of equal work on the triangular loop (cost 240 - i), so
   // slave 2 starts with [32, 70), whose prefix work 7184 and 14385 are nearest 1/4 and 2/4 of
@@ -178,18 +211,30 @@ TEST(SimLoss, LostEarlyEveryIterationIsRecoveredAndTimed) {
 }
 
 TEST(SimLoss, WithoutRecoverTheLossEndsTheRunNamingTheSlave) {
-  const auto r = run_process(sim_run("GCDLB", {"--kill-slave", "3", "--kill-at", "1.5"}), 60);
+  const auto r = run_process(sim_run("GCDLB", {"--kill-slave", "3", "--kill-at-sync", "1"}), 60);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("slave 3"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("RESULT"), std::string::npos);
 }
 
 TEST(SimLoss, BadOptionsAreRefused) {
-  for (const auto& bad : std::vector<std::vector<std::string>>{
-           {"--on-loss", "retry"}, {"--kill-slave", "5"}, {"--kill-at", "-1"}}) {
+  // Each with the option the error must name.
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--on-loss", "retry"}, "--on-loss"},
+      {{"--kill-slave", "5"}, "--kill-slave"},
+      {{"--kill-slave", "2", "--kill-at", "-1"}, "--kill-at"},
+      {{"--kill-slave", "2", "--kill-after-iters", "0"}, "--kill-after-iters"},
+      {{"--kill-slave", "2", "--kill-after-iters", "three"}, "--kill-after-iters"},
+      {{"--kill-slave", "2", "--kill-at-sync", "0"}, "--kill-at-sync"},
+      {{"--kill-after-iters", "3"}, "--kill-after-iters needs --kill-slave"},
+      {{"--kill-slave", "2", "--kill-at", "1", "--kill-at-sync", "1"}, "not several"},
+      {{"--kill-slave", "2", "--kill-after-iters", "3", "--fault-mark", "/tmp/m"},
+       "--fault-mark needs --backend pvm"},
+  };
+  for (const auto& [bad, names] : cases) {
     const auto r = run_process(sim_run("GDDLB", bad), 30);
-    EXPECT_EQ(r.exit_code, 2) << bad[0] << " " << bad[1];
-    EXPECT_NE(r.err.find(bad[0]), std::string::npos) << r.err;
+    EXPECT_EQ(r.exit_code, 2) << names << ": " << r.err;
+    EXPECT_NE(r.err.find(names), std::string::npos) << r.err;
   }
 }
 
@@ -221,81 +266,103 @@ void expect_nothing_left(const std::string& marker) {
 
 class PvmLoss : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(PvmLoss, SlaveKilledBetweenIterationsAndAtRandom) {
+TEST_P(PvmLoss, SlaveKilledAtPointsOfItsProgress) {
   const std::string s = GetParam();
-  // Between iterations: the slave raises SIGKILL after n of its iterations.
-  for (const auto& [slave, after] : std::vector<std::pair<int, int>>{{2, 3}, {4, 25}}) {
-    const auto r = run_process(
-        pvm_run(s, {"--kill-self", std::to_string(slave), "--kill-after", std::to_string(after)}),
-        60);
-    expect_recovered(r, {slave, static_cast<double>(after), "after n iterations"}, true);
+  // By the runtime, at the iteration boundary after its 3rd iteration (--kill-after-iters), and
+  // by the application's body in the middle of its 26th (the synthetic app's --kill-self): both
+  // within every slave's initial block, so the slave must be lost. And as slave 2 enters its
+  // first synchronization (--kill-at-sync; NONE has none): lost in every run seen, but a slave
+  // that happened to finish its block before any synchronization would not be, so only the
+  // run's completion, verified, is required of it.
+  struct self_kill {
+    kill_point k;
+    bool must_lose;
+  };
+  std::vector<self_kill> self = {
+      {{2, {"--kill-slave", "2", "--kill-after-iters", "3"}, "after its 3rd iteration"}, true},
+      {{4, {"--kill-self", "4", "--kill-after", "25"}, "in its 26th iteration's body"}, true}};
+  if (s != "NONE")
+    self.push_back(
+        {{2, {"--kill-slave", "2", "--kill-at-sync", "1"}, "entering its first synchronization"},
+         false});
+  for (const auto& [k, must_lose] : self) {
+    const auto r = run_process(pvm_run(s, k.when), 60);
+    expect_recovered(r, k, must_lose);
     expect_nothing_left(r.marker);
   }
-  // At a random moment (seeded): kill -9 of a slave task from outside.
+  // From outside: a seeded slave stops after a seeded number of its iterations (every slave's
+  // initial block has more than 12), says so in the mark, and waits; the test kill -9s it.
   std::mt19937_64 rng(4242 + std::hash<std::string>{}(s) % 1000);
-  std::uniform_real_distribution<double> when(0.15, 0.6);
-  const double at = when(rng);
-  int killed_pid = 0;
-  const auto r = run_process(
-      pvm_run(s), 60,
-      [&killed_pid](const std::string& marker) {
-        // The slaves may still be starting on a loaded machine: look for up to 5 s.
-        for (int tries = 0; tries < 500 && killed_pid == 0; ++tries) {
-          std::vector<pid_t> slaves;
-          for (pid_t p : processes_with_marker(marker))
-            if (is_slave_task(p)) slaves.push_back(p);
-          if (slaves.size() == 4) {
-            std::sort(slaves.begin(), slaves.end());
-            killed_pid = slaves[1];
-            ::kill(killed_pid, SIGKILL);
-            return;
-          }
-          std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
-      },
-      at);
-  SCOPED_TRACE("kill -9 at " + fixed(at) + " s of wall time");
-  ASSERT_GT(killed_pid, 0);
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("Verification = SUCCESSFUL"), std::string::npos) << r.out;
-  const auto f = fields_of(r.out, "RESULT ");
-  EXPECT_EQ(f.at("stats_ok"), "1");
-  EXPECT_EQ(f.at("lost_slaves"), "1") << r.out;
+  const int slave = std::uniform_int_distribution<int>(1, 4)(rng);
+  const int after = std::uniform_int_distribution<int>(1, 12)(rng);
+  const auto mark = fault_mark_path("pvm-" + s);
+  std::filesystem::remove(mark);
+  pid_t killed_pid = 0;
+  const kill_point k{slave,
+                     {"--kill-slave", std::to_string(slave), "--kill-after-iters",
+                      std::to_string(after), "--fault-mark", mark},
+                     "kill -9 from outside"};
+  const auto r = run_process(pvm_run(s, k.when), 90, [&](const std::string& marker) {
+    const auto m = wait_for_mark(mark, 60);
+    if (m.empty()) return;
+    const pid_t pid = static_cast<pid_t>(std::stol(m.at("pid")));
+    // It must be the run's slave task, not some process that reused the pid.
+    const auto mine = processes_with_marker(marker);
+    if (std::find(mine.begin(), mine.end(), pid) == mine.end() || !is_slave_task(pid)) return;
+    killed_pid = pid;
+    ::kill(pid, SIGKILL);
+  });
+  std::filesystem::remove(mark);
+  ASSERT_GT(killed_pid, 0) << "no mark from slave " << slave << ": " << r.out << r.err;
+  expect_recovered(r, k, true);
   expect_nothing_left(r.marker);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllStrategies, PvmLoss, ::testing::ValuesIn(kStrategies));
 
-// The master is the limit: killed with SIGKILL mid-run under --on-loss recover, the run is over
-// (its private pvmd goes with it, and the slaves with the pvmd), and nothing of it is left.
+// The master is the limit: killed with SIGKILL mid-run under --on-loss recover (while slave 2
+// waits at its fault point, after its 3rd iteration, so the run cannot have ended), the run is
+// over (its private pvmd goes with it, and the slaves with the pvmd), and nothing of it is left.
 TEST(PvmLoss, TheMastersLossEndsTheRunAndLeavesNothing) {
+  const auto mark = fault_mark_path("master");
+  std::filesystem::remove(mark);
   pid_t master = 0;
   const auto r = run_process(
-      pvm_run("GDDLB"), 60,
-      [&master](const std::string& marker) {
-        for (int tries = 0; tries < 500 && master == 0; ++tries) {
-          std::vector<pid_t> slaves, others;
-          for (pid_t p : processes_with_marker(marker)) {
-            std::ifstream cmd("/proc/" + std::to_string(p) + "/cmdline");
-            const std::string c((std::istreambuf_iterator<char>(cmd)),
-                                std::istreambuf_iterator<char>());
-            if (c.find("--dlb-slave") != std::string::npos) {
-              slaves.push_back(p);
-            } else if (c.find("apps/synthetic") != std::string::npos) {
-              others.push_back(p);
-            }
-          }
-          if (slaves.size() == 4 && others.size() == 1) {
-            master = others[0];
-            ::kill(master, SIGKILL);
-            return;
-          }
-          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      pvm_run("GDDLB", {"--kill-slave", "2", "--kill-after-iters", "3", "--fault-mark", mark}), 90,
+      [&](const std::string& marker) {
+        if (wait_for_mark(mark, 60).empty()) return;
+        std::vector<pid_t> others;
+        for (pid_t p : processes_with_marker(marker)) {
+          std::ifstream cmd("/proc/" + std::to_string(p) + "/cmdline");
+          const std::string c((std::istreambuf_iterator<char>(cmd)),
+                              std::istreambuf_iterator<char>());
+          if (c.find("apps/synthetic") != std::string::npos && !is_slave_task(p))
+            others.push_back(p);
         }
-      },
-      0.3);
-  ASSERT_GT(master, 0);
+        if (others.size() != 1) return;
+        master = others[0];
+        ::kill(master, SIGKILL);
+      });
+  std::filesystem::remove(mark);
+  ASSERT_GT(master, 0) << r.out << r.err;
   EXPECT_EQ(r.exit_code, 128 + SIGKILL) << r.out << r.err;
+  EXPECT_EQ(r.out.find("RESULT"), std::string::npos) << r.out;
+  expect_nothing_left(r.marker);
+}
+
+// A slave held at its fault point that nobody kills: the run fails after --timeout (the held
+// slave's wait, or a wait of the master's for it, whichever bound runs out first), with nothing
+// left running: the hold can never hang a run.
+TEST(PvmLoss, AFaultThatNeverComesFailsTheRun) {
+  const auto mark = fault_mark_path("never");
+  std::filesystem::remove(mark);
+  auto args = pvm_run("NONE", {"--kill-slave", "3", "--kill-after-iters", "2", "--fault-mark", mark,
+                               "--timeout", "2"});
+  const auto r = run_process(args, 90);
+  EXPECT_TRUE(std::filesystem::exists(mark));
+  std::filesystem::remove(mark);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("timed out after 2000 ms waiting for"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("RESULT"), std::string::npos) << r.out;
   expect_nothing_left(r.marker);
 }

@@ -156,6 +156,28 @@ class SweepDriver : public ::testing::Test {
     return false;
   }
 
+  // Waits until no process of this test's fake apps is left (each carries FAKE_APP_LOG, naming
+  // this test's own log, in its environment).
+  bool wait_orphans_gone(std::chrono::seconds limit) const {
+    const std::string needle = "FAKE_APP_LOG=" + invocations_.string();
+    const auto end = std::chrono::steady_clock::now() + limit;
+    for (;;) {
+      bool any = false;
+      for (const auto& e : fs::directory_iterator("/proc")) {
+        const std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        const pid_t pid = static_cast<pid_t>(std::stol(name));
+        if (pid == ::getpid()) continue;
+        std::ifstream env(e.path() / "environ", std::ios::binary);
+        for (std::string var; std::getline(env, var, '\0');)
+          if (var == needle && alive(pid)) any = true;
+      }
+      if (!any) return true;
+      if (std::chrono::steady_clock::now() > end) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+
   fs::path dir_, bin_, results_, invocations_;
   int runs_ = 0;
 };
@@ -340,7 +362,9 @@ TEST_F(SweepDriver, ResumesAfterTheDriverIsKilledOutright) {
   ASSERT_TRUE(wait_rows(2, std::chrono::seconds(30)));
   ::kill(pid, SIGKILL);
   finish(pid, "first");
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));  // the orphaned run ends by itself
+  // The orphaned run (the fake app the killed driver had started) ends by itself: wait until it
+  // has, bounded, rather than for a fixed time that a loaded machine may overrun.
+  ASSERT_TRUE(wait_orphans_gone(std::chrono::seconds(30))) << "the orphaned run is still running";
   const std::size_t recorded = results().rows.size();
   const auto second = run(args, {{"FAKE_APP_SLEEP", "0.01"}});
   ASSERT_EQ(second.code, 0) << second.err;

@@ -229,7 +229,8 @@ TEST(EmulatedClock, IterationTimeFollowsSpeedAndLoad) {
   ws.load.table = {{1, 3}};  // load 1 on [0, tl), 3 after
   ws.load.persistence = 10.0;
   ws.load.max_load = 5;
-  dlb::emulated_clock c(dlb::monotonic_ns(), 1e6, ws);
+  const std::int64_t epoch = dlb::monotonic_ns();
+  dlb::emulated_clock c(epoch, 1e6, ws);
   // 4 base seconds at S=2, load 1: rate 1 base s/s -> 4 s.
   c.compute(4.0);
   EXPECT_DOUBLE_EQ(c.now(), 4.0);
@@ -240,7 +241,22 @@ TEST(EmulatedClock, IterationTimeFollowsSpeedAndLoad) {
   EXPECT_DOUBLE_EQ(c.now(), 14.0) << "the clock never goes back";
   c.wait_until(20.0);
   EXPECT_DOUBLE_EQ(c.now(), 20.0);
+  // At this scale every deadline is microseconds of wall time away, so the clock may well be
+  // late (how late is the machine's business): but its lag is lateness past a deadline, in
+  // emulated seconds. The earliest deadline is 4 s (4 us of wall time) after the epoch, and the
+  // lag was measured before now: it is at most the wall time since the epoch, less those 4 us,
+  // in emulated seconds. Lag in another unit (nanoseconds, the scale applied twice) or measured
+  // against the wrong deadline breaks the bound.
+  const double wall_since_epoch_emulated =
+      static_cast<double>(dlb::monotonic_ns() - epoch) * 1e-9 * 1e6;
   EXPECT_GE(c.lag(), 0.0);
+  EXPECT_LE(c.lag(), wall_since_epoch_emulated - 4.0 + 1e-3)
+      << "wall time since the epoch: " << wall_since_epoch_emulated << " emulated s";
+  // A deadline the clock is already past adds no lag of its own: it does not sleep, and the lag
+  // stays what it was (the clock never goes back, above, and never counts a wait as lateness).
+  const double lag = c.lag();
+  c.wait_until(20.0);
+  EXPECT_EQ(c.lag(), lag);
 }
 
 TEST(EmulatedClock, LagIsMeasuredWhenADeadlineIsAlreadyPast) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "dlb/core/cost_model.hpp"
+#include "dlb/core/fault.hpp"
 #include "dlb/core/load.hpp"
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/core/paper.hpp"
@@ -102,10 +103,12 @@ struct run_params {
   // --on-loss recover: a lost slave's unfinished iterations are computed by the survivors (the
   // run fails only if the master or every slave is lost); abort: a lost slave ends the run.
   bool recover = false;
-  // Fault injection (--kill-slave, --kill-at): slave kill_slave (0: none) dies at kill_at seconds
-  // of the run's clock.
-  int kill_slave = 0;
-  double kill_at = 0.0;
+  // Fault injection (--kill-slave with --kill-at, --kill-after-iters or --kill-at-sync): which
+  // slave dies, and when (core/fault.hpp).
+  core::fault_plan fault;
+  // --fault-mark FILE (PVM): at the fault point the slave writes FILE and waits to be killed from
+  // outside (kill -9, its host deleted, the master's loss) instead of killing itself.
+  std::string fault_mark;
   bool quiet = false;
   std::string network_profile;  // file for the cost model; empty: the reference profile
 };
@@ -166,6 +169,11 @@ class runtime {
            lost_[static_cast<std::size_t>(rank)];
   }
   void mark_lost(int rank);
+  // Fault injection: a slave calls this at each iteration boundary (after the iteration) and as
+  // it enters each synchronization; when core::fault_due says the run's fault is due here, the
+  // slave ends as a lost workstation would (transport::lose_self), or with --fault-mark waits to
+  // be ended from outside. Counts the slave's progress over the run's loops.
+  void fault_point(bool entering_sync);
 
   // Master: the run is over; release the slaves (they exit 0). Slave: wait for the release.
   void finish();
@@ -180,6 +188,10 @@ class runtime {
   int rank_ = 0;
   int loops_ = 0;
   std::vector<bool> lost_;
+  std::int64_t iterations_done_ = 0;  // this slave's, over the run's loops (fault_point)
+  std::int64_t syncs_entered_ = 0;
+  // --fault-mark: writes the mark and waits, bounded by --timeout, for the fault from outside.
+  void await_outside_fault();
   std::string vmid_;
   report_sink report_;
   dlb::transport& transport_;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -55,6 +56,10 @@ class transport {
   virtual void watch(std::span<const int> ranks) = 0;
   // End a task of a failed run at once. Never throws.
   virtual void kill(int rank) noexcept = 0;
+  // Fault injection: end this task as a lost workstation ends, at once and without a word to
+  // anyone (the others learn it from its exit notice). A process per task (PVM): SIGKILL itself;
+  // the simulator kills the actor. Never returns.
+  virtual void lose_self() { std::raise(SIGKILL); }
   // Master at the end of a run: wait (bounded) until these tasks have exited, so that nothing
   // is still finishing when the backend is torn down.
   virtual void await_exit(std::span<const int> ranks) = 0;
