@@ -1,7 +1,8 @@
 // central_balancer.cpp: DLB_master_sync, the master's part of a loop. The master does not
 // compute (Figure 1.4: `if (master) DLB_master_sync`); it collects the slaves' results and,
-// under a strategy whose row of strategy_table sends the profiles to the master (GCDLB, LCDLB,
-// and customized mode's first synchronization, which runs as GCDLB), it is the balancer:
+// under a protocol that sends the profiles to the master (strategy_table.hpp: GCDLB, LCDLB, and
+// the master's own synchronization: customized mode's first, ADAPTIVE's re-selections), it is
+// the balancer:
 // profiles in, one DECISION per group out. Groups are served in the order their profiles
 // complete, one decision at a time (the paper's LCDLB delay factor).
 #include <algorithm>
@@ -53,12 +54,7 @@ class central_balancer {
   void serve_senders_only(group_state& gs, int g, const protocol::sync_header& h);
   // Serves the group's synchronization if every active member's profile is in.
   void serve_if_complete(group_state& gs, const protocol::sync_header& h);
-  bool async() const {
-    const strategy_row* r = find_strategy_row(protocol_);
-    return r && r->decided_by == decision_maker::by_master && !choosing_ && !adaptive_ &&
-           dlb_.balance_.no_move == core::after_no_move::idle &&
-           dlb_.rt_.params().instructions_to_senders;
-  }
+  bool async() const { return proto_.told == decision_audience::tell_senders; }
   // Transfers instructed to each slave so far in this loop (a notice tells it how many WORK
   // messages it still awaits).
   std::vector<std::int64_t> transfers_to_;
@@ -83,9 +79,13 @@ class central_balancer {
   context& dlb_;
   messenger& net_;
   std::size_t procs_;
-  core::strategy protocol_;  // the protocol in force (customized mode: GCDLB, then its choice)
+  // The protocol in force (context::proto_): the master's own synchronization, then the
+  // strategy's.
+  sync_protocol proto_;
   std::size_t group_size_;
-  bool choosing_;  // customized mode, before its commitment
+  // The master's own first synchronization, which ends in a commitment, is still to be served
+  // (ADAPTIVE's re-selections are served apart: take_reselection_profile).
+  bool choosing_;
   std::vector<group_state> groups_;
   std::vector<std::vector<std::size_t>> members_of_;  // each group's slaves (context::groups_)
 };
@@ -94,9 +94,9 @@ central_balancer::central_balancer(context& dlb)
     : dlb_(dlb),
       net_(dlb.net_),
       procs_(static_cast<std::size_t>(dlb.procs_)),
-      protocol_(dlb.protocol_),
+      proto_(dlb.proto_),
       group_size_(static_cast<std::size_t>(dlb.group_size_)),
-      choosing_(dlb.strategy_ == core::strategy::automatic),
+      choosing_(dlb.proto_.commits && dlb.strategy_ != core::strategy::adaptive),
       groups_(dlb.groups_.size()),
       members_of_(dlb.groups_) {
   transfers_to_.assign(procs_, 0);
@@ -112,7 +112,8 @@ central_balancer::central_balancer(context& dlb)
 
 bool central_balancer::wanted(const delivered& d) const {
   if (d.kind == tag::gather) return protocol::peek_loop(d) == dlb_.loop_id_;
-  return d.kind == tag::profile && (adaptive_ || profiles_to_master(protocol_)) &&
+  return d.kind == tag::profile &&
+         (adaptive_ || proto_.profiles_to == profile_destination::to_master) &&
          protocol::peek_loop(d) == dlb_.loop_id_;
 }
 
@@ -311,7 +312,7 @@ void central_balancer::serve(group_state& gs, const protocol::sync_header& h) {
     gs.active[p] = false;
     if (adaptive_) live_[prof.slave] = false;
   }
-  if (strategy_row_of(protocol_).told == decision_audience::tell_group)
+  if (proto_.told == decision_audience::tell_group)
     net_.multicast(ranks, tag::decision,
                    protocol::encode(protocol::decision_msg{h, std::nullopt, std::move(dec)}));
   gs.profiles.clear();
@@ -369,7 +370,7 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
   }
   groups_ = std::move(next);  // gs is gone from here on
   members_of_ = std::move(next_members);
-  protocol_ = c;
+  proto_ = resolve_protocol(c, dlb_.popts_).value();
   group_size_ = K;
 }
 
@@ -512,9 +513,9 @@ void central_balancer::reselect(const protocol::sync_header& h) {
   }
   groups_ = std::move(next);
   members_of_ = std::move(plan.groups);
-  protocol_ = pick;
+  proto_ = resolve_protocol(pick, dlb_.popts_).value();
   group_size_ = static_cast<std::size_t>(
-      group_size_under(pick, dlb_.local_group_size_, static_cast<int>(procs_)));
+      group_size_under(proto_, dlb_.local_group_size_, static_cast<int>(procs_)));
   in_force_ = pick;
   ++stage_;
   reselection_.clear();

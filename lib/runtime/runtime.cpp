@@ -110,6 +110,15 @@ std::vector<option_spec> common_options() {
       {"after-no-move", "idle",
        "after a decision not to move: idle (the requester idles, the others go on and the next "
        "to run out synchronizes again) or stop (balancing in the group ends)"},
+      {"first-sync", "strategy",
+       "who owns a loop's first synchronization: strategy (the strategy's own protocol in its "
+       "groups), master-group (every slave's profile to the master, which decides within the "
+       "strategy's groups) or master-global (the master decides over all P slaves); "
+       "lib/README.md, \"The first synchronization\""},
+      {"broadcast", "unicast",
+       "how a message to several tasks is sent: unicast (one send per destination, each paying "
+       "the send overhead) or mcast (pvm_mcast: one send overhead, one copy per destination host "
+       "on the wire)"},
       {"balance-by", "work",
        "what the balancer splits in proportion to the speeds: work (the iterations' costs from "
        "the loop's work function, speeds in work per second) or iterations (speeds in "
@@ -261,6 +270,16 @@ run_params read_params(const options& o) {
   if (told != "senders" && told != "all")
     throw usage_error("option --instructions must be senders or all, got '" + told + "'");
   p.instructions_to_senders = told == "senders";
+  const auto first = parse_first_sync(o.str("first-sync"));
+  if (!first)
+    throw usage_error("option --first-sync must be strategy, master-group or master-global, got '" +
+                      o.str("first-sync") + "'");
+  p.first_sync = *first;
+  const auto cast = parse_broadcast(o.str("broadcast"));
+  if (!cast)
+    throw usage_error("option --broadcast must be unicast or mcast, got '" + o.str("broadcast") +
+                      "'");
+  p.broadcast = *cast;
   const auto model = core::parse_model_load(o.str("model-load"));
   if (!model)
     throw usage_error("option --model-load must be run or estimated, got '" + o.str("model-load") +
@@ -291,6 +310,16 @@ run_params read_params(const options& o) {
   p.quiet = o.flag("quiet");
   p.network_profile = o.str("network-profile");
   return p;
+}
+
+protocol_options protocol_options_of(const run_params& p) {
+  protocol_options o;
+  o.after_no_move = p.after_no_move;
+  o.instructions_to_senders = p.instructions_to_senders;
+  o.first_sync = p.first_sync;
+  o.broadcast = p.broadcast;
+  o.adaptive = p.strategy == core::strategy::adaptive;
+  return o;
 }
 
 std::string to_string(backend_kind b) { return b == backend_kind::sim ? "sim" : "pvm"; }

@@ -3,8 +3,9 @@
 // strategies), epoch e:
 //  1. The first slave to run out of work sends INTERRUPT(e) to the other active members.
 //  2. Each member, at its next iteration boundary, sends its PROFILE (iterations done and time
-//     since the last synchronization, its remaining ranges) where its strategy's row of
-//     strategy_table says: to the balancer on the master, or to every other active member.
+//     since the last synchronization, its remaining ranges) where the protocol in force
+//     (strategy_table.hpp, context::proto_) says: to the balancer on the master, or to every
+//     other active member.
 //  3. The decision is computed where the row says: by the master, who sends it as DECISION(e)
 //     (central_balancer.cpp), or by every member from the same profiles
 //     (distributed_balancer.cpp); both with dlb::core::decide_balance.
@@ -150,7 +151,7 @@ void context::end_call() {
 
 void context::send_interrupts() {
   std::vector<int> to = active_other_ranks();
-  if (central_async()) {
+  if (proto_.interrupts == interrupt_audience::every_member) {
     // A member does not see the others' outcomes: it interrupts every other member; those that
     // have gone idle ignore it.
     to.clear();
@@ -158,14 +159,6 @@ void context::send_interrupts() {
       if (m != me_) to.push_back(static_cast<int>(m) + 1);
   }
   net_.multicast(to, tag::interrupt, protocol::encode(protocol::interrupt_msg{current_sync()}));
-}
-
-bool context::central_async() const {
-  const strategy_row* r = find_strategy_row(protocol_);
-  // (Under ADAPTIVE every member must finish the committed strategy's synchronization before
-  // it returns to the re-selection protocol: the decision goes to every member.)
-  return r && r->decided_by == decision_maker::by_master && !choosing_ && !adaptive() &&
-         balance_.no_move == core::after_no_move::idle && rt_.params().instructions_to_senders;
 }
 
 core::range_list context::take_from_end(std::int64_t n) {
@@ -271,7 +264,7 @@ void DLB_send_interrupt(context& DLB) {
   // (A member of a centralized group does not see the others' outcomes: it asks the balancer
   // unless it is alone in its group.)
   if (DLB.finishing_ || DLB.closed_ || DLB.members_.size() == 1 ||
-      (!DLB.central_async() && !DLB.others_active())) {
+      (DLB.proto_.interrupts == interrupt_audience::active_members && !DLB.others_active())) {
     if (DLB.rt_.params().recover) {
       DLB.hand_in();
     } else {
@@ -403,7 +396,7 @@ protocol::member_profile context::measure(double now) {
 }
 
 void context::run_sync() {
-  const strategy_row& row = strategy_row_of(protocol_);
+  const sync_protocol& row = proto_;
   auto& clk = net_.clock();
   const double t_enter = clk.now();
   const std::string where = "loop " + std::to_string(loop_id_) + ", group " +
