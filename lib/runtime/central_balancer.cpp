@@ -58,8 +58,10 @@ class central_balancer {
   // Transfers instructed to each slave so far in this loop (a notice tells it how many WORK
   // messages it still awaits).
   std::vector<std::int64_t> transfers_to_;
-  // Customized mode, every slave's profile in: run the model on the speeds seen so far, commit
-  // to the cheapest strategy, and answer each slave with its group's decision under it.
+  // The master's own first synchronization, every slave's profile in (customized mode, or
+  // --first-sync master-*): the strategy (AUTO: the model's pick on the speeds seen so far),
+  // and each slave answered with its group's decision under it (master-global: its part of one
+  // global decision).
   void commit(const group_state& gs, const protocol::sync_header& h);
 
   // ADAPTIVE (lib/README.md, "ADAPTIVE"): re-selections are global synchronizations at epochs
@@ -319,30 +321,50 @@ void central_balancer::serve(group_state& gs, const protocol::sync_header& h) {
   ++gs.epoch;
 }
 
+// The master's own first synchronization ends in a commitment: customized mode's (AUTO: the
+// model picks the strategy) or, under --first-sync master-group or master-global, the strategy
+// the run names. The decision is made within each group of the committed strategy
+// (master-group, and AUTO as the paper's customized mode has it) or once over every slave that
+// took part (master-global), whose transfers may cross the strategy's groups.
 void central_balancer::commit(const group_state& gs, const protocol::sync_header& h) {
   auto& stats = dlb_.stats_;
-  std::vector<double> speeds(procs_, 0.0);
-  for (const auto& [p, prof] : gs.profiles) speeds[prof.slave] = prof.speed;
-  stats.prediction = dlb_.predict(speeds);
-  const core::strategy c = stats.prediction.valid ? stats.prediction.best : core::strategy::gddlb;
-  stats.chosen = c;
-  if (!dlb_.rt_.params().quiet) {
-    std::ostringstream os;
-    // t from the loop's start, whatever the clock's origin.
-    os << dlb_.rt_.app_name() << ": AUTO at t = " << net_.clock().now() - stats.start_time
-       << " s predicts";
-    for (std::size_t k = 0; k < 4; ++k) {
-      os << " " << to_string(core::balancing_strategies[k]) << " " << stats.prediction.total_time[k]
-         << " s";
+  core::strategy c = dlb_.strategy_;
+  if (c == core::strategy::automatic) {
+    std::vector<double> speeds(procs_, 0.0);
+    for (const auto& [p, prof] : gs.profiles) speeds[prof.slave] = prof.speed;
+    stats.prediction = dlb_.predict(speeds);
+    c = stats.prediction.valid ? stats.prediction.best : core::strategy::gddlb;
+    stats.chosen = c;
+    if (!dlb_.rt_.params().quiet) {
+      std::ostringstream os;
+      // t from the loop's start, whatever the clock's origin.
+      os << dlb_.rt_.app_name() << ": AUTO at t = " << net_.clock().now() - stats.start_time
+         << " s predicts";
+      for (std::size_t k = 0; k < 4; ++k) {
+        os << " " << to_string(core::balancing_strategies[k]) << " "
+           << stats.prediction.total_time[k] << " s";
+      }
+      os << "; commits to " << to_string(c);
+      dlb_.rt_.report(report_kind::notice, os.str());
     }
-    os << "; commits to " << to_string(c);
-    dlb_.rt_.report(report_kind::notice, os.str());
   }
-  // The groups of the chosen strategy, each starting at epoch 1 with the members that are
-  // still active after this decision. The decisions go out under the protocol in force (GCDLB:
-  // the master tells every slave), each with the commitment.
+  const sync_protocol after = resolve_protocol(c, dlb_.popts_).value();
+  // master-global: one decision over every profile (in slave order); each group is sent its
+  // part of it (the transfers that touch its members, their counts after).
+  std::optional<protocol::decision> global;
+  std::map<std::size_t, std::int64_t> global_after;
+  if (proto_.first_sync == first_sync_owner::master_global) {
+    std::vector<protocol::member_profile> all;
+    for (const auto& [p, prof] : gs.profiles) all.push_back(prof);
+    global = dlb_.decide(all);
+    for (std::size_t k = 0; k < all.size(); ++k)
+      global_after[all[k].slave] = global->counts_after[k];
+  }
+  // The groups of the committed strategy, each starting at epoch 1 with the members that are
+  // still active after this decision. Every member that took part is told its group's decision
+  // with the commitment.
   const auto K = static_cast<std::size_t>(
-      group_size_under(c, dlb_.local_group_size_, static_cast<int>(procs_)));
+      group_size_under(after, dlb_.local_group_size_, static_cast<int>(procs_)));
   auto next_members = dlb_.groups_for(static_cast<int>(K));
   std::vector<group_state> next(next_members.size());
   for (std::size_t ng = 0; ng < next.size(); ++ng) {
@@ -361,16 +383,38 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
       }
     }
     if (profiles.empty()) continue;
-    auto dec = dlb_.decide(profiles);
+    protocol::decision dec;
+    if (global) {
+      dec.reason = global->reason;
+      for (const auto& prof : profiles) dec.counts_after.push_back(global_after[prof.slave]);
+      const auto member = [&nm](std::size_t s) {
+        return std::find(nm.begin(), nm.end(), s) != nm.end();
+      };
+      for (const auto& t : global->transfers)
+        if (member(t.from) || member(t.to)) dec.transfers.push_back(t);
+    } else {
+      dec = dlb_.decide(profiles);
+    }
     for (std::size_t k = 0; k < positions.size(); ++k)
       next[ng].active[positions[k]] = dec.counts_after[k] > 0;
+    // A strategy whose later synchronizations the master counts itself (it tells the senders
+    // only) counts this one too, in each group it decided for.
+    if (dlb_.strategy_ != core::strategy::automatic &&
+        after.told == decision_audience::tell_senders) {
+      auto& tally = dlb_.master_tally_[static_cast<int>(ng)];
+      ++tally.first;
+      if (std::any_of(dec.transfers.begin(), dec.transfers.end(), [&](const core::transfer& t) {
+            return std::find(nm.begin(), nm.end(), t.from) != nm.end();
+          }))
+        ++tally.second;
+    }
     const protocol::commitment to{c, static_cast<int>(ng), std::nullopt};
     net_.multicast(ranks, tag::decision,
                    protocol::encode(protocol::decision_msg{h, to, std::move(dec)}));
   }
   groups_ = std::move(next);  // gs is gone from here on
   members_of_ = std::move(next_members);
-  proto_ = resolve_protocol(c, dlb_.popts_).value();
+  proto_ = after;
   group_size_ = K;
 }
 

@@ -180,7 +180,11 @@ void DLB_scatter_data(context& DLB) {
     DLB.stats_ = run_stats{};
     DLB.stats_.strategy = DLB.strategy_;
     DLB.stats_.procs = DLB.procs_;
-    DLB.stats_.group_size = DLB.group_size_;
+    // The strategy's group size (the first synchronization may be the master's, global).
+    DLB.stats_.group_size =
+        core::is_customized(DLB.strategy_)
+            ? DLB.group_size_
+            : group_size_under(DLB.strategy_, DLB.local_group_size_, DLB.procs_);
     DLB.stats_.iterations = DLB.loop_.iterations;
     DLB.stats_.recover = DLB.rt_.params().recover;
     // The loop's start: the master's set-up before it is neither emulated time nor lag.

@@ -110,7 +110,7 @@ std::vector<option_spec> common_options() {
       {"after-no-move", "idle",
        "after a decision not to move: idle (the requester idles, the others go on and the next "
        "to run out synchronizes again) or stop (balancing in the group ends)"},
-      {"first-sync", "strategy",
+      {"first-sync", "master-group",
        "who owns a loop's first synchronization: strategy (the strategy's own protocol in its "
        "groups), master-group (every slave's profile to the master, which decides within the "
        "strategy's groups) or master-global (the master decides over all P slaves); "

@@ -423,6 +423,9 @@ void context::run_sync() {
       net_.multicast(active_other_ranks(), tag::profile, profile);
       break;
   }
+  // The synchronization this is (a commitment changes the member's group before the work
+  // moves; the WORK messages still name this synchronization).
+  const protocol::sync_header at = current_sync();
   protocol::decision d;
   switch (row.decided_by) {
     case decision_maker::by_master:  // who tells the group
@@ -432,7 +435,7 @@ void context::run_sync() {
       d = decide_in_group(mine, where);
       break;
   }
-  apply(d);
+  apply(d, at);
   ++st_.syncs;
   if (d.reason == core::balance_reason::moved) ++st_.redistributions;
   ++epoch_;
@@ -452,7 +455,7 @@ protocol::decision context::await_decision(const std::string& where) {
   return std::move(msg.body);
 }
 
-void context::apply(const protocol::decision& d) {
+void context::apply(const protocol::decision& d, const protocol::sync_header& at) {
   // Senders: ship the end of their remaining work (take_from_end: the current range keeps its
   // begin).
   std::int64_t n = 0;
@@ -477,15 +480,15 @@ void context::apply(const protocol::decision& d) {
     st_.bytes_sent += slices.size();
     st_.iterations_sent += t.count;
     net_.send(static_cast<int>(t.to) + 1, tag::work,
-              protocol::encode(protocol::work_msg{
-                  current_sync(), core::transfers_to(d.transfers, t.to), t.ranges, slices.data()}));
+              protocol::encode(protocol::work_msg{at, core::transfers_to(d.transfers, t.to),
+                                                  t.ranges, slices.data()}));
   }
   // Receivers: wait for each transfer addressed to them.
   for (const auto& t : d.transfers) {
     if (t.to != me_) continue;
     const int from = static_cast<int>(t.from) + 1;
-    receive_work(wait_in_sync(protocol::in_sync(tag::work, current_sync(), from),
-                              "work from " + net_.describe(from)));
+    receive_work(
+        wait_in_sync(protocol::in_sync(tag::work, at, from), "work from " + net_.describe(from)));
   }
   // Who is still active, as every member sees it.
   std::size_t k = 0;

@@ -364,8 +364,9 @@ class context {
   // the decision every member computes from the same profiles.
   protocol::decision decide_in_group(const protocol::member_profile& mine,
                                      const std::string& where);
-  // Ship and receive the work the decision moves; update who is active.
-  void apply(const protocol::decision& d);
+  // Ship and receive the work the decision of synchronization `at` moves; update who is
+  // active.
+  void apply(const protocol::decision& d, const protocol::sync_header& at);
   // --on-loss recover (slave_sync.cpp). A wait of a synchronization that also ends on the
   // master's LOST: then the synchronization is abandoned (sync_abandoned) and balancing in this
   // loop ends for this slave.

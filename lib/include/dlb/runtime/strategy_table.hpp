@@ -107,7 +107,7 @@ constexpr const strategy_row* find_strategy_row(core::strategy s) {
 struct protocol_options {
   core::after_no_move after_no_move = core::after_no_move::idle;
   bool instructions_to_senders = true;  // --instructions senders (the paper) or all
-  first_sync_owner first_sync = first_sync_owner::strategy;
+  first_sync_owner first_sync = first_sync_owner::master_group;
   broadcast_kind broadcast = broadcast_kind::unicast;
   bool adaptive = false;
 };
@@ -121,7 +121,7 @@ struct sync_protocol {
   decision_audience told = decision_audience::tell_group;
   grouping groups = grouping::global;
   core::after_no_move after_no_move = core::after_no_move::idle;
-  first_sync_owner first_sync = first_sync_owner::strategy;
+  first_sync_owner first_sync = first_sync_owner::master_group;
   broadcast_kind broadcast = broadcast_kind::unicast;
   // The master's own synchronization ends in a commitment (customized mode's choice, or the
   // strategy the run names, under --first-sync master-*): the decision goes to every member
