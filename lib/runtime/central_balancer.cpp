@@ -316,7 +316,8 @@ void central_balancer::serve(group_state& gs, const protocol::sync_header& h) {
   }
   if (proto_.told == decision_audience::tell_group)
     net_.multicast(ranks, tag::decision,
-                   protocol::encode(protocol::decision_msg{h, std::nullopt, std::move(dec)}));
+                   protocol::encode(protocol::decision_msg{h, std::nullopt, std::move(dec)}),
+                   proto_.broadcast);
   gs.profiles.clear();
   ++gs.epoch;
 }
@@ -410,7 +411,8 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
     }
     const protocol::commitment to{c, static_cast<int>(ng), std::nullopt};
     net_.multicast(ranks, tag::decision,
-                   protocol::encode(protocol::decision_msg{h, to, std::move(dec)}));
+                   protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
+                   proto_.broadcast);
   }
   groups_ = std::move(next);  // gs is gone from here on
   members_of_ = std::move(next_members);
@@ -553,7 +555,8 @@ void central_balancer::reselect(const protocol::sync_header& h) {
     }
     const protocol::commitment to{pick, static_cast<int>(ng), took_part};
     net_.multicast(ranks, tag::decision,
-                   protocol::encode(protocol::decision_msg{h, to, std::move(dec)}));
+                   protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
+                   proto_.broadcast);
   }
   groups_ = std::move(next);
   members_of_ = std::move(plan.groups);
@@ -584,7 +587,8 @@ bool context::note_loss(int rank) {
     if (!rt_.lost(r)) to.push_back(r);
   net_.multicast(
       to, tag::lost,
-      protocol::encode(protocol::lost_msg{loop_id_, static_cast<std::size_t>(rank - 1), t}));
+      protocol::encode(protocol::lost_msg{loop_id_, static_cast<std::size_t>(rank - 1), t}),
+      popts_.broadcast);
   if (!rt_.params().quiet) {
     std::ostringstream os;
     os << rt_.app_name() << ": " << net_.describe(rank) << " lost at t = " << t - stats_.start_time

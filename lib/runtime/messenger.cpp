@@ -9,12 +9,16 @@ namespace dlb {
 namespace {
 
 // The framing of every message on the transport, in one place: its send time and its arrival
-// time (each a double), then the body that protocol.hpp encoded.
+// time (each a double), then the body that protocol.hpp encoded. A message multicast as one
+// transport message (pvm_mcast) to tasks whose copies arrive at different times carries
+// kPerDestination as its arrival, then the number of destinations and each one's (rank,
+// arrival); each receiver takes its own.
 struct frame {
   double sent = 0.0;
   double arrival = 0.0;
   std::span<const std::byte> body;
 };
+constexpr double kPerDestination = -1.0;
 
 bytes framed(double sent, double arrival, const bytes& body) {
   writer w;
@@ -22,13 +26,37 @@ bytes framed(double sent, double arrival, const bytes& body) {
   return w.take();
 }
 
-// Throws wire_error if the message is shorter than its frame.
-frame unframed(const bytes& message) {
+bytes framed(double sent, const std::vector<std::pair<int, double>>& arrivals, const bytes& body) {
+  writer w;
+  w.put(sent).put(kPerDestination).put(static_cast<std::uint32_t>(arrivals.size()));
+  for (const auto& [rank, arrival] : arrivals) w.put(static_cast<std::int32_t>(rank)).put(arrival);
+  w.put_raw(body.data(), body.size());
+  return w.take();
+}
+
+// The frame as task `rank` receives it. Throws wire_error if the message is shorter than its
+// frame or names no arrival for `rank`.
+frame unframed(const bytes& message, int rank) {
   reader r(message);
   frame f;
   f.sent = r.get<double>();
   f.arrival = r.get<double>();
-  f.body = std::span<const std::byte>(message).subspan(2 * sizeof(double));
+  std::size_t header = 2 * sizeof(double);
+  if (f.arrival == kPerDestination) {
+    const auto n = r.get<std::uint32_t>();
+    bool mine = false;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const auto to = r.get<std::int32_t>();
+      const auto arrival = r.get<double>();
+      if (to == rank) {
+        f.arrival = arrival;
+        mine = true;
+      }
+    }
+    if (!mine) throw wire_error("a multicast frame without an arrival for this task");
+    header += sizeof(std::uint32_t) + n * (sizeof(std::int32_t) + sizeof(double));
+  }
+  f.body = std::span<const std::byte>(message).subspan(header);
   return f;
 }
 
@@ -119,7 +147,8 @@ std::size_t messenger::send(int to, tag kind, const bytes& body) {
   return body.size();
 }
 
-std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const bytes& body) {
+std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const bytes& body,
+                                 broadcast_kind how) {
   if (to.empty()) return 0;
   if (!modelled()) {
     const double sent = clock_.now();
@@ -128,9 +157,36 @@ std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const byt
     transport_.multicast(to, static_cast<int>(kind), framed(sent, sent, body));
     return body.size() * to.size();
   }
-  // PVM's multicast leaves a host as one copy per destination, each taking its turn on the
-  // medium, so each gets its own arrival time.
-  for (int r : to) send(r, kind, body);
+  if (how == broadcast_kind::unicast) {
+    // One send per destination: each pays the sender's overhead, each takes its turn on the
+    // medium.
+    for (int r : to) send(r, kind, body);
+    return body.size() * to.size();
+  }
+  // pvm_mcast: the task hands the message to its pvmd once (one o_s); the pvmd sends one copy to
+  // each destination host, each taking its turn on the medium with its own arrival; each
+  // receiver pays its o_r.
+  absorb();
+  const double sent = clock_.now();
+  const double leaves = sent + net_.params().send_overhead;
+  clock_.wait_until(leaves);
+  cpu_free_ = std::max(cpu_free_, leaves);
+  note_busy(sent, leaves);
+  const auto wire = static_cast<std::size_t>(net_.params().header_bytes) + body.size();
+  if (net_.params().carried_by_transport) {
+    // The simulated network carries each copy (its interface queues them in order).
+    for (int r : to) {
+      if (observer_) observer_(sent, r, kind, body);
+      transport_.send(r, static_cast<int>(kind), framed(sent, leaves, body), wire);
+    }
+    return body.size() * to.size();
+  }
+  std::vector<std::pair<int, double>> arrivals;
+  for (int r : to) {
+    arrivals.emplace_back(r, r == partner_ ? leaves : net_.arrival(leaves, body.size()));
+    if (observer_) observer_(sent, r, kind, body);
+  }
+  transport_.multicast(to, static_cast<int>(kind), framed(sent, arrivals, body));
   return body.size() * to.size();
 }
 
@@ -155,13 +211,13 @@ void messenger::accept(const envelope& e) {
     std::string why =
         e.from == 0 ? "the master aborted the run" : transport_.describe(e.from) + " failed";
     try {
-      reader r(unframed(e.payload).body);
+      reader r(unframed(e.payload, transport_.rank()).body);
       why += ": " + r.get_string();
     } catch (const wire_error&) {
     }
     throw run_error(why);
   }
-  const frame f = unframed(e.payload);
+  const frame f = unframed(e.payload, transport_.rank());
   delivered d;
   d.from = e.from;
   d.kind = static_cast<tag>(e.tag);

@@ -115,7 +115,7 @@ std::vector<option_spec> common_options() {
        "groups), master-group (every slave's profile to the master, which decides within the "
        "strategy's groups) or master-global (the master decides over all P slaves); "
        "lib/README.md, \"The first synchronization\""},
-      {"broadcast", "unicast",
+      {"broadcast", "mcast",
        "how a message to several tasks is sent: unicast (one send per destination, each paying "
        "the send overhead) or mcast (pvm_mcast: one send overhead, one copy per destination host "
        "on the wire)"},
@@ -478,7 +478,7 @@ void runtime::finish() {
     std::vector<int> all;  // the slaves not lost (a lost one's exit notice has come already)
     for (int r = 1; r <= params_.procs; ++r)
       if (!lost(r)) all.push_back(r);
-    messenger_->multicast(all, tag::release, {});
+    messenger_->multicast(all, tag::release, {}, params_.broadcast);
     transport_.await_exit(all);
   } else {
     messenger_->wait(with_tag(tag::release), "the master's release at the end of the run");

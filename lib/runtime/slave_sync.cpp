@@ -158,7 +158,8 @@ void context::send_interrupts() {
     for (std::size_t m : members_)
       if (m != me_) to.push_back(static_cast<int>(m) + 1);
   }
-  net_.multicast(to, tag::interrupt, protocol::encode(protocol::interrupt_msg{current_sync()}));
+  net_.multicast(to, tag::interrupt, protocol::encode(protocol::interrupt_msg{current_sync()}),
+                 proto_.broadcast);
 }
 
 core::range_list context::take_from_end(std::int64_t n) {
@@ -420,7 +421,7 @@ void context::run_sync() {
       net_.send(protocol::master_rank, tag::profile, profile);
       break;
     case profile_destination::to_other_members:
-      net_.multicast(active_other_ranks(), tag::profile, profile);
+      net_.multicast(active_other_ranks(), tag::profile, profile, row.broadcast);
       break;
   }
   // The synchronization this is (a commitment changes the member's group before the work

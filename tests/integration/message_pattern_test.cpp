@@ -149,7 +149,8 @@ TEST_P(MessagePattern, OneSynchronizationFollowsThePapersPattern) {
 // Every message of the run under the same synthetic loop, with --first-sync `first`.
 std::vector<message> traced_run(const std::string& strategy, const std::string& first,
                                 const std::string& backend,
-                                const std::string& speeds = "1,1,1,0.25,1,1,1,0.25") {
+                                const std::string& speeds = "1,1,1,0.25,1,1,1,0.25",
+                                const std::string& broadcast = "mcast") {
   char dir_template[] = "/tmp/dlb_messages_XXXXXX";
   if (mkdtemp(dir_template) == nullptr) {
     ADD_FAILURE() << "mkdtemp";
@@ -177,6 +178,8 @@ std::vector<message> traced_run(const std::string& strategy, const std::string& 
                                          "2",
                                          "--first-sync",
                                          first,
+                                         "--broadcast",
+                                         broadcast,
                                          "--trace-dir",
                                          dir,
                                          "--quiet"},
@@ -324,6 +327,34 @@ TEST(FirstSyncReadings, OnlyTheGlobalReadingMovesWorkAcrossGroups) {
         EXPECT_GT(across, 0);
       } else {
         EXPECT_EQ(across, 0);
+      }
+    }
+  }
+}
+
+// How a broadcast is sent (--broadcast): GDDLB's all-to-all profiles. Under mcast (pvm_mcast)
+// a member hands its profile over once: every copy leaves at the same time (one send
+// overhead); under unicast each copy is a send of its own, each after the previous one's send
+// overhead (o_s = 965.8 us by default). Who talks to whom is the same.
+TEST(Broadcast, McastPaysOneSendOverheadUnicastOnePerCopy) {
+  for (const std::string backend : {"sim", "pvm"}) {
+    for (const std::string how : {"mcast", "unicast"}) {
+      SCOPED_TRACE(backend + " " + how);
+      const auto all = traced_run("GDDLB", "strategy", backend, "1,1,1,0.25,1,1,1,0.25", how);
+      ASSERT_FALSE(all.empty());
+      std::map<int, std::vector<double>> copies;  // by sender, in the order sent
+      for (const auto& m : all)
+        if (m.type == "profile" && m.loop == 1 && m.epoch == 0) copies[m.from].push_back(m.time);
+      ASSERT_EQ(copies.size(), 8u);
+      for (const auto& [from, times] : copies) {
+        ASSERT_EQ(times.size(), 7u) << "slave " << from << ": one copy to each other slave";
+        for (std::size_t k = 1; k < times.size(); ++k) {
+          if (how == "mcast") {
+            EXPECT_EQ(times[k], times[0]) << "slave " << from << ", copy " << k;
+          } else {
+            EXPECT_GE(times[k] - times[k - 1], 0.9e-3) << "slave " << from << ", copy " << k;
+          }
+        }
       }
     }
   }

@@ -112,7 +112,11 @@ class messenger {
 
   // Returns the payload size on the wire (for statistics).
   std::size_t send(int to, tag kind, const bytes& body);
-  std::size_t multicast(const std::vector<int>& to, tag kind, const bytes& body);
+  // The same message to several tasks, sent as `how` says (broadcast_kind, network.hpp): one
+  // send each, or pvm_mcast (one send overhead; the copies still cross the wire one by one,
+  // each with its own arrival). Returns the payload bytes summed over the destinations.
+  std::size_t multicast(const std::vector<int>& to, tag kind, const bytes& body,
+                        broadcast_kind how);
 
   using match = message_match;
   // A due message that matches, without waiting; drains what has physically arrived first.

@@ -33,6 +33,14 @@
 namespace dlb {
 
 enum class network_kind { ethernet1996, switched, ideal };
+
+// How a message to several tasks (the distributed strategies' all-to-all profiles, interrupts,
+// the balancer's DECISION) is sent (--broadcast; messenger::multicast):
+enum class broadcast_kind {
+  unicast,  // one send per destination, each paying the sender's overhead o_s
+  mcast     // PVM 3's pvm_mcast: the task hands the message once to its pvmd (one o_s), which
+            // sends one copy to each destination host (each on the wire, each receiver's o_r)
+};
 std::string to_string(network_kind k);
 std::optional<network_kind> parse_network(const std::string& s);
 

@@ -99,7 +99,7 @@ struct run_params {
   // Who owns a loop's first synchronization (--first-sync) and how a message to several tasks
   // is sent (--broadcast): columns of the protocol (strategy_table.hpp).
   first_sync_owner first_sync = first_sync_owner::master_group;
-  broadcast_kind broadcast = broadcast_kind::unicast;
+  broadcast_kind broadcast = broadcast_kind::mcast;
   // The load the cost model assumes (--model-load): the run's own load function, or ml and tl
   // estimated from the speeds seen up to the first synchronization (core/load_estimate.hpp).
   core::model_load model_load = core::model_load::run;

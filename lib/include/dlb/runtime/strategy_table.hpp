@@ -20,6 +20,7 @@
 
 #include "dlb/core/redistribution.hpp"
 #include "dlb/core/strategy.hpp"
+#include "dlb/runtime/network.hpp"
 
 namespace dlb {
 
@@ -57,11 +58,7 @@ enum class first_sync_owner {
   master_group,  // the master: every slave's profile to it; it decides within the strategy's groups
   master_global  // the master: every slave's profile to it; it decides over all P slaves
 };
-// How a message to several tasks (a profile's all-to-all, an interrupt, a DECISION) is sent.
-enum class broadcast_kind {
-  unicast,  // one send per destination, each paying the sender's overhead
-  mcast     // pvm_mcast: one send overhead, one copy per destination host on the wire
-};
+// How a message to several tasks is sent: broadcast_kind (network.hpp).
 
 // One strategy's protocol as section 1.2.1 describes it.
 struct strategy_row {
@@ -108,7 +105,7 @@ struct protocol_options {
   core::after_no_move after_no_move = core::after_no_move::idle;
   bool instructions_to_senders = true;  // --instructions senders (the paper) or all
   first_sync_owner first_sync = first_sync_owner::master_group;
-  broadcast_kind broadcast = broadcast_kind::unicast;
+  broadcast_kind broadcast = broadcast_kind::mcast;
   bool adaptive = false;
 };
 
@@ -122,7 +119,7 @@ struct sync_protocol {
   grouping groups = grouping::global;
   core::after_no_move after_no_move = core::after_no_move::idle;
   first_sync_owner first_sync = first_sync_owner::master_group;
-  broadcast_kind broadcast = broadcast_kind::unicast;
+  broadcast_kind broadcast = broadcast_kind::mcast;
   // The master's own synchronization ends in a commitment (customized mode's choice, or the
   // strategy the run names, under --first-sync master-*): the decision goes to every member
   // with the strategy and group each member continues in.
