@@ -55,8 +55,9 @@ class central_balancer {
   // Serves the group's synchronization if every active member's profile is in.
   void serve_if_complete(group_state& gs, const protocol::sync_header& h);
   bool async() const { return proto_.told == decision_audience::tell_senders; }
-  // Transfers instructed to each slave so far in this loop (a notice tells it how many WORK
-  // messages it still awaits).
+  // Transfers decided for each slave so far in this loop, the master's first synchronization's
+  // included (a notice tells it how many WORK messages it awaits in all, and a slave counts
+  // every WORK it received in the loop).
   std::vector<std::int64_t> transfers_to_;
   // The master's own first synchronization, every slave's profile in (customized mode, or
   // --first-sync master-*): the strategy (AUTO: the model's pick on the speeds seen so far),
@@ -360,6 +361,7 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
     global = dlb_.decide(all);
     for (std::size_t k = 0; k < all.size(); ++k)
       global_after[all[k].slave] = global->counts_after[k];
+    for (const auto& t : global->transfers) ++transfers_to_[t.to];
   }
   // The groups of the committed strategy, each starting at epoch 1 with the members that are
   // still active after this decision. Every member that took part is told its group's decision
@@ -395,6 +397,7 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
         if (member(t.from) || member(t.to)) dec.transfers.push_back(t);
     } else {
       dec = dlb_.decide(profiles);
+      for (const auto& t : dec.transfers) ++transfers_to_[t.to];
     }
     for (std::size_t k = 0; k < positions.size(); ++k)
       next[ng].active[positions[k]] = dec.counts_after[k] > 0;

@@ -305,6 +305,13 @@ run_params read_params(const options& o) {
     throw usage_error(
         "option --after-no-move stop does not work with --strategy ADAPTIVE "
         "(lib/README.md, \"ADAPTIVE\")");
+  // The master's global first decision moves work across the strategy's groups; recovering a
+  // lost slave's work after such moves is not handled (lib/README.md, "The first
+  // synchronization").
+  if (p.recover && p.first_sync == first_sync_owner::master_global)
+    throw usage_error(
+        "option --on-loss recover does not work with --first-sync master-global (lib/README.md, "
+        "\"The first synchronization\")");
   p.kill_slave = static_cast<int>(o.integer("kill-slave", 0, p.procs));
   p.kill_at = o.real("kill-at", 0, 1e12);
   p.quiet = o.flag("quiet");

@@ -74,6 +74,9 @@ const std::vector<bad_input>& table() {
       // The protocol's option columns (strategy_table.hpp).
       {"MxmFirstSyncUnknown", {"mxm", "--first-sync", "master"}, "--first-sync"},
       {"MxmBroadcastUnknown", {"mxm", "--broadcast", "multicast"}, "--broadcast"},
+      {"MxmRecoverAfterGlobalFirstSync",
+       {"mxm", "--on-loss", "recover", "--first-sync", "master-global"},
+       "--first-sync master-global"},
       {"TrfdProcsBeyondPvm", {"trfd", "--procs", "65"}, "--procs"},
       {"TrfdTooLarge", {"trfd", "--n", "81"}, "81"},
       {"TrfdNegative", {"trfd", "--n", "-1"}, "--n"},
