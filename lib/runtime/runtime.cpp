@@ -450,9 +450,14 @@ const core::network_profile& runtime::model_network() {
       *p = read_network_profile(params_.network_profile);
     } else {
       // The reference profile: data installed with the library, found as network_profile.hpp
-      // says ($DLB_NETWORK_DIR, then <prefix>/share/dlb/network).
-      *p = read_network_profile(find_network_profile(
-          params_.emulated ? to_string(params_.network.kind) : "native-loopback"));
+      // says ($DLB_NETWORK_DIR, then <prefix>/share/dlb/network). The modelled media's were
+      // measured with each broadcast kind (<network>.profile with pvm_mcast, the default;
+      // <network>-unicast.profile with one send per destination).
+      const std::string name = !params_.emulated ? "native-loopback"
+                               : params_.broadcast == broadcast_kind::unicast
+                                   ? to_string(params_.network.kind) + "-unicast"
+                                   : to_string(params_.network.kind);
+      *p = read_network_profile(find_network_profile(name));
     }
     if (params_.emulated && params_.network_profile.empty() && params_.network.modelled()) {
       // The reference profile was measured on the reference description of the medium; any
