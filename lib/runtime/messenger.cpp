@@ -84,7 +84,8 @@ void messenger::note_busy(double start, double end) {
 }
 
 void messenger::absorb() {
-  const bool receives = modelled() && net_.params().recv_overhead > 0;
+  const bool receives =
+      modelled() && (net_.params().recv_overhead > 0 || net_.params().host_per_byte() > 0);
   const bool shares = cpu_ && !cpu_publisher_;
   if (!receives && !shares) return;
   for (;;) {
@@ -133,7 +134,7 @@ std::size_t messenger::send(int to, tag kind, const bytes& body) {
     // The sender spends its overhead first; then the message takes its turn on the network:
     // the emulated one stamps its arrival, the simulated one carries it (network.hpp). A
     // message to the task on the same workstation crosses no network.
-    const double leaves = sent + net_.params().send_overhead;
+    const double leaves = sent + net_.params().send_cost(body.size());
     const bool local = to == partner_;
     arrival =
         net_.params().carried_by_transport || local ? leaves : net_.arrival(leaves, body.size());
@@ -168,7 +169,7 @@ std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const byt
   // receiver pays its o_r.
   absorb();
   const double sent = clock_.now();
-  const double leaves = sent + net_.params().send_overhead;
+  const double leaves = sent + net_.params().send_cost(body.size());
   clock_.wait_until(leaves);
   cpu_free_ = std::max(cpu_free_, leaves);
   note_busy(sent, leaves);
@@ -224,8 +225,8 @@ void messenger::accept(const envelope& e) {
   d.sent = f.sent;
   d.arrival = f.arrival;
   if (e.arrival >= 0) d.arrival = e.arrival;  // the backend's network delivered it then
-  if (modelled() && net_.params().recv_overhead > 0)
-    uncharged_.push({d.arrival, net_.params().recv_overhead});
+  if (modelled() && net_.params().recv_cost(f.body.size()) > 0)
+    uncharged_.push({d.arrival, net_.params().recv_cost(f.body.size())});
   d.payload.assign(f.body.begin(), f.body.end());
   d.seq = received_++;
   pending_[e.tag].push_back(std::move(d));

@@ -89,9 +89,14 @@ std::vector<option_spec> common_options() {
       {"recv-overhead", "",
        "o_r, the receiver's CPU per message, as a fraction of L (default 0.4; lib/README.md)"},
       {"header-bytes", "", "h, bytes on the wire per message besides the payload (default 98)"},
+      {"wire-share", "",
+       "the share of a byte's end-to-end time 1/B spent on the wire, the rest on the hosts' CPU "
+       "(packing, unpacking, half each) (default 1: all on the wire; 0.768 = 0.96/1.25 is 10 "
+       "Mb/s Ethernet's; lib/README.md, \"Broadcasts\")"},
       {"network-file", "",
        "network description file (medium, latency_us, bandwidth_MBps, send_overhead_us, "
-       "recv_overhead_us, header_bytes) instead of --network and the options above"},
+       "recv_overhead_us, header_bytes; optional wire_share) instead of --network and the options "
+       "above"},
       {"delta-ms", "1", "time the balancer spends on one decision, ms"},
       {"threshold", "-1", "move threshold in iterations; -1: --threshold-pct of the loop's"},
       {"threshold-pct", "1",
@@ -153,7 +158,8 @@ std::vector<option_spec> common_options() {
 
 network_params read_network_options(const options& o) {
   static constexpr const char* kKnobs[] = {"network",       "latency-us",    "bandwidth-mbps",
-                                           "send-overhead", "recv-overhead", "header-bytes"};
+                                           "send-overhead", "recv-overhead", "header-bytes",
+                                           "wire-share"};
   if (!o.str("network-file").empty()) {
     for (const char* k : kKnobs)
       if (o.given(k))
@@ -183,12 +189,13 @@ network_params read_network_options(const options& o) {
       (o.given("recv-overhead") ? o.real("recv-overhead", 0, 1) : ref.recv_overhead / ref.latency) *
       n.latency;
   if (o.given("header-bytes")) n.header_bytes = o.real("header-bytes", 0, 1e9);
+  if (o.given("wire-share")) n.wire_share = o.real("wire-share", 1e-6, 1);
   try {
     validate(n);
   } catch (const std::invalid_argument& e) {
     throw usage_error(
         "options --latency-us/--bandwidth-mbps/--send-overhead/--recv-overhead/"
-        "--header-bytes: " +
+        "--header-bytes/--wire-share: " +
         std::string(e.what()));
   }
   return n;
@@ -466,11 +473,12 @@ const core::network_profile& runtime::model_network() {
       const auto same = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::abs(b); };
       if (!same(n.latency, ref.latency) || !same(n.bandwidth, ref.bandwidth) ||
           !same(n.send_overhead, ref.send_overhead) || !same(n.recv_overhead, ref.recv_overhead) ||
-          !same(n.header_bytes, ref.header_bytes)) {
+          !same(n.header_bytes, ref.header_bytes) || !same(n.wire_share, ref.wire_share)) {
         throw usage_error(
             "no measured network profile for a network other than the reference " +
             to_string(n.kind) +
-            " (latency, bandwidth, overheads, header bytes); measure one with dlb_netchar and "
+            " (latency, bandwidth, overheads, header bytes, wire share); measure one with "
+            "dlb_netchar and "
             "pass it with --network-profile");
       }
     }

@@ -280,7 +280,7 @@ world::world(engine& e, std::string name, const run_params& params)
   const double wire_latency = net.modelled() ? net.wire_latency() : 0.0;
   sg::Link* shared = nullptr;
   if (net.kind == network_kind::ethernet1996) {
-    shared = zone->create_link(s.name + ":ethernet", net.bandwidth)
+    shared = zone->create_link(s.name + ":ethernet", net.wire_bandwidth())
                  ->set_latency(0)
                  ->set_sharing_policy(sg::Link::SharingPolicy::SHARED)
                  ->seal();
@@ -305,7 +305,7 @@ world::world(engine& e, std::string name, const run_params& params)
     h->seal();
     sg::Link* l = shared;
     if (!l) {
-      l = zone->create_link(host + ":port", net.bandwidth)
+      l = zone->create_link(host + ":port", net.wire_bandwidth())
               ->set_latency(0)
               ->set_sharing_policy(sg::Link::SharingPolicy::SHARED)
               ->seal();
@@ -327,7 +327,7 @@ world::world(engine& e, std::string name, const run_params& params)
     zone->add_route(h->get_netpoint(), nullptr, nullptr, nullptr, {sg::LinkInRoute(shared)}, true);
     s.transmitters.push_back(std::make_unique<state::transmitter>());
     s.transmitters.back()->host = h;
-    s.transmitters.back()->bandwidth = net.bandwidth;
+    s.transmitters.back()->bandwidth = net.wire_bandwidth();
     s.transmitters.back()->wire_latency = wire_latency;
     s.transmitter_of.assign(static_cast<std::size_t>(n), 0);
   } else if (net.kind == network_kind::switched) {
@@ -335,7 +335,7 @@ world::world(engine& e, std::string name, const run_params& params)
     for (int r = 0; r < n; ++r) {
       s.transmitters.push_back(std::make_unique<state::transmitter>());
       s.transmitters.back()->host = s.hosts[static_cast<std::size_t>(r)];
-      s.transmitters.back()->bandwidth = net.bandwidth;
+      s.transmitters.back()->bandwidth = net.wire_bandwidth();
       s.transmitters.back()->wire_latency = wire_latency;
       s.transmitter_of.push_back(r);
     }

@@ -74,6 +74,7 @@ const std::vector<bad_input>& table() {
       // The protocol's option columns (strategy_table.hpp).
       {"MxmFirstSyncUnknown", {"mxm", "--first-sync", "master"}, "--first-sync"},
       {"MxmBroadcastUnknown", {"mxm", "--broadcast", "multicast"}, "--broadcast"},
+      {"MxmWireShareAboveOne", {"mxm", "--wire-share", "1.5"}, "--wire-share"},
       {"MxmRecoverAfterGlobalFirstSync",
        {"mxm", "--on-loss", "recover", "--first-sync", "master-global"},
        "--first-sync master-global"},
