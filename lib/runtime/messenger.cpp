@@ -83,7 +83,7 @@ void messenger::note_busy(double start, double end) {
   if (cpu_ && cpu_publisher_ && end > start) cpu_->publish_busy(start, end);
 }
 
-void messenger::absorb() {
+void messenger::absorb(double due) {
   const bool receives =
       modelled() && (net_.params().recv_overhead > 0 || net_.params().host_per_byte() > 0);
   const bool shares = cpu_ && !cpu_publisher_;
@@ -96,8 +96,9 @@ void messenger::absorb() {
         uncharged_.push({start, end - start});
       }
     }
-    if (uncharged_.empty() || uncharged_.top().first > clock_.now()) return;
-    while (!uncharged_.empty() && uncharged_.top().first <= clock_.now()) {
+    const double now = std::max(clock_.now(), due);
+    if (uncharged_.empty() || uncharged_.top().first > now) return;
+    while (!uncharged_.empty() && uncharged_.top().first <= std::max(clock_.now(), due)) {
       const auto [t, length] = uncharged_.top();
       uncharged_.pop();
       const double start = std::max(cpu_free_, t);
@@ -293,7 +294,7 @@ delivered messenger::wait(const match& m, const std::string& what) {
   for (;;) {
     if (auto d = take(m, false)) {
       clock_.wait_until(d->arrival);
-      absorb();  // this message's receive overhead, and those of the others that came
+      absorb(d->arrival);  // this message's receive overhead, and those of the others that came
       return std::move(*d);
     }
     if (transport_.detects_deadlock()) {

@@ -130,15 +130,14 @@ std::pair<double, double> shared_medium::busy_interval(std::uint64_t i) const {
 //  - h = 98 bytes: Ethernet framing as it occupies the wire (preamble 8, header 14, FCS 4,
 //    inter-frame gap 12), IPv4 20 and UDP 8 (the pvmds talk UDP), and PVM's packet and message
 //    headers, about 32 bytes (our estimate).
-//  - wire share 1: every byte holds the medium for 1/B (the reproduction's model so far). The
-//    period's evidence points to 0.768 = 0.96/1.25 (`kPeriodWireShare`): the paper's B is end
-//    to end ("the cost of packing, receiving, and the 'real' communication time in the physical
-//    medium", section 1.3.1) and the medium is 10 Mb/s Ethernet, 1.25 MB/s, so a byte would hold
-//    the wire for 0.8 us and the hosts' CPU (packing and unpacking, half each) for the rest of
-//    1/0.96 MB/s, 0.24 us. It is not the default yet (lib/README.md, "Broadcasts"); --wire-share
-//    and a description file's wire_share set it.
-//  - l = L - o_s - o_r - (h + 1)/B_wire - (1 - share)/B = 379.8 us (share 1): propagation,
-//    interfaces, the daemons' scheduling.
+//  - wire share 0.768 = 0.96 / 1.25 (kPeriodWireShare): the paper's B is end to end ("the cost
+//    of packing, receiving, and the 'real' communication time in the physical medium", section
+//    1.3.1) and the medium is 10 Mb/s Ethernet, 1.25 MB/s; so a byte holds the wire for 0.8 us
+//    and the hosts' CPU (packing and unpacking, half each) for the rest of 1/0.96 MB/s, 0.24 us;
+//    a point-to-point message still takes L + (b - 1)/B end to end. --wire-share 1 puts every
+//    byte on the wire (the reproduction's model before).
+//  - l = L - o_s - o_r - (h + 1)/B_wire - (1 - share)/B = 403.5 us: propagation, interfaces,
+//    the daemons' scheduling.
 network_params default_network(network_kind kind) {
   network_params p;
   p.kind = kind;
@@ -152,7 +151,7 @@ network_params default_network(network_kind kind) {
   p.send_overhead = 0.4 * p.latency;
   p.recv_overhead = 0.4 * p.latency;
   p.header_bytes = 98.0;
-  p.wire_share = 1.0;
+  p.wire_share = kPeriodWireShare;
   return p;
 }
 

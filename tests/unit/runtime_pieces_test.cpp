@@ -141,24 +141,25 @@ TEST(Network, ArrivalTimesPerProfile) {
       << "a second owner of one medium";
 }
 
-// The default split gives back the paper's totals: a 1-byte message takes L one way, and the
-// wire carries b bytes at B.
-TEST(Network, DefaultSplitGivesBackThePapersLatencyAndBandwidth) {
-  const auto p = dlb::default_network(dlb::network_kind::ethernet1996);
+// Wire share 1 (--wire-share 1) gives back the paper's totals with every byte on the wire: a
+// 1-byte message takes L one way, and the wire carries b bytes at B.
+TEST(Network, AllOnTheWireGivesBackThePapersLatencyAndBandwidth) {
+  auto p = dlb::default_network(dlb::network_kind::ethernet1996);
+  p.wire_share = 1.0;
   EXPECT_DOUBLE_EQ(p.send_overhead + p.transmission(1) + p.wire_latency() + p.recv_overhead,
                    2414.5e-6);
   EXPECT_DOUBLE_EQ(p.transmission(960000 - 98), 1.0);
-  EXPECT_EQ(p.send_cost(1000), p.send_overhead);  // wire share 1: no host time per byte
+  EXPECT_EQ(p.send_cost(1000), p.send_overhead);  // no host time per byte
   EXPECT_GT(p.wire_latency(), 0);
   EXPECT_NO_THROW(dlb::validate(p));
 }
 
-// With the period's wire share (10 Mb/s Ethernet under the paper's end-to-end 0.96 MB/s), a
-// message still takes L + (b - 1)/B end to end; the wire carries b bytes at 1.25 MB/s and the
-// hosts' CPU the rest of each byte's 1/B, half on each side.
-TEST(Network, WireShareKeepsTheEndToEndCost) {
+// The default split (the period's wire share: 10 Mb/s Ethernet under the paper's end-to-end
+// 0.96 MB/s): a message still takes L + (b - 1)/B end to end; the wire carries b bytes at
+// 1.25 MB/s and the hosts' CPU the rest of each byte's 1/B, half on each side.
+TEST(Network, DefaultSplitKeepsThePapersEndToEndCost) {
   auto p = dlb::default_network(dlb::network_kind::ethernet1996);
-  p.wire_share = dlb::kPeriodWireShare;
+  EXPECT_DOUBLE_EQ(p.wire_share, dlb::kPeriodWireShare);
   const auto end_to_end = [&p](std::size_t b) {
     return p.send_cost(b) + p.transmission(b) + p.wire_latency() + p.recv_cost(b);
   };

@@ -154,7 +154,9 @@ class messenger {
   // arrival, on this task's CPU: one that arrived while the task was idle (waiting) is handled
   // from its arrival, one that arrived while it was busy (computing, sending, deciding) after
   // that work; the clock moves on to when the CPU is free again.
-  void absorb();
+  // `due`: a time the clock was just advanced to (a message's arrival); what is due by then is
+  // charged even if the backend's clock landed a rounding error short of it.
+  void absorb(double due = -1.0);
   std::optional<delivered> take(const match& m, bool due_only);
 
   transport& transport_;
