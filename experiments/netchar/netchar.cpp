@@ -148,7 +148,8 @@ double take_part(dlb::runtime& rt, pattern kind, long long param, int round, dou
     case pattern::one_to_all:
       if (me > param) return t0;
       if (me == 1) {
-        net.multicast(others(static_cast<int>(param)), kData, payload_of(payload, round));
+        net.multicast(others(static_cast<int>(param)), kData, payload_of(payload, round),
+                      rt.params().broadcast);
         return t0;
       }
       net.wait(data_of(round, 1), "the one-to-all message");
@@ -163,7 +164,8 @@ double take_part(dlb::runtime& rt, pattern kind, long long param, int round, dou
       return t0;
     case pattern::all_to_all:
       if (me > param) return t0;
-      net.multicast(others(static_cast<int>(param)), kData, payload_of(payload, round));
+      net.multicast(others(static_cast<int>(param)), kData, payload_of(payload, round),
+                    rt.params().broadcast);
       for (int k = 1; k < param; ++k) net.wait(data_of(round), "the all-to-all messages");
       return rt.clock().now();
     case pattern::done:
@@ -233,7 +235,7 @@ class measurement {
     for (int r = 1; r <= P; ++r) all.push_back(r);
     dlb::writer w;
     w.put(++round_).put(static_cast<int>(pattern::done)).put(0LL).put(0.0).put(0LL);
-    rt_.net().multicast(all, kCommand, w.data());
+    rt_.net().multicast(all, kCommand, w.data(), dlb::broadcast_kind::unicast);
     return samples;
   }
 
@@ -249,7 +251,7 @@ class measurement {
     const int n = kind == pattern::ping_pong ? 2 : static_cast<int>(param);
     std::vector<int> part;
     for (int r = 1; r <= n; ++r) part.push_back(r);
-    net.multicast(part, kCommand, w.data());
+    net.multicast(part, kCommand, w.data(), dlb::broadcast_kind::unicast);
     double last = t0;
     for (int k = 0; k < n; ++k) {
       auto rep = net.wait(dlb::with_tag(kReport), "reports of round " + std::to_string(round_));
@@ -395,7 +397,8 @@ int body(dlb::runtime& rt) {
        : emulated ? "emulated clock, network " + dlb::to_string(rt.params().network.kind)
                   : "native clock (real PVM)") +
       ", P = " + std::to_string(P) + ", repetitions " + std::to_string(reps) + ", payload " +
-      std::to_string(payload) + " bytes; medians; times in seconds\n";
+      std::to_string(payload) + " bytes, broadcasts as " +
+      std::string(dlb::to_string(rt.params().broadcast)) + "; medians; times in seconds\n";
   write_outputs(dir, name, header, samples, prof);
   print_profile(rt, prof, dir, name);
   return 0;

@@ -20,8 +20,7 @@
 namespace dlb {
 
 void context::return_to_reselection() {
-  protocol_ = core::strategy::gcdlb;
-  choosing_ = true;
+  proto_ = master_sync_protocol(popts_);
   group_size_ = procs_;
   groups_ = groups_for(procs_);
   group_ = 0;

@@ -1,7 +1,8 @@
 // central_balancer.cpp: DLB_master_sync, the master's part of a loop. The master does not
 // compute (Figure 1.4: `if (master) DLB_master_sync`); it collects the slaves' results and,
-// under a strategy whose row of strategy_table sends the profiles to the master (GCDLB, LCDLB,
-// and customized mode's first synchronization, which runs as GCDLB), it is the balancer:
+// under a protocol that sends the profiles to the master (strategy_table.hpp: GCDLB, LCDLB, and
+// the master's own synchronization: customized mode's first, ADAPTIVE's re-selections), it is
+// the balancer:
 // profiles in, one DECISION per group out. Groups are served in the order their profiles
 // complete, one decision at a time (the paper's LCDLB delay factor).
 #include <algorithm>
@@ -53,17 +54,15 @@ class central_balancer {
   void serve_senders_only(group_state& gs, int g, const protocol::sync_header& h);
   // Serves the group's synchronization if every active member's profile is in.
   void serve_if_complete(group_state& gs, const protocol::sync_header& h);
-  bool async() const {
-    const strategy_row* r = find_strategy_row(protocol_);
-    return r && r->decided_by == decision_maker::by_master && !choosing_ && !adaptive_ &&
-           dlb_.balance_.no_move == core::after_no_move::idle &&
-           dlb_.rt_.params().instructions_to_senders;
-  }
-  // Transfers instructed to each slave so far in this loop (a notice tells it how many WORK
-  // messages it still awaits).
+  bool async() const { return proto_.told == decision_audience::tell_senders; }
+  // Transfers decided for each slave so far in this loop, the master's first synchronization's
+  // included (a notice tells it how many WORK messages it awaits in all, and a slave counts
+  // every WORK it received in the loop).
   std::vector<std::int64_t> transfers_to_;
-  // Customized mode, every slave's profile in: run the model on the speeds seen so far, commit
-  // to the cheapest strategy, and answer each slave with its group's decision under it.
+  // The master's own first synchronization, every slave's profile in (customized mode, or
+  // --first-sync master-*): the strategy (AUTO: the model's pick on the speeds seen so far),
+  // and each slave answered with its group's decision under it (master-global: its part of one
+  // global decision).
   void commit(const group_state& gs, const protocol::sync_header& h);
 
   // ADAPTIVE (lib/README.md, "ADAPTIVE"): re-selections are global synchronizations at epochs
@@ -83,9 +82,13 @@ class central_balancer {
   context& dlb_;
   messenger& net_;
   std::size_t procs_;
-  core::strategy protocol_;  // the protocol in force (customized mode: GCDLB, then its choice)
+  // The protocol in force (context::proto_): the master's own synchronization, then the
+  // strategy's.
+  sync_protocol proto_;
   std::size_t group_size_;
-  bool choosing_;  // customized mode, before its commitment
+  // The master's own first synchronization, which ends in a commitment, is still to be served
+  // (ADAPTIVE's re-selections are served apart: take_reselection_profile).
+  bool choosing_;
   std::vector<group_state> groups_;
   std::vector<std::vector<std::size_t>> members_of_;  // each group's slaves (context::groups_)
 };
@@ -94,9 +97,9 @@ central_balancer::central_balancer(context& dlb)
     : dlb_(dlb),
       net_(dlb.net_),
       procs_(static_cast<std::size_t>(dlb.procs_)),
-      protocol_(dlb.protocol_),
+      proto_(dlb.proto_),
       group_size_(static_cast<std::size_t>(dlb.group_size_)),
-      choosing_(dlb.strategy_ == core::strategy::automatic),
+      choosing_(dlb.proto_.commits && dlb.strategy_ != core::strategy::adaptive),
       groups_(dlb.groups_.size()),
       members_of_(dlb.groups_) {
   transfers_to_.assign(procs_, 0);
@@ -112,7 +115,8 @@ central_balancer::central_balancer(context& dlb)
 
 bool central_balancer::wanted(const delivered& d) const {
   if (d.kind == tag::gather) return protocol::peek_loop(d) == dlb_.loop_id_;
-  return d.kind == tag::profile && (adaptive_ || profiles_to_master(protocol_)) &&
+  return d.kind == tag::profile &&
+         (adaptive_ || proto_.profiles_to == profile_destination::to_master) &&
          protocol::peek_loop(d) == dlb_.loop_id_;
 }
 
@@ -311,37 +315,59 @@ void central_balancer::serve(group_state& gs, const protocol::sync_header& h) {
     gs.active[p] = false;
     if (adaptive_) live_[prof.slave] = false;
   }
-  if (strategy_row_of(protocol_).told == decision_audience::tell_group)
+  if (proto_.told == decision_audience::tell_group)
     net_.multicast(ranks, tag::decision,
-                   protocol::encode(protocol::decision_msg{h, std::nullopt, std::move(dec)}));
+                   protocol::encode(protocol::decision_msg{h, std::nullopt, std::move(dec)}),
+                   proto_.broadcast);
   gs.profiles.clear();
   ++gs.epoch;
 }
 
+// The master's own first synchronization ends in a commitment: customized mode's (AUTO: the
+// model picks the strategy) or, under --first-sync master-group or master-global, the strategy
+// the run names. The decision is made within each group of the committed strategy
+// (master-group, and AUTO as the paper's customized mode has it) or once over every slave that
+// took part (master-global), whose transfers may cross the strategy's groups.
 void central_balancer::commit(const group_state& gs, const protocol::sync_header& h) {
   auto& stats = dlb_.stats_;
-  std::vector<double> speeds(procs_, 0.0);
-  for (const auto& [p, prof] : gs.profiles) speeds[prof.slave] = prof.speed;
-  stats.prediction = dlb_.predict(speeds);
-  const core::strategy c = stats.prediction.valid ? stats.prediction.best : core::strategy::gddlb;
-  stats.chosen = c;
-  if (!dlb_.rt_.params().quiet) {
-    std::ostringstream os;
-    // t from the loop's start, whatever the clock's origin.
-    os << dlb_.rt_.app_name() << ": AUTO at t = " << net_.clock().now() - stats.start_time
-       << " s predicts";
-    for (std::size_t k = 0; k < 4; ++k) {
-      os << " " << to_string(core::balancing_strategies[k]) << " " << stats.prediction.total_time[k]
-         << " s";
+  core::strategy c = dlb_.strategy_;
+  if (c == core::strategy::automatic) {
+    std::vector<double> speeds(procs_, 0.0);
+    for (const auto& [p, prof] : gs.profiles) speeds[prof.slave] = prof.speed;
+    stats.prediction = dlb_.predict(speeds);
+    c = stats.prediction.valid ? stats.prediction.best : core::strategy::gddlb;
+    stats.chosen = c;
+    if (!dlb_.rt_.params().quiet) {
+      std::ostringstream os;
+      // t from the loop's start, whatever the clock's origin.
+      os << dlb_.rt_.app_name() << ": AUTO at t = " << net_.clock().now() - stats.start_time
+         << " s predicts";
+      for (std::size_t k = 0; k < 4; ++k) {
+        os << " " << to_string(core::balancing_strategies[k]) << " "
+           << stats.prediction.total_time[k] << " s";
+      }
+      os << "; commits to " << to_string(c);
+      dlb_.rt_.report(report_kind::notice, os.str());
     }
-    os << "; commits to " << to_string(c);
-    dlb_.rt_.report(report_kind::notice, os.str());
   }
-  // The groups of the chosen strategy, each starting at epoch 1 with the members that are
-  // still active after this decision. The decisions go out under the protocol in force (GCDLB:
-  // the master tells every slave), each with the commitment.
+  const sync_protocol after = resolve_protocol(c, dlb_.popts_).value();
+  // master-global: one decision over every profile (in slave order); each group is sent its
+  // part of it (the transfers that touch its members, their counts after).
+  std::optional<protocol::decision> global;
+  std::map<std::size_t, std::int64_t> global_after;
+  if (proto_.first_sync == first_sync_owner::master_global) {
+    std::vector<protocol::member_profile> all;
+    for (const auto& [p, prof] : gs.profiles) all.push_back(prof);
+    global = dlb_.decide(all);
+    for (std::size_t k = 0; k < all.size(); ++k)
+      global_after[all[k].slave] = global->counts_after[k];
+    for (const auto& t : global->transfers) ++transfers_to_[t.to];
+  }
+  // The groups of the committed strategy, each starting at epoch 1 with the members that are
+  // still active after this decision. Every member that took part is told its group's decision
+  // with the commitment.
   const auto K = static_cast<std::size_t>(
-      group_size_under(c, dlb_.local_group_size_, static_cast<int>(procs_)));
+      group_size_under(after, dlb_.local_group_size_, static_cast<int>(procs_)));
   auto next_members = dlb_.groups_for(static_cast<int>(K));
   std::vector<group_state> next(next_members.size());
   for (std::size_t ng = 0; ng < next.size(); ++ng) {
@@ -360,16 +386,40 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
       }
     }
     if (profiles.empty()) continue;
-    auto dec = dlb_.decide(profiles);
+    protocol::decision dec;
+    if (global) {
+      dec.reason = global->reason;
+      for (const auto& prof : profiles) dec.counts_after.push_back(global_after[prof.slave]);
+      const auto member = [&nm](std::size_t s) {
+        return std::find(nm.begin(), nm.end(), s) != nm.end();
+      };
+      for (const auto& t : global->transfers)
+        if (member(t.from) || member(t.to)) dec.transfers.push_back(t);
+    } else {
+      dec = dlb_.decide(profiles);
+      for (const auto& t : dec.transfers) ++transfers_to_[t.to];
+    }
     for (std::size_t k = 0; k < positions.size(); ++k)
       next[ng].active[positions[k]] = dec.counts_after[k] > 0;
+    // A strategy whose later synchronizations the master counts itself (it tells the senders
+    // only) counts this one too, in each group it decided for.
+    if (dlb_.strategy_ != core::strategy::automatic &&
+        after.told == decision_audience::tell_senders) {
+      auto& tally = dlb_.master_tally_[static_cast<int>(ng)];
+      ++tally.first;
+      if (std::any_of(dec.transfers.begin(), dec.transfers.end(), [&](const core::transfer& t) {
+            return std::find(nm.begin(), nm.end(), t.from) != nm.end();
+          }))
+        ++tally.second;
+    }
     const protocol::commitment to{c, static_cast<int>(ng), std::nullopt};
     net_.multicast(ranks, tag::decision,
-                   protocol::encode(protocol::decision_msg{h, to, std::move(dec)}));
+                   protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
+                   proto_.broadcast);
   }
   groups_ = std::move(next);  // gs is gone from here on
   members_of_ = std::move(next_members);
-  protocol_ = c;
+  proto_ = after;
   group_size_ = K;
 }
 
@@ -508,13 +558,14 @@ void central_balancer::reselect(const protocol::sync_header& h) {
     }
     const protocol::commitment to{pick, static_cast<int>(ng), took_part};
     net_.multicast(ranks, tag::decision,
-                   protocol::encode(protocol::decision_msg{h, to, std::move(dec)}));
+                   protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
+                   proto_.broadcast);
   }
   groups_ = std::move(next);
   members_of_ = std::move(plan.groups);
-  protocol_ = pick;
+  proto_ = resolve_protocol(pick, dlb_.popts_).value();
   group_size_ = static_cast<std::size_t>(
-      group_size_under(pick, dlb_.local_group_size_, static_cast<int>(procs_)));
+      group_size_under(proto_, dlb_.local_group_size_, static_cast<int>(procs_)));
   in_force_ = pick;
   ++stage_;
   reselection_.clear();
@@ -539,7 +590,8 @@ bool context::note_loss(int rank) {
     if (!rt_.lost(r)) to.push_back(r);
   net_.multicast(
       to, tag::lost,
-      protocol::encode(protocol::lost_msg{loop_id_, static_cast<std::size_t>(rank - 1), t}));
+      protocol::encode(protocol::lost_msg{loop_id_, static_cast<std::size_t>(rank - 1), t}),
+      popts_.broadcast);
   if (!rt_.params().quiet) {
     std::ostringstream os;
     os << rt_.app_name() << ": " << net_.describe(rank) << " lost at t = " << t - stats_.start_time

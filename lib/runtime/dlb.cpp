@@ -55,8 +55,7 @@ std::string run_stats::summary() const {
   return os.str();
 }
 
-context::context(runtime& rt)
-    : rt_(rt), net_(rt.net()), strategy_(rt.params().strategy), protocol_(rt.params().strategy) {}
+context::context(runtime& rt) : rt_(rt), net_(rt.net()), strategy_(rt.params().strategy) {}
 
 void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
               std::initializer_list<DLB_array*> arrays) {
@@ -97,11 +96,14 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   if (cyclic) resolved.initial = data_distribution::cyclic;
   DLB.loop_id_ = DLB.rt_.next_loop_id();
   DLB.strategy_ = s;
-  // Customized mode runs the first synchronization as a global centralized one: the master
-  // sees every profile, runs the model and commits (section 1.3.3).
-  // ADAPTIVE does so at every re-selection (adaptive.cpp).
-  DLB.protocol_ = core::is_customized(s) ? core::strategy::gcdlb : s;
-  DLB.choosing_ = core::is_customized(s);
+  // The protocol of the first synchronization (strategy_table.hpp, first_protocol): customized
+  // mode runs it as the master's own, global and centralized: the master sees every profile,
+  // runs the model and commits (section 1.3.3); ADAPTIVE does so at every re-selection
+  // (adaptive.cpp).
+  DLB.popts_ = protocol_options_of(DLB.rt_.params());
+  DLB.popts_.adaptive = s == core::strategy::adaptive;
+  const auto first = first_protocol(s, DLB.popts_);
+  DLB.proto_ = first.value_or(sync_protocol{});
   DLB.works_received_ = 0;
   DLB.work_got_.clear();
   DLB.work_due_.clear();
@@ -109,7 +111,7 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   DLB.master_tally_.clear();
   DLB.local_group_size_ = K;
   DLB.procs_ = P;
-  DLB.group_size_ = group_size_under(DLB.protocol_, K, P);
+  DLB.group_size_ = group_size_under(DLB.proto_, K, P);
   DLB.loop_ = resolved;
   DLB.arrays_ = std::move(arrays);
   const auto& prm = DLB.rt_.params();
@@ -130,8 +132,8 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
     DLB.members_ = DLB.groups_[static_cast<std::size_t>(DLB.group_)];
     DLB.st_.group = DLB.group_;
   }
-  // NONE has no row in the table: no synchronization, ever.
-  DLB.closed_ = find_strategy_row(DLB.protocol_) == nullptr;
+  // NONE has no protocol: no synchronization, ever.
+  DLB.closed_ = !first;
   DLB.initialized_ = true;
 }
 
@@ -178,7 +180,11 @@ void DLB_scatter_data(context& DLB) {
     DLB.stats_ = run_stats{};
     DLB.stats_.strategy = DLB.strategy_;
     DLB.stats_.procs = DLB.procs_;
-    DLB.stats_.group_size = DLB.group_size_;
+    // The strategy's group size (the first synchronization may be the master's, global).
+    DLB.stats_.group_size =
+        core::is_customized(DLB.strategy_)
+            ? DLB.group_size_
+            : group_size_under(DLB.strategy_, DLB.local_group_size_, DLB.procs_);
     DLB.stats_.iterations = DLB.loop_.iterations;
     DLB.stats_.recover = DLB.rt_.params().recover;
     // The loop's start: the master's set-up before it is neither emulated time nor lag.
@@ -274,9 +280,8 @@ void context::adopt(core::strategy c, int group, const std::vector<bool>& active
   } else {
     for (std::size_t p = 0; p < members_.size(); ++p) was_active[members_[p]] = active_before[p];
   }
-  protocol_ = c;
-  choosing_ = false;
-  group_size_ = group_size_under(c, local_group_size_, procs_);
+  proto_ = resolve_protocol(c, popts_).value();
+  group_size_ = group_size_under(proto_, local_group_size_, procs_);
   group_ = group;
   groups_ = groups_for(group_size_);
   members_ = groups_.at(static_cast<std::size_t>(group));

@@ -9,12 +9,16 @@ namespace dlb {
 namespace {
 
 // The framing of every message on the transport, in one place: its send time and its arrival
-// time (each a double), then the body that protocol.hpp encoded.
+// time (each a double), then the body that protocol.hpp encoded. A message multicast as one
+// transport message (pvm_mcast) to tasks whose copies arrive at different times carries
+// kPerDestination as its arrival, then the number of destinations and each one's (rank,
+// arrival); each receiver takes its own.
 struct frame {
   double sent = 0.0;
   double arrival = 0.0;
   std::span<const std::byte> body;
 };
+constexpr double kPerDestination = -1.0;
 
 bytes framed(double sent, double arrival, const bytes& body) {
   writer w;
@@ -22,13 +26,37 @@ bytes framed(double sent, double arrival, const bytes& body) {
   return w.take();
 }
 
-// Throws wire_error if the message is shorter than its frame.
-frame unframed(const bytes& message) {
+bytes framed(double sent, const std::vector<std::pair<int, double>>& arrivals, const bytes& body) {
+  writer w;
+  w.put(sent).put(kPerDestination).put(static_cast<std::uint32_t>(arrivals.size()));
+  for (const auto& [rank, arrival] : arrivals) w.put(static_cast<std::int32_t>(rank)).put(arrival);
+  w.put_raw(body.data(), body.size());
+  return w.take();
+}
+
+// The frame as task `rank` receives it. Throws wire_error if the message is shorter than its
+// frame or names no arrival for `rank`.
+frame unframed(const bytes& message, int rank) {
   reader r(message);
   frame f;
   f.sent = r.get<double>();
   f.arrival = r.get<double>();
-  f.body = std::span<const std::byte>(message).subspan(2 * sizeof(double));
+  std::size_t header = 2 * sizeof(double);
+  if (f.arrival == kPerDestination) {
+    const auto n = r.get<std::uint32_t>();
+    bool mine = false;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const auto to = r.get<std::int32_t>();
+      const auto arrival = r.get<double>();
+      if (to == rank) {
+        f.arrival = arrival;
+        mine = true;
+      }
+    }
+    if (!mine) throw wire_error("a multicast frame without an arrival for this task");
+    header += sizeof(std::uint32_t) + n * (sizeof(std::int32_t) + sizeof(double));
+  }
+  f.body = std::span<const std::byte>(message).subspan(header);
   return f;
 }
 
@@ -55,8 +83,9 @@ void messenger::note_busy(double start, double end) {
   if (cpu_ && cpu_publisher_ && end > start) cpu_->publish_busy(start, end);
 }
 
-void messenger::absorb() {
-  const bool receives = modelled() && net_.params().recv_overhead > 0;
+void messenger::absorb(double due) {
+  const bool receives =
+      modelled() && (net_.params().recv_overhead > 0 || net_.params().host_per_byte() > 0);
   const bool shares = cpu_ && !cpu_publisher_;
   if (!receives && !shares) return;
   for (;;) {
@@ -67,8 +96,9 @@ void messenger::absorb() {
         uncharged_.push({start, end - start});
       }
     }
-    if (uncharged_.empty() || uncharged_.top().first > clock_.now()) return;
-    while (!uncharged_.empty() && uncharged_.top().first <= clock_.now()) {
+    const double now = std::max(clock_.now(), due);
+    if (uncharged_.empty() || uncharged_.top().first > now) return;
+    while (!uncharged_.empty() && uncharged_.top().first <= std::max(clock_.now(), due)) {
       const auto [t, length] = uncharged_.top();
       uncharged_.pop();
       const double start = std::max(cpu_free_, t);
@@ -105,7 +135,7 @@ std::size_t messenger::send(int to, tag kind, const bytes& body) {
     // The sender spends its overhead first; then the message takes its turn on the network:
     // the emulated one stamps its arrival, the simulated one carries it (network.hpp). A
     // message to the task on the same workstation crosses no network.
-    const double leaves = sent + net_.params().send_overhead;
+    const double leaves = sent + net_.params().send_cost(body.size());
     const bool local = to == partner_;
     arrival =
         net_.params().carried_by_transport || local ? leaves : net_.arrival(leaves, body.size());
@@ -119,7 +149,8 @@ std::size_t messenger::send(int to, tag kind, const bytes& body) {
   return body.size();
 }
 
-std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const bytes& body) {
+std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const bytes& body,
+                                 broadcast_kind how) {
   if (to.empty()) return 0;
   if (!modelled()) {
     const double sent = clock_.now();
@@ -128,9 +159,36 @@ std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const byt
     transport_.multicast(to, static_cast<int>(kind), framed(sent, sent, body));
     return body.size() * to.size();
   }
-  // PVM's multicast leaves a host as one copy per destination, each taking its turn on the
-  // medium, so each gets its own arrival time.
-  for (int r : to) send(r, kind, body);
+  if (how == broadcast_kind::unicast) {
+    // One send per destination: each pays the sender's overhead, each takes its turn on the
+    // medium.
+    for (int r : to) send(r, kind, body);
+    return body.size() * to.size();
+  }
+  // pvm_mcast: the task hands the message to its pvmd once (one o_s); the pvmd sends one copy to
+  // each destination host, each taking its turn on the medium with its own arrival; each
+  // receiver pays its o_r.
+  absorb();
+  const double sent = clock_.now();
+  const double leaves = sent + net_.params().send_cost(body.size());
+  clock_.wait_until(leaves);
+  cpu_free_ = std::max(cpu_free_, leaves);
+  note_busy(sent, leaves);
+  const auto wire = static_cast<std::size_t>(net_.params().header_bytes) + body.size();
+  if (net_.params().carried_by_transport) {
+    // The simulated network carries each copy (its interface queues them in order).
+    for (int r : to) {
+      if (observer_) observer_(sent, r, kind, body);
+      transport_.send(r, static_cast<int>(kind), framed(sent, leaves, body), wire);
+    }
+    return body.size() * to.size();
+  }
+  std::vector<std::pair<int, double>> arrivals;
+  for (int r : to) {
+    arrivals.emplace_back(r, r == partner_ ? leaves : net_.arrival(leaves, body.size()));
+    if (observer_) observer_(sent, r, kind, body);
+  }
+  transport_.multicast(to, static_cast<int>(kind), framed(sent, arrivals, body));
   return body.size() * to.size();
 }
 
@@ -155,21 +213,21 @@ void messenger::accept(const envelope& e) {
     std::string why =
         e.from == 0 ? "the master aborted the run" : transport_.describe(e.from) + " failed";
     try {
-      reader r(unframed(e.payload).body);
+      reader r(unframed(e.payload, transport_.rank()).body);
       why += ": " + r.get_string();
     } catch (const wire_error&) {
     }
     throw run_error(why);
   }
-  const frame f = unframed(e.payload);
+  const frame f = unframed(e.payload, transport_.rank());
   delivered d;
   d.from = e.from;
   d.kind = static_cast<tag>(e.tag);
   d.sent = f.sent;
   d.arrival = f.arrival;
   if (e.arrival >= 0) d.arrival = e.arrival;  // the backend's network delivered it then
-  if (modelled() && net_.params().recv_overhead > 0)
-    uncharged_.push({d.arrival, net_.params().recv_overhead});
+  if (modelled() && net_.params().recv_cost(f.body.size()) > 0)
+    uncharged_.push({d.arrival, net_.params().recv_cost(f.body.size())});
   d.payload.assign(f.body.begin(), f.body.end());
   d.seq = received_++;
   pending_[e.tag].push_back(std::move(d));
@@ -236,7 +294,7 @@ delivered messenger::wait(const match& m, const std::string& what) {
   for (;;) {
     if (auto d = take(m, false)) {
       clock_.wait_until(d->arrival);
-      absorb();  // this message's receive overhead, and those of the others that came
+      absorb(d->arrival);  // this message's receive overhead, and those of the others that came
       return std::move(*d);
     }
     if (transport_.detects_deadlock()) {

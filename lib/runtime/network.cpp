@@ -130,7 +130,14 @@ std::pair<double, double> shared_medium::busy_interval(std::uint64_t i) const {
 //  - h = 98 bytes: Ethernet framing as it occupies the wire (preamble 8, header 14, FCS 4,
 //    inter-frame gap 12), IPv4 20 and UDP 8 (the pvmds talk UDP), and PVM's packet and message
 //    headers, about 32 bytes (our estimate).
-//  - l = L - o_s - o_r - (h + 1)/B = 379.8 us: propagation, interfaces, the daemons' scheduling.
+//  - wire share 0.768 = 0.96 / 1.25 (kPeriodWireShare): the paper's B is end to end ("the cost
+//    of packing, receiving, and the 'real' communication time in the physical medium", section
+//    1.3.1) and the medium is 10 Mb/s Ethernet, 1.25 MB/s; so a byte holds the wire for 0.8 us
+//    and the hosts' CPU (packing and unpacking, half each) for the rest of 1/0.96 MB/s, 0.24 us;
+//    a point-to-point message still takes L + (b - 1)/B end to end. --wire-share 1 puts every
+//    byte on the wire (the reproduction's model before).
+//  - l = L - o_s - o_r - (h + 1)/B_wire - (1 - share)/B = 403.5 us: propagation, interfaces,
+//    the daemons' scheduling.
 network_params default_network(network_kind kind) {
   network_params p;
   p.kind = kind;
@@ -144,6 +151,7 @@ network_params default_network(network_kind kind) {
   p.send_overhead = 0.4 * p.latency;
   p.recv_overhead = 0.4 * p.latency;
   p.header_bytes = 98.0;
+  p.wire_share = kPeriodWireShare;
   return p;
 }
 
@@ -160,9 +168,13 @@ void validate(const network_params& p) {
   field("send overhead", p.send_overhead, false);
   field("receive overhead", p.recv_overhead, false);
   field("header bytes", p.header_bytes, false);
+  if (!(p.wire_share > 0 && p.wire_share <= 1))
+    throw std::invalid_argument("wire share must be in (0, 1], got " +
+                                std::to_string(p.wire_share));
   if (p.wire_latency() < -1e-12) {
     throw std::invalid_argument(
-        "send overhead + receive overhead + (header bytes + 1) / bandwidth = " +
+        "send overhead + receive overhead + (header bytes + 1) / wire bandwidth + host time "
+        "per byte = " +
         std::to_string((p.latency - p.wire_latency()) * 1e6) + " us exceeds the latency " +
         std::to_string(p.latency * 1e6) + " us");
   }
@@ -192,7 +204,8 @@ network_params parse_network_description(const std::string& text, const std::str
     kv[key] = {trim(line.substr(eq + 1)), number};
   }
   static constexpr const char* kKeys[] = {"medium",           "latency_us",       "bandwidth_MBps",
-                                          "send_overhead_us", "recv_overhead_us", "header_bytes"};
+                                          "send_overhead_us", "recv_overhead_us", "header_bytes",
+                                          "wire_share"};
   for (const auto& [k, v] : kv) {
     if (std::find(std::begin(kKeys), std::end(kKeys), k) == std::end(kKeys))
       throw std::runtime_error(source + ":" + std::to_string(v.second) + ": unknown field '" + k +
@@ -227,6 +240,8 @@ network_params parse_network_description(const std::string& text, const std::str
   p.send_overhead = number_of("send_overhead_us") * 1e-6;
   p.recv_overhead = number_of("recv_overhead_us") * 1e-6;
   p.header_bytes = number_of("header_bytes");
+  p.wire_share = kv.count("wire_share") ? number_of("wire_share")
+                                        : default_network(network_kind::ethernet1996).wire_share;
   if (p.bandwidth <= 0)
     throw std::runtime_error(source + ":" + std::to_string(need("bandwidth_MBps").second) +
                              ": field 'bandwidth_MBps' must be positive");

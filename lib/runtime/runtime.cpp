@@ -93,9 +93,14 @@ std::vector<option_spec> common_options() {
       {"recv-overhead", "",
        "o_r, the receiver's CPU per message, as a fraction of L (default 0.4; lib/README.md)"},
       {"header-bytes", "", "h, bytes on the wire per message besides the payload (default 98)"},
+      {"wire-share", "",
+       "the share of a byte's end-to-end time 1/B spent on the wire, the rest on the hosts' CPU "
+       "(packing, unpacking, half each) (default 1: all on the wire; 0.768 = 0.96/1.25 is 10 "
+       "Mb/s Ethernet's; lib/README.md, \"Broadcasts\")"},
       {"network-file", "",
        "network description file (medium, latency_us, bandwidth_MBps, send_overhead_us, "
-       "recv_overhead_us, header_bytes) instead of --network and the options above"},
+       "recv_overhead_us, header_bytes; optional wire_share) instead of --network and the options "
+       "above"},
       {"delta-ms", "1", "time the balancer spends on one decision, ms"},
       {"threshold", "-1", "move threshold in iterations; -1: --threshold-pct of the loop's"},
       {"threshold-pct", "1",
@@ -114,6 +119,15 @@ std::vector<option_spec> common_options() {
       {"after-no-move", "idle",
        "after a decision not to move: idle (the requester idles, the others go on and the next "
        "to run out synchronizes again) or stop (balancing in the group ends)"},
+      {"first-sync", "master-group",
+       "who owns a loop's first synchronization: strategy (the strategy's own protocol in its "
+       "groups), master-group (every slave's profile to the master, which decides within the "
+       "strategy's groups) or master-global (the master decides over all P slaves); "
+       "lib/README.md, \"The first synchronization\""},
+      {"broadcast", "mcast",
+       "how a message to several tasks is sent: unicast (one send per destination, each paying "
+       "the send overhead) or mcast (pvm_mcast: one send overhead, one copy per destination host "
+       "on the wire)"},
       {"balance-by", "work",
        "what the balancer splits in proportion to the speeds: work (the iterations' costs from "
        "the loop's work function, speeds in work per second) or iterations (speeds in "
@@ -160,7 +174,8 @@ std::vector<option_spec> common_options() {
 
 network_params read_network_options(const options& o) {
   static constexpr const char* kKnobs[] = {"network",       "latency-us",    "bandwidth-mbps",
-                                           "send-overhead", "recv-overhead", "header-bytes"};
+                                           "send-overhead", "recv-overhead", "header-bytes",
+                                           "wire-share"};
   if (!o.str("network-file").empty()) {
     for (const char* k : kKnobs)
       if (o.given(k))
@@ -190,12 +205,13 @@ network_params read_network_options(const options& o) {
       (o.given("recv-overhead") ? o.real("recv-overhead", 0, 1) : ref.recv_overhead / ref.latency) *
       n.latency;
   if (o.given("header-bytes")) n.header_bytes = o.real("header-bytes", 0, 1e9);
+  if (o.given("wire-share")) n.wire_share = o.real("wire-share", 1e-6, 1);
   try {
     validate(n);
   } catch (const std::invalid_argument& e) {
     throw usage_error(
         "options --latency-us/--bandwidth-mbps/--send-overhead/--recv-overhead/"
-        "--header-bytes: " +
+        "--header-bytes/--wire-share: " +
         std::string(e.what()));
   }
   return n;
@@ -278,6 +294,16 @@ run_params read_params(const options& o) {
   if (told != "senders" && told != "all")
     throw usage_error("option --instructions must be senders or all, got '" + told + "'");
   p.instructions_to_senders = told == "senders";
+  const auto first = parse_first_sync(o.str("first-sync"));
+  if (!first)
+    throw usage_error("option --first-sync must be strategy, master-group or master-global, got '" +
+                      o.str("first-sync") + "'");
+  p.first_sync = *first;
+  const auto cast = parse_broadcast(o.str("broadcast"));
+  if (!cast)
+    throw usage_error("option --broadcast must be unicast or mcast, got '" + o.str("broadcast") +
+                      "'");
+  p.broadcast = *cast;
   const auto model = core::parse_model_load(o.str("model-load"));
   if (!model)
     throw usage_error("option --model-load must be run or estimated, got '" + o.str("model-load") +
@@ -324,9 +350,26 @@ run_params read_params(const options& o) {
     throw usage_error(
         "option --fault-mark needs --backend pvm: nothing outside a simulation can end its "
         "slave (the simulator ends it itself: leave --fault-mark out)");
+  // The master's global first decision moves work across the strategy's groups; recovering a
+  // lost slave's work after such moves is not handled (lib/README.md, "The first
+  // synchronization").
+  if (p.recover && p.first_sync == first_sync_owner::master_global)
+    throw usage_error(
+        "option --on-loss recover does not work with --first-sync master-global (lib/README.md, "
+        "\"The first synchronization\")");
   p.quiet = o.flag("quiet");
   p.network_profile = o.str("network-profile");
   return p;
+}
+
+protocol_options protocol_options_of(const run_params& p) {
+  protocol_options o;
+  o.after_no_move = p.after_no_move;
+  o.instructions_to_senders = p.instructions_to_senders;
+  o.first_sync = p.first_sync;
+  o.broadcast = p.broadcast;
+  o.adaptive = p.strategy == core::strategy::adaptive;
+  return o;
 }
 
 std::string to_string(backend_kind b) { return b == backend_kind::sim ? "sim" : "pvm"; }
@@ -450,9 +493,14 @@ const core::network_profile& runtime::model_network() {
       *p = read_network_profile(params_.network_profile);
     } else {
       // The reference profile: data installed with the library, found as network_profile.hpp
-      // says ($DLB_NETWORK_DIR, then <prefix>/share/dlb/network).
-      *p = read_network_profile(find_network_profile(
-          params_.emulated ? to_string(params_.network.kind) : "native-loopback"));
+      // says ($DLB_NETWORK_DIR, then <prefix>/share/dlb/network). The modelled media's were
+      // measured with each broadcast kind (<network>.profile with pvm_mcast, the default;
+      // <network>-unicast.profile with one send per destination).
+      const std::string name = !params_.emulated ? "native-loopback"
+                               : params_.broadcast == broadcast_kind::unicast
+                                   ? to_string(params_.network.kind) + "-unicast"
+                                   : to_string(params_.network.kind);
+      *p = read_network_profile(find_network_profile(name));
     }
     if (params_.emulated && params_.network_profile.empty() && params_.network.modelled()) {
       // The reference profile was measured on the reference description of the medium; any
@@ -461,11 +509,12 @@ const core::network_profile& runtime::model_network() {
       const auto same = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::abs(b); };
       if (!same(n.latency, ref.latency) || !same(n.bandwidth, ref.bandwidth) ||
           !same(n.send_overhead, ref.send_overhead) || !same(n.recv_overhead, ref.recv_overhead) ||
-          !same(n.header_bytes, ref.header_bytes)) {
+          !same(n.header_bytes, ref.header_bytes) || !same(n.wire_share, ref.wire_share)) {
         throw usage_error(
             "no measured network profile for a network other than the reference " +
             to_string(n.kind) +
-            " (latency, bandwidth, overheads, header bytes); measure one with dlb_netchar and "
+            " (latency, bandwidth, overheads, header bytes, wire share); measure one with "
+            "dlb_netchar and "
             "pass it with --network-profile");
       }
     }
@@ -522,7 +571,7 @@ void runtime::finish() {
     std::vector<int> all;  // the slaves not lost (a lost one's exit notice has come already)
     for (int r = 1; r <= params_.procs; ++r)
       if (!lost(r)) all.push_back(r);
-    messenger_->multicast(all, tag::release, {});
+    messenger_->multicast(all, tag::release, {}, params_.broadcast);
     transport_.await_exit(all);
   } else {
     messenger_->wait(with_tag(tag::release), "the master's release at the end of the run");

@@ -3,8 +3,9 @@
 // strategies), epoch e:
 //  1. The first slave to run out of work sends INTERRUPT(e) to the other active members.
 //  2. Each member, at its next iteration boundary, sends its PROFILE (iterations done and time
-//     since the last synchronization, its remaining ranges) where its strategy's row of
-//     strategy_table says: to the balancer on the master, or to every other active member.
+//     since the last synchronization, its remaining ranges) where the protocol in force
+//     (strategy_table.hpp, context::proto_) says: to the balancer on the master, or to every
+//     other active member.
 //  3. The decision is computed where the row says: by the master, who sends it as DECISION(e)
 //     (central_balancer.cpp), or by every member from the same profiles
 //     (distributed_balancer.cpp); both with dlb::core::decide_balance.
@@ -147,22 +148,15 @@ void context::end_call() {
 
 void context::send_interrupts() {
   std::vector<int> to = active_other_ranks();
-  if (central_async()) {
+  if (proto_.interrupts == interrupt_audience::every_member) {
     // A member does not see the others' outcomes: it interrupts every other member; those that
     // have gone idle ignore it.
     to.clear();
     for (std::size_t m : members_)
       if (m != me_) to.push_back(static_cast<int>(m) + 1);
   }
-  net_.multicast(to, tag::interrupt, protocol::encode(protocol::interrupt_msg{current_sync()}));
-}
-
-bool context::central_async() const {
-  const strategy_row* r = find_strategy_row(protocol_);
-  // (Under ADAPTIVE every member must finish the committed strategy's synchronization before
-  // it returns to the re-selection protocol: the decision goes to every member.)
-  return r && r->decided_by == decision_maker::by_master && !choosing_ && !adaptive() &&
-         balance_.no_move == core::after_no_move::idle && rt_.params().instructions_to_senders;
+  net_.multicast(to, tag::interrupt, protocol::encode(protocol::interrupt_msg{current_sync()}),
+                 proto_.broadcast);
 }
 
 core::range_list context::take_from_end(std::int64_t n) {
@@ -268,7 +262,7 @@ void DLB_send_interrupt(context& DLB) {
   // (A member of a centralized group does not see the others' outcomes: it asks the balancer
   // unless it is alone in its group.)
   if (DLB.finishing_ || DLB.closed_ || DLB.members_.size() == 1 ||
-      (!DLB.central_async() && !DLB.others_active())) {
+      (DLB.proto_.interrupts == interrupt_audience::active_members && !DLB.others_active())) {
     if (DLB.rt_.params().recover) {
       DLB.hand_in();
     } else {
@@ -400,7 +394,7 @@ protocol::member_profile context::measure(double now) {
 }
 
 void context::run_sync() {
-  const strategy_row& row = strategy_row_of(protocol_);
+  const sync_protocol& row = proto_;
   auto& clk = net_.clock();
   // Fault injection (--kill-at-sync): entering a synchronization, before its profile is sent.
   rt_.fault_point(true);
@@ -426,9 +420,12 @@ void context::run_sync() {
       net_.send(protocol::master_rank, tag::profile, profile);
       break;
     case profile_destination::to_other_members:
-      net_.multicast(active_other_ranks(), tag::profile, profile);
+      net_.multicast(active_other_ranks(), tag::profile, profile, row.broadcast);
       break;
   }
+  // The synchronization this is (a commitment changes the member's group before the work
+  // moves; the WORK messages still name this synchronization).
+  const protocol::sync_header at = current_sync();
   protocol::decision d;
   switch (row.decided_by) {
     case decision_maker::by_master:  // who tells the group
@@ -438,7 +435,7 @@ void context::run_sync() {
       d = decide_in_group(mine, where);
       break;
   }
-  apply(d);
+  apply(d, at);
   ++st_.syncs;
   if (d.reason == core::balance_reason::moved) ++st_.redistributions;
   ++epoch_;
@@ -458,7 +455,7 @@ protocol::decision context::await_decision(const std::string& where) {
   return std::move(msg.body);
 }
 
-void context::apply(const protocol::decision& d) {
+void context::apply(const protocol::decision& d, const protocol::sync_header& at) {
   // Senders: ship the end of their remaining work (take_from_end: the current range keeps its
   // begin).
   std::int64_t n = 0;
@@ -483,15 +480,15 @@ void context::apply(const protocol::decision& d) {
     st_.bytes_sent += slices.size();
     st_.iterations_sent += t.count;
     net_.send(static_cast<int>(t.to) + 1, tag::work,
-              protocol::encode(protocol::work_msg{
-                  current_sync(), core::transfers_to(d.transfers, t.to), t.ranges, slices.data()}));
+              protocol::encode(protocol::work_msg{at, core::transfers_to(d.transfers, t.to),
+                                                  t.ranges, slices.data()}));
   }
   // Receivers: wait for each transfer addressed to them.
   for (const auto& t : d.transfers) {
     if (t.to != me_) continue;
     const int from = static_cast<int>(t.from) + 1;
-    receive_work(wait_in_sync(protocol::in_sync(tag::work, current_sync(), from),
-                              "work from " + net_.describe(from)));
+    receive_work(
+        wait_in_sync(protocol::in_sync(tag::work, at, from), "work from " + net_.describe(from)));
   }
   // Who is still active, as every member sees it.
   std::size_t k = 0;

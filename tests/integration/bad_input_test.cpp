@@ -71,6 +71,13 @@ const std::vector<bad_input>& table() {
       {"MxmSpeedsUnknownMix", {"mxm", "--speeds", "half3x"}, "half3x"},
       {"MxmInitialUnknown", {"mxm", "--initial", "random"}, "--initial"},
       {"MxmGroupsUnknown", {"mxm", "--groups", "random"}, "--groups"},
+      // The protocol's option columns (strategy_table.hpp).
+      {"MxmFirstSyncUnknown", {"mxm", "--first-sync", "master"}, "--first-sync"},
+      {"MxmBroadcastUnknown", {"mxm", "--broadcast", "multicast"}, "--broadcast"},
+      {"MxmWireShareAboveOne", {"mxm", "--wire-share", "1.5"}, "--wire-share"},
+      {"MxmRecoverAfterGlobalFirstSync",
+       {"mxm", "--on-loss", "recover", "--first-sync", "master-global"},
+       "--first-sync master-global"},
       {"TrfdProcsBeyondPvm", {"trfd", "--procs", "65"}, "--procs"},
       {"TrfdTooLarge", {"trfd", "--n", "81"}, "81"},
       {"TrfdNegative", {"trfd", "--n", "-1"}, "--n"},

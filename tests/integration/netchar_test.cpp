@@ -76,13 +76,16 @@ TEST(NetworkCharacterization, MeasuresBackThePapersNetwork) {
     ++compared;
   }
   EXPECT_EQ(compared, 2 * 7 + 7) << "one-to-all and all-to-one at p = 2..8, ping-pong at 7 sizes";
-  // The simulated one-to-all is the model's: (p - 2) o_s + L + 95/B for 96-byte messages, and
+  // The simulated one-to-all is the model's: the root broadcasts (pvm_mcast, the default
+  // --broadcast) and nobody else uses the medium: one send overhead, then the p - 1 copies one
+  // after the other on the wire ((h + 96)/B_wire each, h = 98, B_wire = 1.25 MB/s), the last
+  // one's latency and receive overhead: L + 95/B + (p - 2)(h + 96)/B_wire for 96-byte messages;
   // the reference profile (measured with P = 16) matches it.
   const auto reference = dlb::read_network_profile(std::string(DLB_SOURCE_DIR) +
                                                    "/experiments/network/ethernet1996.profile");
-  const double o_s = dlb::default_network(dlb::network_kind::ethernet1996).send_overhead;
   for (double p : {2.0, 4.0, 8.0}) {
-    const double expected = (p - 2) * o_s + 2414.5e-6 + 95 / 0.96e6;
+    const double copy = (98 + 96) / 1.25e6;  // on the 10 Mb/s wire
+    const double expected = (p - 2) * copy + 2414.5e-6 + 95 / 0.96e6;
     EXPECT_NEAR(sim_times.at({"one_to_all", p}), expected, 1e-3 * expected) << "p = " << p;
     EXPECT_NEAR(dlb::core::evaluate(reference.one_to_all, p), expected, 1e-3 * expected)
         << "p = " << p;
@@ -117,10 +120,12 @@ TEST(NetworkCharacterization, SimulatedBackendMeasuresThePapersNetworkWithinOneP
     const auto measured = dlb::read_network_profile(dir + sub + "/ethernet1996.profile");
     EXPECT_NEAR(measured.latency, 2414.5e-6, 0.01 * 2414.5e-6);
     EXPECT_NEAR(measured.bandwidth, 0.96e6, 0.01 * 0.96e6);
-    // One-to-all costs one send overhead per destination and a latency; all-to-all more.
-    const double o_s = dlb::default_network(dlb::network_kind::ethernet1996).send_overhead;
+    // One-to-all (a pvm_mcast) costs one send overhead, a copy per destination on the wire
+    // and a latency; all-to-all more.
+    const double copy = (98 + 96) / 1.25e6;  // on the 10 Mb/s wire
     for (double p : {4.0, 8.0, 16.0}) {
-      EXPECT_GE(dlb::core::evaluate(measured.one_to_all, p), 0.99 * ((p - 2) * o_s + 2414.5e-6));
+      EXPECT_NEAR(dlb::core::evaluate(measured.one_to_all, p),
+                  (p - 2) * copy + 2414.5e-6 + 95 / 0.96e6, 0.01 * 2414.5e-6);
       EXPECT_GE(dlb::core::evaluate(measured.all_to_all, p),
                 0.99 * dlb::core::evaluate(measured.one_to_all, p));
     }
@@ -140,6 +145,18 @@ TEST(NetworkCharacterization, SimulatedBackendMeasuresThePapersNetworkWithinOneP
       EXPECT_EQ(strip(r.out), strip(first));
     }
   }
+  // With one send per destination (--broadcast unicast) the root pays a send per copy, its
+  // overhead and its packing: (p - 2)(o_s + 48 (1/B - 1/B_wire)) + L + 95/B.
+  auto r =
+      testing_support::run_process({DLB_NETCHAR, "--backend", "sim", "--procs", "8", "--reps", "1",
+                                    "--broadcast", "unicast", "--out", dir + "/u", "--quiet"},
+                                   60);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto unicast = dlb::read_network_profile(dir + "/u/ethernet1996.profile");
+  const double o_s = dlb::default_network(dlb::network_kind::ethernet1996).send_cost(96);
+  for (double p : {4.0, 8.0})
+    EXPECT_NEAR(dlb::core::evaluate(unicast.one_to_all, p), (p - 2) * o_s + 2414.5e-6 + 95 / 0.96e6,
+                0.01 * 2414.5e-6);
   std::filesystem::remove_all(dir);
 }
 

@@ -315,7 +315,8 @@ TEST(SimWorlds, SeveralRunsInOneEngineAreIndependentAndHostsFollowTheLoadFunctio
     }
   }
   // Who pays for a message, and what the master's workstation costs its slave.
-  const double o_r = dlb::default_network(dlb::network_kind::ethernet1996).recv_overhead;
+  // (An 8-byte message: o_r and its unpacking, half the hosts' time per byte.)
+  const double o_r = dlb::default_network(dlb::network_kind::ethernet1996).recv_cost(8);
   EXPECT_NEAR(costs[1].compute_end, 2.0 + o_r, 1e-9) << "dedicated master";
   EXPECT_NEAR(costs[0].compute_end, 2.0 + o_r + 0.5, 1e-9) << "master on slave 1's CPU";
   EXPECT_NEAR(costs[0].master_busy_end, 1.5, 1e-9) << "the balancer is not slowed by slave 1";

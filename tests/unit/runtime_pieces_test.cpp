@@ -150,15 +150,39 @@ TEST(Network, ArrivalTimesPerProfile) {
       << "a second owner of one medium";
 }
 
-// The default split gives back the paper's totals: a 1-byte message takes L one way, and the
-// wire carries b bytes at B.
-TEST(Network, DefaultSplitGivesBackThePapersLatencyAndBandwidth) {
-  const auto p = dlb::default_network(dlb::network_kind::ethernet1996);
+// Wire share 1 (--wire-share 1) gives back the paper's totals with every byte on the wire: a
+// 1-byte message takes L one way, and the wire carries b bytes at B.
+TEST(Network, AllOnTheWireGivesBackThePapersLatencyAndBandwidth) {
+  auto p = dlb::default_network(dlb::network_kind::ethernet1996);
+  p.wire_share = 1.0;
   EXPECT_DOUBLE_EQ(p.send_overhead + p.transmission(1) + p.wire_latency() + p.recv_overhead,
                    2414.5e-6);
   EXPECT_DOUBLE_EQ(p.transmission(960000 - 98), 1.0);
+  EXPECT_EQ(p.send_cost(1000), p.send_overhead);  // no host time per byte
   EXPECT_GT(p.wire_latency(), 0);
   EXPECT_NO_THROW(dlb::validate(p));
+}
+
+// The default split (the period's wire share: 10 Mb/s Ethernet under the paper's end-to-end
+// 0.96 MB/s): a message still takes L + (b - 1)/B end to end; the wire carries b bytes at
+// 1.25 MB/s and the hosts' CPU the rest of each byte's 1/B, half on each side.
+TEST(Network, DefaultSplitKeepsThePapersEndToEndCost) {
+  auto p = dlb::default_network(dlb::network_kind::ethernet1996);
+  EXPECT_DOUBLE_EQ(p.wire_share, dlb::kPeriodWireShare);
+  const auto end_to_end = [&p](std::size_t b) {
+    return p.send_cost(b) + p.transmission(b) + p.wire_latency() + p.recv_cost(b);
+  };
+  EXPECT_DOUBLE_EQ(end_to_end(1), 2414.5e-6);
+  EXPECT_NEAR(end_to_end(96001), 2414.5e-6 + 0.1, 1e-12);
+  EXPECT_NEAR(p.transmission(1250000 - 98), 1.0, 1e-12);
+  EXPECT_NEAR(p.send_cost(96000) - p.send_overhead, 0.5 * 96000 * (1 / 0.96e6 - 1 / 1.25e6), 1e-12);
+  EXPECT_DOUBLE_EQ(p.send_cost(96000) - p.send_overhead, p.recv_cost(96000) - p.recv_overhead);
+  EXPECT_GT(p.wire_latency(), 0);
+  EXPECT_NO_THROW(dlb::validate(p));
+  p.wire_share = 0.0;
+  EXPECT_THROW(dlb::validate(p), std::invalid_argument);
+  p.wire_share = 1.5;
+  EXPECT_THROW(dlb::validate(p), std::invalid_argument);
 }
 
 // A description whose parts do not fit in its latency, or with a negative part, is refused,

@@ -354,7 +354,7 @@ class context {
   std::vector<int> active_other_ranks() const;
   bool poll_interrupt();
   void send_interrupts();
-  // One synchronization of this slave's group, under the strategy_table row of protocol_.
+  // One synchronization of this slave's group, under the protocol in force (proto_).
   void run_sync();
   // This slave's profile now (and its speed remembered for the next one).
   protocol::member_profile measure(double now);
@@ -364,8 +364,9 @@ class context {
   // the decision every member computes from the same profiles.
   protocol::decision decide_in_group(const protocol::member_profile& mine,
                                      const std::string& where);
-  // Ship and receive the work the decision moves; update who is active.
-  void apply(const protocol::decision& d);
+  // Ship and receive the work the decision of synchronization `at` moves; update who is
+  // active.
+  void apply(const protocol::decision& d, const protocol::sync_header& at);
   // --on-loss recover (slave_sync.cpp). A wait of a synchronization that also ends on the
   // master's LOST: then the synchronization is abandoned (sync_abandoned) and balancing in this
   // loop ends for this slave.
@@ -381,10 +382,11 @@ class context {
   slave_stats stats_now();
   // The centralized strategies as the paper has them (slave_sync.cpp): after its profile a
   // member with work goes on computing; the master instructs the senders only, receivers learn
-  // from the data, a requester that gets nothing is told so and goes idle. (AUTO's first
-  // synchronization, whose commitment every slave must learn, and the stop rule, under which
-  // every member must learn that balancing ended, keep the decision to every member.)
-  bool central_async() const;
+  // from the data, a requester that gets nothing is told so and goes idle. Which protocols do is
+  // the `told` column of proto_ (resolve_protocol: not the master's own synchronization, whose
+  // commitment every slave must learn, nor the variants under which every member must learn the
+  // outcome).
+  bool central_async() const { return proto_.told == decision_audience::tell_senders; }
   // Between iterations and while waiting: the master's instructions (ship) and incoming work.
   void take_instructions_and_work();
   void ship(const protocol::instruction_msg& m);
@@ -400,10 +402,13 @@ class context {
   messenger& net_;
   int loop_id_ = 0;
   core::strategy strategy_;
-  // The protocol in force: the strategy, or in customized mode GCDLB until the first
-  // synchronization and the chosen strategy after it. Its row of dlb::strategy_table
-  // (dlb/runtime/strategy_table.hpp) says who talks to whom.
-  core::strategy protocol_;
+  // The protocol in force (dlb/runtime/strategy_table.hpp), the one place the synchronization
+  // routines read who talks to whom: the strategy's row resolved under the options (popts_), or
+  // the master's own synchronization (customized mode until its commitment, ADAPTIVE's
+  // re-selections, a loop's first synchronization under --first-sync master-*). Resolved at
+  // DLB_init and again at a commitment, never re-read from the strategy.
+  sync_protocol proto_;
+  protocol_options popts_;
   int local_group_size_ = 0;  // K for local strategies (customized mode may choose one)
   std::vector<std::vector<std::size_t>> groups_;  // the groups in force (groups_for)
   int procs_ = 0;
@@ -422,7 +427,6 @@ class context {
   // others may have finished since: an interrupt to them is ignored).
   std::vector<bool> known_active_;
   bool closed_ = false;              // balancing in this group has ended (a decision not to move)
-  bool choosing_ = false;            // customized mode before its commitment
   std::int64_t works_received_ = 0;  // WORK messages received in this loop
   std::map<int, int> work_got_, work_due_;  // per epoch: WORK received, and announced
   std::set<int> moved_epochs_;  // synchronizations in which this slave shipped or got work

@@ -112,7 +112,11 @@ class messenger {
 
   // Returns the payload size on the wire (for statistics).
   std::size_t send(int to, tag kind, const bytes& body);
-  std::size_t multicast(const std::vector<int>& to, tag kind, const bytes& body);
+  // The same message to several tasks, sent as `how` says (broadcast_kind, network.hpp): one
+  // send each, or pvm_mcast (one send overhead; the copies still cross the wire one by one,
+  // each with its own arrival). Returns the payload bytes summed over the destinations.
+  std::size_t multicast(const std::vector<int>& to, tag kind, const bytes& body,
+                        broadcast_kind how);
 
   using match = message_match;
   // A due message that matches, without waiting; drains what has physically arrived first.
@@ -150,7 +154,9 @@ class messenger {
   // arrival, on this task's CPU: one that arrived while the task was idle (waiting) is handled
   // from its arrival, one that arrived while it was busy (computing, sending, deciding) after
   // that work; the clock moves on to when the CPU is free again.
-  void absorb();
+  // `due`: a time the clock was just advanced to (a message's arrival); what is due by then is
+  // charged even if the backend's clock landed a rounding error short of it.
+  void absorb(double due = -1.0);
   std::optional<delivered> take(const match& m, bool due_only);
 
   transport& transport_;

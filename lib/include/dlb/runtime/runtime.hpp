@@ -33,6 +33,7 @@
 #include "dlb/runtime/messenger.hpp"
 #include "dlb/runtime/network.hpp"
 #include "dlb/runtime/options.hpp"
+#include "dlb/runtime/strategy_table.hpp"
 
 namespace dlb {
 
@@ -96,6 +97,10 @@ struct run_params {
   // Centralized strategies: instructions to the senders only (the paper), or the decision to
   // every member, who waits for it.
   bool instructions_to_senders = true;
+  // Who owns a loop's first synchronization (--first-sync) and how a message to several tasks
+  // is sent (--broadcast): columns of the protocol (strategy_table.hpp).
+  first_sync_owner first_sync = first_sync_owner::master_group;
+  broadcast_kind broadcast = broadcast_kind::mcast;
   // The load the cost model assumes (--model-load): the run's own load function, or ml and tl
   // estimated from the speeds seen up to the first synchronization (core/load_estimate.hpp).
   core::model_load model_load = core::model_load::run;
@@ -113,6 +118,8 @@ struct run_params {
   std::string network_profile;  // file for the cost model; empty: the reference profile
 };
 run_params read_params(const options& o);
+// The options among the protocol's variants (strategy_table.hpp), from the run's parameters.
+protocol_options protocol_options_of(const run_params& p);
 // The emulated or simulated network of --network-file, or of --network and its knobs.
 network_params read_network_options(const options& o);
 

@@ -1,19 +1,34 @@
-// strategy_table.hpp: the four balancing strategies of section 1.2.1 as one table. They share
-// the decision (core::decide_balance) and differ only in who talks to whom at a synchronization:
-// where the profiles go, who computes the decision, who is told it, and which slaves form a
-// group. The synchronization routines (context::run_sync on the slaves, DLB_master_sync on the
-// master, DLB_init's group size) read this table; NONE has no row (no synchronization), and
-// the customized mode (AUTO) runs GCDLB's row until it commits to one of the four.
+// strategy_table.hpp: the synchronization protocols of section 1.2.1 as data. The four balancing
+// strategies share the decision (core::decide_balance) and differ only in who talks to whom at a
+// synchronization. One table says, per strategy, who is interrupted, where the profiles go, who
+// decides, who is told, and which slaves form a group; the options add the columns the paper
+// leaves open (what follows a decision not to move, who owns the first synchronization, how a
+// broadcast is sent) and the variants of the "told" column. resolve_protocol() turns a strategy
+// and those options into one sync_protocol value, computed once per loop (and again when
+// customized mode commits); the synchronization routines (context::run_sync and the interrupt
+// calls on the slaves, DLB_master_sync on the master) read only that value. NONE has no row (no
+// synchronization); the master's own synchronization (customized mode's first one and ADAPTIVE's
+// re-selections, and every strategy's first one under --first-sync master-*) is
+// master_sync_protocol().
 #pragma once
 
 #include <array>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
+#include "dlb/core/redistribution.hpp"
 #include "dlb/core/strategy.hpp"
+#include "dlb/runtime/network.hpp"
 
 namespace dlb {
 
+// Whom the member that runs out of work interrupts.
+enum class interrupt_audience {
+  active_members,  // the members it knows to be active (it saw every decision)
+  every_member     // every other member: it does not see the others' outcomes (told senders only)
+};
 // Where a member sends its profile at a synchronization.
 enum class profile_destination {
   to_master,        // the balancer on the master (all-to-one)
@@ -26,17 +41,29 @@ enum class decision_maker {
 };
 // Who is sent the decision.
 enum class decision_audience {
-  tell_group,  // one DECISION multicast to the members whose profiles it decided on
-  tell_nobody  // every member computed it
+  tell_senders,  // the paper's centralized protocol: an INSTRUCTION to each sender, a NOTICE to a
+                 // requester that gets nothing; a member with work goes on after its profile
+  tell_group,    // one DECISION multicast to the members whose profiles it decided on, who wait
+  tell_nobody    // every member computed it
 };
 // Which slaves synchronize together.
 enum class grouping {
   global,  // all P slaves (K = P)
   k_block  // K-block groups: slaves 0..K-1, K..2K-1, ... (core/groups.hpp)
 };
+// Who owns a loop's first synchronization (section 1.4.2; lib/README.md, "The first
+// synchronization").
+enum class first_sync_owner {
+  strategy,      // the strategy's own protocol, in its groups
+  master_group,  // the master: every slave's profile to it; it decides within the strategy's groups
+  master_global  // the master: every slave's profile to it; it decides over all P slaves
+};
+// How a message to several tasks is sent: broadcast_kind (network.hpp).
 
+// One strategy's protocol as section 1.2.1 describes it.
 struct strategy_row {
   core::strategy strategy;
+  interrupt_audience interrupts;
   profile_destination profiles_to;
   decision_maker decided_by;
   decision_audience told;
@@ -46,23 +73,24 @@ struct strategy_row {
 // Section 1.2.1: one row per balancing strategy.
 inline constexpr std::array<strategy_row, 4> strategy_table = [] {
   using enum core::strategy;
+  using enum interrupt_audience;
   using enum profile_destination;
   using enum decision_maker;
   using enum decision_audience;
   using enum grouping;
   // clang-format off
   return std::array<strategy_row, 4>{{
-      // strategy  profiles go to     decision computed by  who is told   groups
-      {gcdlb,      to_master,         by_master,            tell_group,   global},
-      {gddlb,      to_other_members,  by_every_member,      tell_nobody,  global},
-      {lcdlb,      to_master,         by_master,            tell_group,   k_block},
-      {lddlb,      to_other_members,  by_every_member,      tell_nobody,  k_block},
+      // strategy  interrupted      profiles go to     decided by        told          groups
+      {gcdlb,      every_member,    to_master,         by_master,        tell_senders, global},
+      {gddlb,      active_members,  to_other_members,  by_every_member,  tell_nobody,  global},
+      {lcdlb,      every_member,    to_master,         by_master,        tell_senders, k_block},
+      {lddlb,      active_members,  to_other_members,  by_every_member,  tell_nobody,  k_block},
   }};
   // clang-format on
 }();
 
-// The row of a balancing strategy; null for none and automatic, which have no protocol of their
-// own.
+// The row of a balancing strategy; null for those without a protocol of their own (none,
+// automatic, adaptive, self-scheduling).
 constexpr const strategy_row* find_strategy_row(core::strategy s) {
   for (const strategy_row& r : strategy_table) {
     if (r.strategy == s) return &r;
@@ -70,40 +98,117 @@ constexpr const strategy_row* find_strategy_row(core::strategy s) {
   return nullptr;
 }
 
-// The row of the protocol in force at a synchronization; throws std::logic_error for none and
-// automatic (no synchronization runs under them).
-inline const strategy_row& strategy_row_of(core::strategy s) {
+// The options that choose among the variants (--after-no-move, --instructions, --first-sync,
+// --broadcast), and whether the strategy runs under ADAPTIVE (whose every committed
+// synchronization must reach every member before it returns to re-selection).
+struct protocol_options {
+  core::after_no_move after_no_move = core::after_no_move::idle;
+  bool instructions_to_senders = true;  // --instructions senders (the paper) or all
+  first_sync_owner first_sync = first_sync_owner::master_group;
+  broadcast_kind broadcast = broadcast_kind::mcast;
+  bool adaptive = false;
+};
+
+// The protocol in force at a synchronization: every column, resolved.
+struct sync_protocol {
+  core::strategy strategy = core::strategy::none;  // whose row (none: the master's own sync)
+  interrupt_audience interrupts = interrupt_audience::active_members;
+  profile_destination profiles_to = profile_destination::to_master;
+  decision_maker decided_by = decision_maker::by_master;
+  decision_audience told = decision_audience::tell_group;
+  grouping groups = grouping::global;
+  core::after_no_move after_no_move = core::after_no_move::idle;
+  first_sync_owner first_sync = first_sync_owner::master_group;
+  broadcast_kind broadcast = broadcast_kind::mcast;
+  // The master's own synchronization ends in a commitment (customized mode's choice, or the
+  // strategy the run names, under --first-sync master-*): the decision goes to every member
+  // with the strategy and group each member continues in.
+  bool commits = false;
+  constexpr bool operator==(const sync_protocol&) const = default;
+};
+
+// The strategy's protocol under the options. The paper's centralized row tells the senders only;
+// three variants tell the whole group instead, because every member must learn the outcome:
+// --instructions all, the stop rule (balancing in the group ends) and ADAPTIVE. A member that
+// sees every outcome interrupts only the members it knows to be active.
+constexpr std::optional<sync_protocol> resolve_protocol(core::strategy s,
+                                                        const protocol_options& o) {
   const strategy_row* r = find_strategy_row(s);
-  if (!r)
-    throw std::logic_error("no synchronization protocol for strategy " + std::string(to_string(s)));
-  return *r;
+  if (!r) return std::nullopt;
+  sync_protocol p;
+  p.strategy = s;
+  p.interrupts = r->interrupts;
+  p.profiles_to = r->profiles_to;
+  p.decided_by = r->decided_by;
+  p.told = r->told;
+  p.groups = r->groups;
+  p.after_no_move = o.after_no_move;
+  p.first_sync = o.first_sync;
+  p.broadcast = o.broadcast;
+  if (p.told == decision_audience::tell_senders &&
+      (!o.instructions_to_senders || o.after_no_move == core::after_no_move::stop || o.adaptive)) {
+    p.told = decision_audience::tell_group;
+    p.interrupts = interrupt_audience::active_members;
+  }
+  return p;
 }
 
-// The size of the groups under strategy s: K for K-block groups, P otherwise (NONE runs as one
-// global group that never synchronizes).
+// The master's own synchronization: every active slave's profile to the master (one global
+// group), which decides and tells each its decision with the commitment.
+constexpr sync_protocol master_sync_protocol(const protocol_options& o) {
+  sync_protocol p;
+  p.strategy = core::strategy::none;
+  p.interrupts = interrupt_audience::active_members;
+  p.profiles_to = profile_destination::to_master;
+  p.decided_by = decision_maker::by_master;
+  p.told = decision_audience::tell_group;
+  p.groups = grouping::global;
+  p.after_no_move = o.after_no_move;
+  p.first_sync = o.first_sync;
+  p.broadcast = o.broadcast;
+  p.commits = true;
+  return p;
+}
+
+// The protocol of a loop's first synchronization under strategy s: the master's for customized
+// mode, and for the balancing strategies unless --first-sync strategy; nothing for NONE (and the
+// other strategies without a protocol).
+constexpr std::optional<sync_protocol> first_protocol(core::strategy s, const protocol_options& o) {
+  if (s == core::strategy::automatic || s == core::strategy::adaptive)
+    return master_sync_protocol(o);
+  const auto p = resolve_protocol(s, o);
+  if (!p || o.first_sync == first_sync_owner::strategy) return p;
+  return master_sync_protocol(o);
+}
+
+// The size of the groups under a protocol: K for K-block groups, P otherwise.
+constexpr int group_size_under(const sync_protocol& p, int K, int P) {
+  return p.groups == grouping::k_block ? K : P;
+}
+// The size of the groups under strategy s (P for a strategy without a row).
 constexpr int group_size_under(core::strategy s, int K, int P) {
   const strategy_row* r = find_strategy_row(s);
   return r && r->groups == grouping::k_block ? K : P;
 }
 
-// Does the master receive profiles under strategy s?
-constexpr bool profiles_to_master(core::strategy s) {
-  const strategy_row* r = find_strategy_row(s);
-  return r && r->profiles_to == profile_destination::to_master;
+// A protocol that can run: the decision is computed where the profiles go (the master, or every
+// member from the others' profiles), and told exactly when the master computes it.
+constexpr bool is_consistent(const sync_protocol& p) {
+  const bool central = p.decided_by == decision_maker::by_master;
+  if (central != (p.profiles_to == profile_destination::to_master)) return false;
+  if (central == (p.told == decision_audience::tell_nobody)) return false;
+  // A member told nothing about the others' outcomes must interrupt them all.
+  if ((p.told == decision_audience::tell_senders) !=
+      (p.interrupts == interrupt_audience::every_member))
+    return false;
+  // The master's commitment reaches every member.
+  return !p.commits || p.told == decision_audience::tell_group;
 }
 
-// The protocol is consistent: a decision is sent exactly when the master computes it, and the
-// master computes it exactly when it receives the profiles.
-constexpr bool is_consistent(const strategy_row& r) {
-  const bool central = r.decided_by == decision_maker::by_master;
-  return central == (r.profiles_to == profile_destination::to_master) &&
-         central == (r.told == decision_audience::tell_group);
-}
-static_assert([] {
-  for (const strategy_row& r : strategy_table) {
-    if (!is_consistent(r)) return false;
-  }
-  return true;
-}());
+// Names of the option values, and their parsers (nothing for an unknown value).
+std::string_view to_string(first_sync_owner f);
+std::optional<first_sync_owner> parse_first_sync(std::string_view s);
+std::string_view to_string(broadcast_kind b);
+std::optional<broadcast_kind> parse_broadcast(std::string_view s);
 
 }  // namespace dlb
