@@ -135,7 +135,7 @@ agreement: build
 cost-ablation: build
 	BUILD=$(BUILD) bash scripts/cost-ablation
 
-# Which of the paper's conclusions hold, and where, over its unstated parameters (issue 11):
+# Which of the paper's conclusions hold, and where, over its unstated parameters:
 # experiments/configs/sensitivity.design simulated at every point of a Latin hypercube, 10 paired
 # seeds; writes experiments/SENSITIVITY.md and experiments/sensitivity/ (heat maps, CSVs); raw
 # results in results/sensitivity (resumable). sensitivity-quick: the same chain on a CI-sized
@@ -160,7 +160,7 @@ baselines heterogeneous scale: build
 	BUILD=$(BUILD) JOBS=$(JOBS) PARTS=$@ DOC=results/beyond/$@.md FIG=results/beyond/$@-figures \
 	  bash scripts/beyond
 
-# Everything beyond the paper (issue 12), simulated, resumable, into results/beyond and
+# Everything beyond the paper, simulated, resumable, into results/beyond and
 # experiments/BEYOND.md (+ experiments/beyond/ figures): the paper with ADAPTIVE against the oracle
 # and the best fixed strategy, the self-scheduling baselines, heterogeneous workstations, and the
 # scale study P = 4 ... 1024 (scripts/beyond; PARTS="scale" for one part).

@@ -294,7 +294,7 @@ strategy_prediction context::predict(const std::vector<double>& speeds) const {
   return predict(speeds, rt_.params().model_load);
 }
 
-// The model's input about the load (issue 10, item 5; core/load_estimate.hpp). The paper plugs
+// The model's input about the load (core/load_estimate.hpp). The paper plugs
 // "the load function seen so far" and the load parameters ml and tl into the model at the first
 // synchronization, and its recurrences need the load of every later block too. The prediction
 // starts with the loop (equal blocks at the master's scatter time) on the processors' base speeds

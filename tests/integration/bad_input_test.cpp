@@ -61,7 +61,7 @@ const std::vector<bad_input>& table() {
       {"MxmTooLarge", {"mxm", "--procs", "100000"}, "100000"},
       {"MxmSpeedsNonNumber", {"mxm", "--speeds", "1,abc"}, "1,abc"},
       {"MxmImprovementNonNumber", {"mxm", "--improvement", "abc"}, "--improvement"},
-      // Issue 12: policies, chunk sizes, speeds and the heterogeneous options.
+      // Policies, chunk sizes, speeds and the heterogeneous options.
       {"MxmUnknownPolicy", {"mxm", "--strategy", "FASTEST"}, "FASTEST"},
       {"MxmChunkZero", {"mxm", "--strategy", "CSS:0"}, "CSS:0"},
       {"MxmChunkMissing", {"mxm", "--strategy", "CSS"}, "CSS:k"},
@@ -169,7 +169,7 @@ const std::vector<bad_input>& table() {
       {"PlotNetworkWrongFile",
        {"dlb_plot_network", "--fit", "{fix}/results.csv", "--out-dir", "{out}/fig"},
        "results.csv"},
-      // The sensitivity study's design files (issue 11) and the options it added.
+      // The sensitivity study's design files and the options it added.
       {"MxmTOpFactorZero", {"mxm", "--t-op-factor", "0"}, "--t-op-factor"},
       {"MxmThresholdPctZero", {"mxm", "--threshold-pct", "0"}, "--threshold-pct"},
       {"SensitivityUnknownParameter",

@@ -1,6 +1,6 @@
 // Integration tests of what a run leaves behind: nothing, in the temporary directory (PVM_TMP,
 // here a private one per test) or in the process table, whether the run ends normally or its
-// master is killed with SIGKILL (issue 16: the private pvmd's log /tmp/pvml.<uid>.dlb-* stayed
+// master is killed with SIGKILL (the private pvmd's log /tmp/pvml.<uid>.dlb-* stayed
 // behind forever after a kill -9 of the master).
 #include <gtest/gtest.h>
 #include <signal.h>

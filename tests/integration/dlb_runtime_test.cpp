@@ -138,7 +138,7 @@ INSTANTIATE_TEST_SUITE_P(Native, StrategyMatrix,
                                             ::testing::Values("uniform", "triangular"),
                                             ::testing::Values("native"), ::testing::Values("pvm")),
                          case_name);
-// ADAPTIVE (issue 12): a few PVM runs (its protocol is AUTO's and the four strategies'), every
+// ADAPTIVE: a few PVM runs (its protocol is AUTO's and the four strategies'), every
 // size under the simulator.
 INSTANTIATE_TEST_SUITE_P(EmulatedAdaptive, StrategyMatrix,
                          ::testing::Combine(::testing::Values("ADAPTIVE"), ::testing::Values(4, 8),
@@ -375,7 +375,7 @@ TEST_P(Usage, BadInputGetsAClearErrorAndExitTwo) {
   EXPECT_NE(h.out.find("--backend"), std::string::npos);
 }
 
-// The customized choice's model is fed the run's load (issue 10 item 5): with the run's own load
+// The customized choice's model is fed the run's load: with the run's own load
 // function it predicts the strategy that ran close to what the run took, which a model without
 // the load (ml = 0) cannot (it would predict the unloaded time, less than half of it); both
 // predictions come with every balanced run, and the estimate sees the load that was there.
@@ -412,7 +412,7 @@ TEST(ModelLoad, ThePredictionIsMadeUnderTheRunsLoadAndUnderAnEstimatedOne) {
   EXPECT_NE(pred["predicted_best_run"], "-");
 }
 
-// Loops whose iterations cost different amounts (issue 16): every strategy, both balancing
+// Loops whose iterations cost different amounts: every strategy, both balancing
 // units, block and cyclic starts, with and without load, on the linear and the heavy-tailed
 // (iterations differing up to 50x) shapes: every run verified, statistics that add up.
 TEST(UnevenWork, EveryStrategyVerifiedOnEveryShapeStartAndUnit) {
@@ -659,7 +659,7 @@ TEST(Failure, EveryWaitIsBounded) {
 
 namespace {
 
-// The epoch is the loop's start (issue 16 item 4): real time the master spends on its set-up
+// The epoch is the loop's start: real time the master spends on its set-up
 // before the loop is neither emulated time nor lag. 2 wall seconds at scale 10 would be 20
 // emulated seconds of lag if the emulated clock counted from the runtime's start; the bound,
 // half that, leaves room for what a loaded machine makes any run lag (0.2 emulated seconds at

@@ -1,4 +1,4 @@
-// heterogeneous_test: heterogeneous workstations end to end (issue 12 item 4), on both backends,
+// heterogeneous_test: heterogeneous workstations end to end, on both backends,
 // with the synthetic loop on the half2x mix (speeds 1, 1, 2, 2) without external load, where the
 // ideal makespan is known by hand: 240 iterations of 20 ms = 4.8 base seconds over a total speed
 // of 6, 0.8 s.

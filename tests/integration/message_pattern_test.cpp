@@ -1,5 +1,5 @@
-// message_pattern_test: who talks to whom in one synchronization, per strategy, on both backends
-// (issue 10 item 6). The synthetic loop runs on P = 8 slaves (K = 4 for the local strategies)
+// message_pattern_test: who talks to whom in one synchronization, per strategy, on both backends.
+// The synthetic loop runs on P = 8 slaves (K = 4 for the local strategies)
 // without external load, slaves 4 and 8 at quarter speed (the margin, 3 s emulated,
 // outlasts a fast member's start lagging on a loaded machine), so the first synchronization of
 // group 0 has a known shape: the fast members run out first, the slow one holds the surplus and

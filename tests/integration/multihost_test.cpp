@@ -461,7 +461,7 @@ TEST(MultiHostCleanup, InterruptedRunLeavesNothing) {
     EXPECT_FALSE(fs::exists("/tmp/" + f + uid + "." + vmid)) << f << uid << "." << vmid;
 }
 
-// --- A workstation lost mid-run (issue 13, item 3) ---------------------------------------------
+// --- A workstation lost mid-run -------------------------------------------------------------
 
 // The PVM_VMID of the run's master pvmd (on host 0), read from its environment; empty if none
 // runs yet.

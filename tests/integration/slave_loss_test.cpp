@@ -1,4 +1,4 @@
-// slave_loss_test: surviving a lost workstation (issue 13, item 3; lib/README.md, "When a
+// slave_loss_test: surviving a lost workstation (lib/README.md, "When a
 // workstation is lost"). apps/synthetic runs with --on-loss recover while one slave dies:
 //  - simulated backend: the slave's actor is killed at a virtual time (--kill-slave, --kill-at),
 //    at seeded random points and at points taken from a trace of the same run without a kill

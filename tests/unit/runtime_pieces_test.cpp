@@ -60,8 +60,8 @@ TEST(Options, ParsesValidatesAndNamesTheOption) {
   EXPECT_EQ(
       dlb::read_params(dlb::options::parse(specs, {"--balance-by", "iterations"})).balance_unit,
       dlb::core::balance_unit::iterations);
-  // Every strategy keeps K (P/2 by default): the model predicts the local strategies with it
-  // (issue 24, item 3); a global strategy's run is still one group of P (group_size_under).
+  // Every strategy keeps K (P/2 by default): the model predicts the local strategies with it;
+  // a global strategy's run is still one group of P (group_size_under).
   EXPECT_EQ(
       dlb::read_params(dlb::options::parse(specs, {"--strategy", "GDDLB", "--procs", "16"})).group,
       8);

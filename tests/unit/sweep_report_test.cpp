@@ -264,7 +264,7 @@ TEST(SweepReport, ModelMissesAreMeasuredInTimeAndPercent) {
   EXPECT_NE(md.find("| AC P=4 n=100 | LDDLB | GCDLB | no |"), std::string::npos) << md;
 }
 
-// Both predictions (issue 10 item 5): the runs' own (--model-load run) and the estimated load's,
+// Both predictions: the runs' own (--model-load run) and the estimated load's,
 // each judged against the actual best, per loop for TRFD.
 TEST(SweepReport, BothPredictionsAreJudgedPerLoop) {
   std::string tmpl = (fs::temp_directory_path() / "sweep_report_XXXXXX").string();
@@ -311,7 +311,7 @@ TEST(SweepReport, BothPredictionsAreJudgedPerLoop) {
 
 namespace {
 
-// Beyond the paper (issue 12): the oracle section has a column for every policy of the results,
+// Beyond the paper: the oracle section has a column for every policy of the results,
 // the self-scheduling baselines after the paper's strategies.
 TEST(SweepReport, OracleSectionListsTheBaselines) {
   report_inputs in;
