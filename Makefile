@@ -129,9 +129,10 @@ agreement: build
 	$(BUILD)/experiments/dlb_agreement --a $(AGREE)/sim/summary.csv --b $(AGREE)/pvm/summary.csv \
 	  --out $(AGREE)/agreement.md
 
-# How each mechanism of the paper's cost structure moves the claims and Table 1.4: paper.conf
-# simulated with each one set back to the earlier choice (results/ablation/ablation.md; about 25
-# minutes on the 2-core machine).
+# How each mechanism of the paper's cost structure, and each reading of the paper's protocol
+# (first synchronization at the master, pvm_mcast broadcasts, the wire's share of a byte), moves
+# the claims and Table 1.4: paper.conf simulated with each one set back (results/ablation/
+# ablation.md, dlb_ablation's table; 9 variants, about 50 minutes on the 2-core machine).
 cost-ablation: build
 	BUILD=$(BUILD) bash scripts/cost-ablation
 

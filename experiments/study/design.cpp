@@ -192,6 +192,36 @@ const std::vector<parameter_info>& parameter_table() {
        0,
        0,
        {"master", "dedicated"}},
+      {"first_sync",
+       "master-group",
+       "--first-sync",
+       "section 1.4.2: the master (pseudo-master in the distributed schemes) 'is responsible only "
+       "for the first synchronization', and DLB_master_sync 'handles the first synchronization' "
+       "in every scheme; deciding within the strategy's groups, as the local schemes are defined "
+       "and modelled (sections 1.2.1, 1.3.2; lib/README.md)",
+       false,
+       0,
+       0,
+       {"strategy", "master-group", "master-global"}},
+      {"broadcast",
+       "mcast",
+       "--broadcast",
+       "the profiles are 'broadcast' (sections 1.2.1-1.2.2), and PVM 3's broadcast is pvm_mcast: "
+       "one send by the task, one copy per destination host (lib/README.md, \"Broadcasts\")",
+       false,
+       0,
+       0,
+       {"mcast", "unicast"}},
+      {"wire_share",
+       "0.768",
+       "--wire-share (the wire's part of each byte's 1/B)",
+       "the paper's B = 0.96 MB/s is end to end ('the cost of packing, receiving, and the real "
+       "communication time'); 10 Mb/s Ethernet carries 1.25 MB/s: 0.96/1.25 of a byte's time on "
+       "the wire, the rest on the hosts",
+       true,
+       1e-6,
+       1,
+       {}},
       {"delta_ms",
        "1",
        "--delta-ms",
@@ -378,8 +408,8 @@ std::vector<point> make_points(const design& d) {
 }
 
 std::vector<std::string> network_variant::netchar_args() const {
-  return {"--send-overhead", send_overhead,    "--recv-overhead",
-          recv_overhead,     "--header-bytes", header_bytes};
+  return {"--send-overhead", send_overhead,  "--recv-overhead", recv_overhead, "--header-bytes",
+          header_bytes,      "--wire-share", wire_share,        "--broadcast", broadcast};
 }
 
 network_variant network_of(const point& p) {
@@ -388,11 +418,14 @@ network_variant network_of(const point& p) {
   v.send_overhead = format_number(s.first);
   v.recv_overhead = format_number(s.second);
   v.header_bytes = p.levels.at("header_bytes");
-  const auto* split = find_parameter("split");
-  const auto* header = find_parameter("header_bytes");
-  if (p.levels.at("split") != split->default_level ||
-      p.levels.at("header_bytes") != header->default_level) {
-    v.name = "os" + v.send_overhead + "-or" + v.recv_overhead + "-h" + v.header_bytes;
+  v.wire_share = p.levels.at("wire_share");
+  v.broadcast = p.levels.at("broadcast");
+  bool all_default = true;
+  for (const char* name : {"split", "header_bytes", "wire_share", "broadcast"})
+    all_default = all_default && p.levels.at(name) == find_parameter(name)->default_level;
+  if (!all_default) {
+    v.name = "os" + v.send_overhead + "-or" + v.recv_overhead + "-h" + v.header_bytes + "-w" +
+             v.wire_share + "-" + v.broadcast;
   }
   return v;
 }
@@ -403,13 +436,15 @@ std::string point_args(const point& p, const std::filesystem::path& profile_dir)
   if (p.is_defaults) return "";
   const auto net = network_of(p);
   std::string a = "--send-overhead " + net.send_overhead + " --recv-overhead " + net.recv_overhead +
-                  " --header-bytes " + net.header_bytes;
+                  " --header-bytes " + net.header_bytes + " --wire-share " + net.wire_share +
+                  " --broadcast " + net.broadcast;
   if (!net.name.empty()) {
     a += " --network-profile " + (profile_dir / (net.name + ".profile")).string();
   }
   a += " --threshold-pct " + p.levels.at("threshold_pct");
   a += " --after-no-move " + p.levels.at("after_no_move");
   a += " --balancer " + p.levels.at("balancer");
+  a += " --first-sync " + p.levels.at("first_sync");
   a += " --delta-ms " + p.levels.at("delta_ms");
   a += " --t-op-factor " + p.levels.at("t_op_factor");
   return a;

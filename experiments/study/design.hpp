@@ -78,7 +78,7 @@ std::vector<point> make_points(const design& d);
 // runtime's default: such a point needs its own network profile for the cost model.
 struct network_variant {
   std::string name;  // file-name safe, e.g. "os0.1-or0.7-h98"
-  std::string send_overhead, recv_overhead, header_bytes;
+  std::string send_overhead, recv_overhead, header_bytes, wire_share, broadcast;
   // dlb_netchar's options for this description (without --out / --name).
   std::vector<std::string> netchar_args() const;
 };

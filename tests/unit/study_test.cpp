@@ -3,6 +3,7 @@
 // agreement, the calibrated point) on synthetic results whose answers are known.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -145,6 +146,33 @@ TEST(StudyDesign, StudyConfigRunsEverySectionPerPoint) {
     EXPECT_EQ(per_args[args + " tl=" + std::to_string(std::stod(p.levels.at("tl")))], 8) << p.id;
   }
   EXPECT_THROW(dlb::study::study_config(d, "args = --x 1\n" + base, pts, "/p"), design_error);
+}
+
+// The protocol's readings as axes: each point passes its first-synchronization owner, and a
+// point whose broadcast or wire share is not the default measures a network profile of its own
+// under them (the model must see the network the runs see).
+TEST(StudyDesign, ProtocolReadingsAreAxesWithTheirOwnProfiles) {
+  const auto d = parse_design(
+      "base = b\nseeds = 1\npoints = 4\nfirst_sync = strategy master-group master-global\n"
+      "broadcast = mcast unicast\nwire_share = 0.768 1\n",
+      "p.design");
+  int unicast = 0;
+  for (const auto& p : dlb::study::make_points(d)) {
+    if (p.is_defaults) continue;
+    const auto args = dlb::study::point_args(p, "/tmp/profiles");
+    EXPECT_NE(args.find("--first-sync " + p.levels.at("first_sync")), std::string::npos) << args;
+    const auto net = dlb::study::network_of(p);
+    const bool default_net =
+        p.levels.at("broadcast") == "mcast" && p.levels.at("wire_share") == "0.768";
+    EXPECT_EQ(net.name.empty(), default_net) << net.name;
+    const auto na = net.netchar_args();
+    EXPECT_NE(std::find(na.begin(), na.end(), p.levels.at("broadcast")), na.end());
+    EXPECT_NE(std::find(na.begin(), na.end(), p.levels.at("wire_share")), na.end());
+    unicast += p.levels.at("broadcast") == "unicast";
+  }
+  EXPECT_EQ(unicast, 2);  // a Latin hypercube: each level of each axis equally often
+  EXPECT_THROW(parse_design("base = b\nseeds = 1\npoints = 2\nfirst_sync = everyone\n", "x"),
+               design_error);
 }
 
 claim_at_point at(verdict v, std::optional<double> support = std::nullopt) {
