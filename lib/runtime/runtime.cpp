@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
@@ -53,123 +54,153 @@ std::vector<double> parse_speeds(const std::string& text, int procs) {
 }
 }  // namespace
 
+namespace {
+
+// The policy, the slaves and their load.
+const option_spec kRunOptions[] = {
+    {"strategy", "GDDLB",
+     "NONE, GCDLB, GDDLB, LCDLB, LDDLB, AUTO (customized: the model chooses) or ADAPTIVE "
+     "(the model chooses again at every synchronization); or a loop "
+     "self-scheduling baseline: SS, CSS:k (chunks of k), GSS, TSS, FAC2 or AWF"},
+    {"backend", "pvm",
+     "pvm (real PVM tasks) or sim (simulated workstations in virtual time, one process)"},
+    {"procs", "4", "P, the number of slaves (1..64 under pvm, 1..4096 under sim)"},
+    {"group", "0", "K, group size of the local strategies; 0: P/2 as in the paper"},
+    {"seed", "1", "seed of the external load function"},
+    {"ml", std::to_string(paper::max_load),
+     "maximum external load (load uniform in 0..ml); 0: no load"},
+    {"tl", decimal(core::kDefaultPersistence), "duration of persistence of the load, seconds"},
+    {"load-after", "0",
+     "the external load starts at this time of the run's clock, seconds, rounded down to a "
+     "whole number of --tl (no load before it); 0: from the start"},
+    {"speeds", "1",
+     "normalized processor speeds S_i: one value or P, comma-separated, or a mix: uniform, "
+     "half2x (the second half at 2), quarter4x (the last quarter at 4), ramp (1 to 2)"},
+    {"initial", "equal",
+     "initial distribution of a BLOCK loop: equal (the paper's chi_i(0) = I/P) or speed "
+     "(lambda_i(0) proportional to S_i)"},
+    {"groups", "block",
+     "groups of the local strategies: block (K-block, the paper's) or power (groups of equal "
+     "total power S_i, for heterogeneous --speeds)"},
+};
+
+// The clock and the emulated network.
+const option_spec kNetworkOptions[] = {
+    {"clock", "emulated",
+     "emulated (1996 workstations, dilated time) or native (real time); pvm backend only"},
+    {"scale", "10", "emulated seconds per wall second (emulated clock)"},
+    {"network", "ethernet1996",
+     "emulated network: ethernet1996 (shared medium), switched or ideal"},
+    {"latency-us", "",
+     "network latency L, microseconds: one-way time of a 1-byte message (default: the paper's "
+     "2414.5)"},
+    {"bandwidth-mbps", "", "network bandwidth B, MB/s (10^6 bytes/s; default: the paper's 0.96)"},
+    {"send-overhead", "",
+     "o_s, the sender's CPU per message, as a fraction of L (default 0.4; lib/README.md)"},
+    {"recv-overhead", "",
+     "o_r, the receiver's CPU per message, as a fraction of L (default 0.4; lib/README.md)"},
+    {"header-bytes", "", "h, bytes on the wire per message besides the payload (default 98)"},
+    {"wire-share", "",
+     "the share of a byte's end-to-end time 1/B spent on the wire, the rest on the hosts' CPU "
+     "(packing, unpacking, half each) (default 0.768 = 0.96/1.25: the paper's end-to-end B "
+     "over 10 Mb/s Ethernet's 1.25 MB/s; 1: every byte on the wire; lib/README.md, "
+     "\"Broadcasts\")"},
+    {"network-file", "",
+     "network description file (medium, latency_us, bandwidth_MBps, send_overhead_us, "
+     "recv_overhead_us, header_bytes; optional wire_share) instead of --network and the options "
+     "above"},
+};
+
+// The balancer and the protocol's readings.
+const option_spec kBalancerOptions[] = {
+    {"delta-ms", "1", "time the balancer spends on one decision, ms"},
+    {"threshold", "-1", "move threshold in iterations; -1: --threshold-pct of the loop's"},
+    {"threshold-pct", "1",
+     "move threshold in percent of the loop's iterations (at least 1 iteration), unless "
+     "--threshold is given"},
+    {"improvement", decimal(paper::min_improvement),
+     "minimum predicted improvement to move work (profitability)"},
+    {"balancer", "master",
+     "where the master task (the centralized balancer, scatter and gather) runs: master (on "
+     "slave 1's workstation, taking its CPU, as in the paper) or dedicated (a workstation of "
+     "its own)"},
+    {"instructions", "senders",
+     "who hears the centralized balancer's decision: senders (the paper: instructions to the "
+     "senders only, receivers learn from the data, the others go on computing) or all (every "
+     "member waits for the decision and is told it)"},
+    {"after-no-move", "idle",
+     "after a decision not to move: idle (the requester idles, the others go on and the next "
+     "to run out synchronizes again) or stop (balancing in the group ends)"},
+    {"first-sync", "master-group",
+     "who owns a loop's first synchronization: strategy (the strategy's own protocol in its "
+     "groups), master-group (every slave's profile to the master, which decides within the "
+     "strategy's groups) or master-global (the master decides over all P slaves); "
+     "lib/README.md, \"The first synchronization\""},
+    {"broadcast", "mcast",
+     "how a message to several tasks is sent: unicast (one send per destination, each paying "
+     "the send overhead) or mcast (pvm_mcast: one send overhead, one copy per destination host "
+     "on the wire)"},
+    {"balance-by", "work",
+     "what the balancer splits in proportion to the speeds: work (the iterations' costs from "
+     "the loop's work function, speeds in work per second) or iterations (speeds in "
+     "iterations per second: the earlier rule, wrong on loops whose iterations cost different "
+     "amounts)"},
+    {"model-load", "run",
+     "the external load the cost model assumes: run (the run's own load function: seed, ml, "
+     "tl) or estimated (ml and tl estimated from the speeds seen up to the first "
+     "synchronization)"},
+};
+
+// Bounded waits, lost slaves and fault injection.
+const option_spec kFailureOptions[] = {
+    {"timeout", "120", "wall-clock bound on every wait, seconds"},
+    {"on-loss", "abort",
+     "when a slave is lost: abort (the run fails naming it) or recover (the survivors compute "
+     "its unfinished iterations; lib/README.md, \"When a workstation is lost\")"},
+    {"kill-slave", "0",
+     "fault injection: this slave dies (sim: its actor is killed; pvm: it SIGKILLs itself) at "
+     "the point one of the next three options gives (none: --kill-at 0); 0: none"},
+    {"kill-at", "",
+     "... at this time of the run's clock, seconds (the loop's start is 0; sim: wherever the "
+     "slave is then; pvm: at its first iteration boundary at or after it)"},
+    {"kill-after-iters", "",
+     "... once it has completed this many iterations (counted over the run's loops), at that "
+     "iteration boundary: the same point on every backend and machine"},
+    {"kill-at-sync", "",
+     "... as it enters its Nth synchronization (1: the first), before it sends its profile"},
+    {"fault-mark", "",
+     "with --kill-slave, pvm: at the fault point the slave writes FILE (pid=, rank=, "
+     "iterations=, syncs=) and waits "
+     "there to be killed from outside (kill -9, its host deleted, the master's loss) instead "
+     "of killing itself; it fails the run if that does not happen within --timeout"},
+};
+
+// The cost model's profile, the virtual machine, traces, output.
+const option_spec kOtherOptions[] = {
+    {"network-profile", "",
+     "network profile for the cost model (default: <network>.profile from $DLB_NETWORK_DIR or "
+     "<prefix>/share/dlb/network)"},
+    {"join-vm", "", "join the PVM virtual machine of the environment instead of a private one",
+     true},
+    {"hostfile", "",
+     "PVM hostfile: a private virtual machine of those hosts, slaves spread over them "
+     "(--clock native)"},
+    {"trace-dir", "",
+     "write every message each task sends to DIR/messages.<rank>.csv (time, from, to, type, "
+     "bytes, loop, group, epoch)"},
+    {"quiet", "", "print only the result lines", true},
+};
+
+}  // namespace
+
 std::vector<option_spec> common_options() {
-  return {
-      {"strategy", "GDDLB",
-       "NONE, GCDLB, GDDLB, LCDLB, LDDLB, AUTO (customized: the model chooses) or ADAPTIVE "
-       "(the model chooses again at every synchronization); or a loop "
-       "self-scheduling baseline: SS, CSS:k (chunks of k), GSS, TSS, FAC2 or AWF"},
-      {"backend", "pvm",
-       "pvm (real PVM tasks) or sim (simulated workstations in virtual time, one process)"},
-      {"procs", "4", "P, the number of slaves (1..64 under pvm, 1..4096 under sim)"},
-      {"group", "0", "K, group size of the local strategies; 0: P/2 as in the paper"},
-      {"seed", "1", "seed of the external load function"},
-      {"ml", std::to_string(paper::max_load),
-       "maximum external load (load uniform in 0..ml); 0: no load"},
-      {"tl", decimal(core::kDefaultPersistence), "duration of persistence of the load, seconds"},
-      {"load-after", "0",
-       "the external load starts at this time of the run's clock, seconds, rounded down to a "
-       "whole number of --tl (no load before it); 0: from the start"},
-      {"speeds", "1",
-       "normalized processor speeds S_i: one value or P, comma-separated, or a mix: uniform, "
-       "half2x (the second half at 2), quarter4x (the last quarter at 4), ramp (1 to 2)"},
-      {"initial", "equal",
-       "initial distribution of a BLOCK loop: equal (the paper's chi_i(0) = I/P) or speed "
-       "(lambda_i(0) proportional to S_i)"},
-      {"groups", "block",
-       "groups of the local strategies: block (K-block, the paper's) or power (groups of equal "
-       "total power S_i, for heterogeneous --speeds)"},
-      {"clock", "emulated",
-       "emulated (1996 workstations, dilated time) or native (real time); pvm backend only"},
-      {"scale", "10", "emulated seconds per wall second (emulated clock)"},
-      {"network", "ethernet1996",
-       "emulated network: ethernet1996 (shared medium), switched or ideal"},
-      {"latency-us", "",
-       "network latency L, microseconds: one-way time of a 1-byte message (default: the paper's "
-       "2414.5)"},
-      {"bandwidth-mbps", "", "network bandwidth B, MB/s (10^6 bytes/s; default: the paper's 0.96)"},
-      {"send-overhead", "",
-       "o_s, the sender's CPU per message, as a fraction of L (default 0.4; lib/README.md)"},
-      {"recv-overhead", "",
-       "o_r, the receiver's CPU per message, as a fraction of L (default 0.4; lib/README.md)"},
-      {"header-bytes", "", "h, bytes on the wire per message besides the payload (default 98)"},
-      {"wire-share", "",
-       "the share of a byte's end-to-end time 1/B spent on the wire, the rest on the hosts' CPU "
-       "(packing, unpacking, half each) (default 1: all on the wire; 0.768 = 0.96/1.25 is 10 "
-       "Mb/s Ethernet's; lib/README.md, \"Broadcasts\")"},
-      {"network-file", "",
-       "network description file (medium, latency_us, bandwidth_MBps, send_overhead_us, "
-       "recv_overhead_us, header_bytes; optional wire_share) instead of --network and the options "
-       "above"},
-      {"delta-ms", "1", "time the balancer spends on one decision, ms"},
-      {"threshold", "-1", "move threshold in iterations; -1: --threshold-pct of the loop's"},
-      {"threshold-pct", "1",
-       "move threshold in percent of the loop's iterations (at least 1 iteration), unless "
-       "--threshold is given"},
-      {"improvement", decimal(paper::min_improvement),
-       "minimum predicted improvement to move work (profitability)"},
-      {"balancer", "master",
-       "where the master task (the centralized balancer, scatter and gather) runs: master (on "
-       "slave 1's workstation, taking its CPU, as in the paper) or dedicated (a workstation of "
-       "its own)"},
-      {"instructions", "senders",
-       "who hears the centralized balancer's decision: senders (the paper: instructions to the "
-       "senders only, receivers learn from the data, the others go on computing) or all (every "
-       "member waits for the decision and is told it)"},
-      {"after-no-move", "idle",
-       "after a decision not to move: idle (the requester idles, the others go on and the next "
-       "to run out synchronizes again) or stop (balancing in the group ends)"},
-      {"first-sync", "master-group",
-       "who owns a loop's first synchronization: strategy (the strategy's own protocol in its "
-       "groups), master-group (every slave's profile to the master, which decides within the "
-       "strategy's groups) or master-global (the master decides over all P slaves); "
-       "lib/README.md, \"The first synchronization\""},
-      {"broadcast", "mcast",
-       "how a message to several tasks is sent: unicast (one send per destination, each paying "
-       "the send overhead) or mcast (pvm_mcast: one send overhead, one copy per destination host "
-       "on the wire)"},
-      {"balance-by", "work",
-       "what the balancer splits in proportion to the speeds: work (the iterations' costs from "
-       "the loop's work function, speeds in work per second) or iterations (speeds in "
-       "iterations per second: the earlier rule, wrong on loops whose iterations cost different "
-       "amounts)"},
-      {"model-load", "run",
-       "the external load the cost model assumes: run (the run's own load function: seed, ml, "
-       "tl) or estimated (ml and tl estimated from the speeds seen up to the first "
-       "synchronization)"},
-      {"timeout", "120", "wall-clock bound on every wait, seconds"},
-      {"on-loss", "abort",
-       "when a slave is lost: abort (the run fails naming it) or recover (the survivors compute "
-       "its unfinished iterations; lib/README.md, \"When a workstation is lost\")"},
-      {"kill-slave", "0",
-       "fault injection: this slave dies (sim: its actor is killed; pvm: it SIGKILLs itself) at "
-       "the point one of the next three options gives (none: --kill-at 0); 0: none"},
-      {"kill-at", "",
-       "... at this time of the run's clock, seconds (the loop's start is 0; sim: wherever the "
-       "slave is then; pvm: at its first iteration boundary at or after it)"},
-      {"kill-after-iters", "",
-       "... once it has completed this many iterations (counted over the run's loops), at that "
-       "iteration boundary: the same point on every backend and machine"},
-      {"kill-at-sync", "",
-       "... as it enters its Nth synchronization (1: the first), before it sends its profile"},
-      {"fault-mark", "",
-       "with --kill-slave, pvm: at the fault point the slave writes FILE (pid=, rank=, "
-       "iterations=, syncs=) and waits "
-       "there to be killed from outside (kill -9, its host deleted, the master's loss) instead "
-       "of killing itself; it fails the run if that does not happen within --timeout"},
-      {"network-profile", "",
-       "network profile for the cost model (default: <network>.profile from $DLB_NETWORK_DIR or "
-       "<prefix>/share/dlb/network)"},
-      {"join-vm", "", "join the PVM virtual machine of the environment instead of a private one",
-       true},
-      {"hostfile", "",
-       "PVM hostfile: a private virtual machine of those hosts, slaves spread over them "
-       "(--clock native)"},
-      {"trace-dir", "",
-       "write every message each task sends to DIR/messages.<rank>.csv (time, from, to, type, "
-       "bytes, loop, group, epoch)"},
-      {"quiet", "", "print only the result lines", true},
-  };
+  std::vector<option_spec> all;
+  for (const auto& group :
+       {std::span<const option_spec>(kRunOptions), std::span<const option_spec>(kNetworkOptions),
+        std::span<const option_spec>(kBalancerOptions),
+        std::span<const option_spec>(kFailureOptions), std::span<const option_spec>(kOtherOptions)})
+    all.insert(all.end(), group.begin(), group.end());
+  return all;
 }
 
 network_params read_network_options(const options& o) {
@@ -217,21 +248,34 @@ network_params read_network_options(const options& o) {
   return n;
 }
 
-run_params read_params(const options& o) {
-  run_params p;
+namespace {
+
+// The value of a choice option, which must be one of `allowed`; else a usage error naming the
+// option, the allowed values ("a or b", "a, b or c") and what was given.
+const std::string& choice(const options& o, const char* name,
+                          std::initializer_list<const char*> allowed) {
+  const std::string& v = o.str(name);
+  std::string list;
+  std::size_t i = 0;
+  for (const char* a : allowed) {
+    if (v == a) return v;
+    list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + std::string(a);
+    ++i;
+  }
+  throw usage_error("option --" + std::string(name) + " must be " + list + ", got '" + v + "'");
+}
+
+// The policy, the backend, P and K.
+void read_policy(const options& o, run_params& p) {
   try {
     p.policy = core::parse_policy(o.str("strategy"));
   } catch (const std::invalid_argument& e) {
     throw usage_error("option --strategy: " + std::string(e.what()));
   }
   p.strategy = p.policy.kind;
-  const std::string& b = o.str("backend");
-  if (b != "pvm" && b != "sim")
-    throw usage_error("option --backend must be pvm or sim, got '" + b + "'");
-  p.backend = b == "sim" ? backend_kind::sim : backend_kind::pvm;
-  const bool sim = p.backend == backend_kind::sim;
+  p.backend = choice(o, "backend", {"pvm", "sim"}) == "sim" ? backend_kind::sim : backend_kind::pvm;
   p.procs = static_cast<int>(o.integer("procs", 1, kMaxSimSlaves));
-  if (!sim && p.procs > kMaxPvmSlaves)
+  if (p.backend == backend_kind::pvm && p.procs > kMaxPvmSlaves)
     throw usage_error("option --procs: at most " + std::to_string(kMaxPvmSlaves) +
                       " slaves under --backend pvm (use --backend sim for more), got " +
                       std::to_string(p.procs));
@@ -243,6 +287,10 @@ run_params read_params(const options& o) {
   // one, and every run's after-the-fact predictions); a global strategy's run still forms one
   // group of all slaves (group_size_under).
   p.group = k == 0 ? std::max(1, p.procs / paper::local_groups) : k;
+}
+
+// The external load, the workstations' speeds, the initial distribution and the groups.
+void read_load(const options& o, run_params& p) {
   p.load.seed = static_cast<std::uint64_t>(o.integer("seed", 0, INT64_MAX));
   p.load.max_load = static_cast<int>(o.integer("ml", 0, 1000));
   p.load.persistence = o.real("tl", 1e-6, 1e12);
@@ -250,18 +298,14 @@ run_params read_params(const options& o) {
   if (after > 0 && std::isfinite(p.load.persistence))
     p.load.unloaded_blocks = static_cast<std::int64_t>(std::floor(after / p.load.persistence));
   p.speeds = parse_speeds(o.str("speeds"), p.procs);
-  const std::string& initial = o.str("initial");
-  if (initial != "equal" && initial != "speed")
-    throw usage_error("option --initial must be equal or speed, got '" + initial + "'");
-  p.initial_by_speed = initial == "speed";
-  const std::string& grouping = o.str("groups");
-  if (grouping != "block" && grouping != "power")
-    throw usage_error("option --groups must be block or power, got '" + grouping + "'");
-  p.power_groups = grouping == "power";
-  const std::string& c = o.str("clock");
-  if (c != "emulated" && c != "native")
-    throw usage_error("option --clock must be emulated or native, got '" + c + "'");
-  p.emulated = c == "emulated";
+  p.initial_by_speed = choice(o, "initial", {"equal", "speed"}) == "speed";
+  p.power_groups = choice(o, "groups", {"block", "power"}) == "power";
+}
+
+// The clock and the network (nothing modelled under the native clock).
+void read_clock_and_network(const options& o, run_params& p) {
+  const bool sim = p.backend == backend_kind::sim;
+  p.emulated = choice(o, "clock", {"emulated", "native"}) == "emulated";
   if (sim && !p.emulated)
     throw usage_error(
         "option --clock native needs --backend pvm (the simulator's time is virtual)");
@@ -270,50 +314,30 @@ run_params read_params(const options& o) {
   // Under the native clock the network is the real one: nothing is modelled.
   if (!p.emulated) p.network = default_network(network_kind::ideal);
   p.network.carried_by_transport = sim;
+}
+
+// The balancer's decision and the protocol's readings.
+void read_balancer(const options& o, run_params& p) {
   p.delta = o.real("delta-ms", 0, 1e9) * 1e-3;
   p.threshold = o.integer("threshold", -1, INT64_MAX);
   p.threshold_pct = o.real("threshold-pct", 0, 100);
   if (!(p.threshold_pct > 0))
     throw usage_error("option --threshold-pct must be in (0, 100], got " + o.str("threshold-pct"));
   p.min_improvement = o.real("improvement", 0, 1);
-  const auto rule = core::parse_after_no_move(o.str("after-no-move"));
-  if (!rule)
-    throw usage_error("option --after-no-move must be idle or stop, got '" +
-                      o.str("after-no-move") + "'");
-  p.after_no_move = *rule;
-  const auto unit = core::parse_balance_unit(o.str("balance-by"));
-  if (!unit)
-    throw usage_error("option --balance-by must be work or iterations, got '" +
-                      o.str("balance-by") + "'");
-  p.balance_unit = *unit;
-  const std::string& where = o.str("balancer");
-  if (where != "master" && where != "dedicated")
-    throw usage_error("option --balancer must be master or dedicated, got '" + where + "'");
-  p.balancer_on_master = where == "master";
-  const std::string& told = o.str("instructions");
-  if (told != "senders" && told != "all")
-    throw usage_error("option --instructions must be senders or all, got '" + told + "'");
-  p.instructions_to_senders = told == "senders";
-  const auto first = parse_first_sync(o.str("first-sync"));
-  if (!first)
-    throw usage_error("option --first-sync must be strategy, master-group or master-global, got '" +
-                      o.str("first-sync") + "'");
-  p.first_sync = *first;
-  const auto cast = parse_broadcast(o.str("broadcast"));
-  if (!cast)
-    throw usage_error("option --broadcast must be unicast or mcast, got '" + o.str("broadcast") +
-                      "'");
-  p.broadcast = *cast;
-  const auto model = core::parse_model_load(o.str("model-load"));
-  if (!model)
-    throw usage_error("option --model-load must be run or estimated, got '" + o.str("model-load") +
-                      "'");
-  p.model_load = *model;
+  p.after_no_move = *core::parse_after_no_move(choice(o, "after-no-move", {"idle", "stop"}));
+  p.balance_unit = *core::parse_balance_unit(choice(o, "balance-by", {"work", "iterations"}));
+  p.balancer_on_master = choice(o, "balancer", {"master", "dedicated"}) == "master";
+  p.instructions_to_senders = choice(o, "instructions", {"senders", "all"}) == "senders";
+  p.first_sync =
+      *parse_first_sync(choice(o, "first-sync", {"strategy", "master-group", "master-global"}));
+  p.broadcast = *parse_broadcast(choice(o, "broadcast", {"unicast", "mcast"}));
+  p.model_load = *core::parse_model_load(choice(o, "model-load", {"run", "estimated"}));
+}
+
+// Bounded waits, what a lost slave does, fault injection, and the combinations refused.
+void read_failures(const options& o, run_params& p) {
   p.timeout_s = o.real("timeout", 0.1, 1e7);  // wall time; the simulator detects deadlock
-  const std::string& loss = o.str("on-loss");
-  if (loss != "abort" && loss != "recover")
-    throw usage_error("option --on-loss must be abort or recover, got '" + loss + "'");
-  p.recover = loss == "recover";
+  p.recover = choice(o, "on-loss", {"abort", "recover"}) == "recover";
   if (p.recover && p.strategy == core::strategy::self_scheduling)
     throw usage_error(
         "option --on-loss recover works with the DLB strategies (NONE, GCDLB, GDDLB, "
@@ -357,6 +381,17 @@ run_params read_params(const options& o) {
     throw usage_error(
         "option --on-loss recover does not work with --first-sync master-global (lib/README.md, "
         "\"The first synchronization\")");
+}
+
+}  // namespace
+
+run_params read_params(const options& o) {
+  run_params p;
+  read_policy(o, p);
+  read_load(o, p);
+  read_clock_and_network(o, p);
+  read_balancer(o, p);
+  read_failures(o, p);
   p.quiet = o.flag("quiet");
   p.network_profile = o.str("network-profile");
   return p;
