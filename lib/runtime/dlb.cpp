@@ -404,6 +404,44 @@ strategy_prediction context::predict(const std::vector<double>& speeds,
   return out;
 }
 
+namespace {
+
+// The run's totals from the slaves' statistics: the moves, the lag, and the synchronizations and
+// redistributions per group (every member takes part in each one while it is active, so the most
+// any member saw is the group's count; where the members did not all see every decision, the
+// balancer's own count, `master_tally`, is exact).
+void add_up_slaves(run_stats& st,
+                   const std::map<int, std::pair<std::int64_t, std::int64_t>>& master_tally,
+                   double master_lag) {
+  std::map<int, std::pair<std::int64_t, std::int64_t>> per_group;
+  st.lag = master_lag;
+  for (const auto& s : st.slaves) {
+    auto& g = per_group[s.group];
+    g.first = std::max(g.first, s.syncs);
+    g.second = std::max(g.second, s.redistributions);
+    st.iterations_moved += s.iterations_sent;
+    st.bytes_moved += s.bytes_sent;
+    st.lag = std::max(st.lag, s.lag);
+  }
+  for (const auto& [g, c] : master_tally) per_group[g] = c;
+  for (const auto& [g, c] : per_group) {
+    st.syncs += c.first;
+    st.redistributions += c.second;
+  }
+}
+
+// The oracle bound from the loop's start, where the work function is the iterations' cost:
+// emulated or simulated time (under the native clock iterations take what they really take: no
+// bound, 0).
+double oracle_time(const run_params& prm, const loop_spec& loop, double start) {
+  if (!prm.emulated || !loop.work) return 0.0;
+  double work = 0.0;
+  for (std::int64_t i = 0; i < loop.iterations; ++i) work += loop.work(i);
+  return core::oracle_makespan(prm.load, prm.speeds, start, work) - start;
+}
+
+}  // namespace
+
 void DLB_gather_data(context& DLB) {
   auto& net = DLB.net_;
   if (!DLB.master() && DLB.rt_.params().recover) return;  // handed in already (hand_in)
@@ -450,37 +488,13 @@ void DLB_gather_data(context& DLB) {
     throw run_error("the slaves' executed iterations do not cover loop " +
                     std::to_string(DLB.loop_id_) + " exactly once");
   }
-  // Synchronizations per group: every member takes part in each one while it is active, so
-  // the most any member saw is the group's count.
-  std::map<int, std::pair<std::int64_t, std::int64_t>> per_group;
-  st.lag = net.clock().lag();
-  for (const auto& s : st.slaves) {
-    auto& g = per_group[s.group];
-    g.first = std::max(g.first, s.syncs);
-    g.second = std::max(g.second, s.redistributions);
-    st.iterations_moved += s.iterations_sent;
-    st.bytes_moved += s.bytes_sent;
-    st.lag = std::max(st.lag, s.lag);
-  }
-  // Where the members did not all see every decision, the balancer's own count is exact.
-  for (const auto& [g, c] : DLB.master_tally_) per_group[g] = c;
-  for (const auto& [g, c] : per_group) {
-    st.syncs += c.first;
-    st.redistributions += c.second;
-  }
+  add_up_slaves(st, DLB.master_tally_, net.clock().lag());
   // Self-scheduling: no slave ships work; the master ships each chunk's input slices.
   st.bytes_moved += DLB.chunk_bytes_;
   st.chunks = DLB.chunks_;
   st.end_time = net.clock().now();
   st.recovery_time = DLB.recovery_from_ >= 0 ? st.end_time - DLB.recovery_from_ : 0.0;
-  // The oracle bound, where the work function is the iterations' cost: emulated or simulated
-  // time (under the native clock iterations take what they really take: no bound, 0).
-  if (const auto& prm = DLB.rt_.params(); prm.emulated && DLB.loop_.work) {
-    double work = 0.0;
-    for (std::int64_t i = 0; i < DLB.loop_.iterations; ++i) work += DLB.loop_.work(i);
-    st.oracle_time =
-        core::oracle_makespan(prm.load, prm.speeds, st.start_time, work) - st.start_time;
-  }
+  st.oracle_time = oracle_time(DLB.rt_.params(), DLB.loop_, st.start_time);
   // The model's prediction from the speeds each slave saw up to its first synchronization
   // (a slave that never synchronized: its speed over its whole span), for a run under one of
   // the four strategies, with the load --model-load names. Customized runs keep the prediction
