@@ -78,6 +78,23 @@ class central_balancer {
   // Every live slave's profile in: run the model on what remains and commit again.
   void reselect_if_complete();
   void reselect(const protocol::sync_header& h);
+  // One strategy's decision at a re-selection: its groups, who in each took part, and each
+  // group's decision (none where no member took part).
+  struct under_strategy {
+    std::vector<std::vector<std::size_t>> groups;
+    std::vector<std::vector<std::size_t>> took_part;  // per group, in member order
+    std::vector<std::optional<protocol::decision>> decisions;
+  };
+  // The re-selection's decision under each of the four strategies' groups, and what each slave
+  // would hold after it (the model's start).
+  void plan_under_each(std::array<under_strategy, 4>& plans,
+                       std::array<std::vector<core::range_list>, 4>& starts);
+  // The notice that ADAPTIVE commits or switches (not under --quiet, nor when it stays).
+  void announce(double now, const std::optional<std::array<double, 4>>& times, core::strategy pick);
+  // Each group of the pick is sent its decision with the commitment; its next synchronizations
+  // are at epoch 2s + 1 with the members that still hold work.
+  void commit_reselection(under_strategy& plan, core::strategy pick,
+                          const protocol::sync_header& h);
 
   context& dlb_;
   messenger& net_;
@@ -473,13 +490,26 @@ void central_balancer::reselect(const protocol::sync_header& h) {
     speeds[s] = prof.speed;
     window += prof.elapsed / static_cast<double>(reselection_.size());
   }
-  struct under_strategy {
-    std::vector<std::vector<std::size_t>> groups;
-    std::vector<std::vector<std::size_t>> took_part;  // per group, in member order
-    std::vector<std::optional<protocol::decision>> decisions;
-  };
   std::array<under_strategy, 4> plans;
   std::array<std::vector<core::range_list>, 4> starts;
+  plan_under_each(plans, starts);
+  const auto times = dlb_.predict_remaining(starts, now, speeds, window);
+  const core::strategy pick =
+      times ? core::reselect(*times, in_force_) : in_force_.value_or(core::strategy::gddlb);
+  const std::size_t kp = static_cast<std::size_t>(
+      std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), pick) -
+      core::balancing_strategies.begin());
+  if (stats.choices.empty()) {
+    stats.chosen = pick;
+    stats.prediction = dlb_.predict(speeds);  // the whole loop's, as AUTO's
+  }
+  stats.choices.push_back({now - stats.start_time, pick, times.value_or(std::array<double, 4>{})});
+  announce(now, times, pick);
+  commit_reselection(plans[kp], pick, h);
+}
+
+void central_balancer::plan_under_each(std::array<under_strategy, 4>& plans,
+                                       std::array<std::vector<core::range_list>, 4>& starts) {
   for (std::size_t k = 0; k < 4; ++k) {
     const core::strategy c = core::balancing_strategies[k];
     auto& plan = plans[k];
@@ -513,17 +543,11 @@ void central_balancer::reselect(const protocol::sync_header& h) {
       plan.decisions.emplace_back(std::move(dec));
     }
   }
-  const auto times = dlb_.predict_remaining(starts, now, speeds, window);
-  const core::strategy pick =
-      times ? core::reselect(*times, in_force_) : in_force_.value_or(core::strategy::gddlb);
-  const std::size_t kp = static_cast<std::size_t>(
-      std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), pick) -
-      core::balancing_strategies.begin());
-  if (stats.choices.empty()) {
-    stats.chosen = pick;
-    stats.prediction = dlb_.predict(speeds);  // the whole loop's, as AUTO's
-  }
-  stats.choices.push_back({now - stats.start_time, pick, times.value_or(std::array<double, 4>{})});
+}
+
+void central_balancer::announce(double now, const std::optional<std::array<double, 4>>& times,
+                                core::strategy pick) {
+  const auto& stats = dlb_.stats_;
   if (!dlb_.rt_.params().quiet && (!in_force_ || *in_force_ != pick)) {
     std::ostringstream os;
     os << dlb_.rt_.app_name() << ": ADAPTIVE at t = " << now - stats.start_time
@@ -537,8 +561,10 @@ void central_balancer::reselect(const protocol::sync_header& h) {
        << to_string(pick);
     dlb_.rt_.report(report_kind::notice, os.str());
   }
-  // Its groups, each at epoch 2s + 1 with the members that still hold work after this decision.
-  auto& plan = plans[kp];
+}
+
+void central_balancer::commit_reselection(under_strategy& plan, core::strategy pick,
+                                          const protocol::sync_header& h) {
   std::vector<group_state> next(plan.groups.size());
   for (std::size_t ng = 0; ng < next.size(); ++ng) {
     const auto& nm = plan.groups[ng];
