@@ -34,6 +34,75 @@ const char* kUsage =
     "share\n"
     "                     of the region beside its verdict; --sensitivity-md links its summary\n";
 
+// The summary (--summary) and the optional further ones (--crosscheck, --crosscheck-base) into
+// `in`: unreadable or not a summary is bad input, reported naming the option and the file
+// (false).
+bool read_summaries(const sweep::cli_args& args, report::report_inputs& in) {
+  const auto read_summary = [&args](const std::string& option, std::string& path,
+                                    sweep::csv_table& table) {
+    const auto given = args.value(option);
+    if (!given) return true;
+    path = *given;
+    try {
+      table = sweep::read_csv_table(path);
+      report::load_summary(table);
+    } catch (const std::exception& e) {
+      std::cerr << "dlb_report: --" << option << " " << path << ": " << e.what() << "\n";
+      return false;
+    }
+    return true;
+  };
+  return read_summary("summary", in.summary_path, in.summary_table) &&
+         read_summary("crosscheck", in.crosscheck_path, in.crosscheck_table) &&
+         read_summary("crosscheck-base", in.crosscheck_base_path, in.crosscheck_base_table);
+}
+
+// The figures to link (--figures): every .png and .svg of the directory, relative to the
+// report's, sorted. A directory that does not exist is reported (false).
+bool read_figures(const sweep::cli_args& args, const fs::path& out, report::report_inputs& in) {
+  const auto dir = args.value("figures");
+  if (!dir) return true;
+  if (!fs::is_directory(*dir)) {
+    std::cerr << "dlb_report: figures directory " << *dir << " not found\n";
+    return false;
+  }
+  const fs::path base = fs::absolute(out).parent_path();
+  for (const auto& e : fs::directory_iterator(*dir)) {
+    const auto ext = e.path().extension();
+    if (ext == ".png" || ext == ".svg") {
+      in.figures.push_back(fs::relative(fs::absolute(e.path()), base).string());
+    }
+  }
+  std::sort(in.figures.begin(), in.figures.end());
+  return true;
+}
+
+// The sensitivity study's claims.csv (--sensitivity) and the link to its summary
+// (--sensitivity-md, relative to the report). A file unreadable or not a claims.csv is reported
+// (false).
+bool read_sensitivity(const sweep::cli_args& args, const fs::path& out, report::report_inputs& in) {
+  if (const auto claims = args.value("sensitivity")) {
+    try {
+      in.sensitivity_claims = sweep::read_csv_table(*claims);
+    } catch (const std::exception& e) {
+      std::cerr << "dlb_report: --sensitivity " << *claims << ": " << e.what() << "\n";
+      return false;
+    }
+    for (const char* c : {"claim", "defaults_verdict", "share", "points_measured"}) {
+      if (!in.sensitivity_claims.column(c)) {
+        std::cerr << "dlb_report: --sensitivity " << *claims
+                  << " is not dlb_sensitivity's claims.csv (no column '" << c << "')\n";
+        return false;
+      }
+    }
+  }
+  if (const auto link = args.value("sensitivity-md")) {
+    in.sensitivity_link =
+        fs::relative(fs::absolute(*link), fs::absolute(out).parent_path()).string();
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -58,62 +127,11 @@ int main(int argc, char** argv) {
                 << " not found (pass --paper-dir DIR holding table1_1_mxm_nodlb.csv ...)\n";
       return 2;
     }
-    // The summary and the optional further ones (--crosscheck, --crosscheck-base): unreadable or
-    // not a summary is bad input, naming the option and the file.
-    const auto read_summary = [&args](const std::string& option, std::string& path,
-                                      sweep::csv_table& table) {
-      const auto given = args.value(option);
-      if (!given) return true;
-      path = *given;
-      try {
-        table = sweep::read_csv_table(path);
-        report::load_summary(table);
-      } catch (const std::exception& e) {
-        std::cerr << "dlb_report: --" << option << " " << path << ": " << e.what() << "\n";
-        return false;
-      }
-      return true;
-    };
-    if (!read_summary("summary", in.summary_path, in.summary_table) ||
-        !read_summary("crosscheck", in.crosscheck_path, in.crosscheck_table) ||
-        !read_summary("crosscheck-base", in.crosscheck_base_path, in.crosscheck_base_table))
-      return 2;
+    if (!read_summaries(args, in)) return 2;
     for (const auto& r : results) in.results.emplace_back(r, sweep::read_csv_table(r));
     in.paper_nodlb = report::read_paper_nodlb(in.paper_dir);
     in.paper_best = report::read_paper_best(in.paper_dir);
-    if (const auto dir = args.value("figures")) {
-      if (!fs::is_directory(*dir)) {
-        std::cerr << "dlb_report: figures directory " << *dir << " not found\n";
-        return 2;
-      }
-      const fs::path base = fs::absolute(out).parent_path();
-      for (const auto& e : fs::directory_iterator(*dir)) {
-        const auto ext = e.path().extension();
-        if (ext == ".png" || ext == ".svg") {
-          in.figures.push_back(fs::relative(fs::absolute(e.path()), base).string());
-        }
-      }
-      std::sort(in.figures.begin(), in.figures.end());
-    }
-    if (const auto claims = args.value("sensitivity")) {
-      try {
-        in.sensitivity_claims = sweep::read_csv_table(*claims);
-      } catch (const std::exception& e) {
-        std::cerr << "dlb_report: --sensitivity " << *claims << ": " << e.what() << "\n";
-        return 2;
-      }
-      for (const char* c : {"claim", "defaults_verdict", "share", "points_measured"}) {
-        if (!in.sensitivity_claims.column(c)) {
-          std::cerr << "dlb_report: --sensitivity " << *claims
-                    << " is not dlb_sensitivity's claims.csv (no column '" << c << "')\n";
-          return 2;
-        }
-      }
-    }
-    if (const auto link = args.value("sensitivity-md")) {
-      in.sensitivity_link =
-          fs::relative(fs::absolute(*link), fs::absolute(out).parent_path()).string();
-    }
+    if (!read_figures(args, out, in) || !read_sensitivity(args, out, in)) return 2;
     const std::string md = report::render_report(in);
     if (out.has_parent_path()) fs::create_directories(out.parent_path());
     sweep::write_atomically(out, md);

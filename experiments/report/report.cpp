@@ -336,8 +336,8 @@ std::string tendency_cell(const claim_result& c) {
   return c.tendency ? "**" + to_string(*c.tendency) + "**" : "(strict only)";
 }
 
-void section_claims(std::ostringstream& md, const report_inputs& in,
-                    const std::vector<claim_result>& claims, const std::string& backends) {
+// The claims section's introduction: the two readings, and what the study's columns say.
+void claims_intro(std::ostringstream& md, const report_inputs& in, const std::string& backends) {
   md << "## The paper's claims\n\n"
         "Each claim of `claims.md` as a predicate over the summary (configurations under "
         "external load, compared by median normalized time). Backend of these numbers: "
@@ -350,22 +350,55 @@ void section_claims(std::ostringstream& md, const report_inputs& in,
         "on that word; each claim below says which words its readings rest on. \"(strict "
         "only)\": the sentence allows no looser reading, and the tendency count takes its strict "
         "verdict.\n\n";
+  if (in.sensitivity_claims.rows.empty()) return;
+  md << "Beside each verdict (this report: the defaults), the sensitivity study"
+     << (in.sensitivity_link.empty() ? std::string()
+                                     : " ([SENSITIVITY.md](" + in.sensitivity_link + "))")
+     << ": the claim at the same defaults with the study's seeds, and the share of the "
+        "study's region of unstated parameters where it holds (in brackets: from where it "
+        "holds surely to where it does not fail surely, by a paired bootstrap over the seeds) "
+        "and the parameter that moves it most.\n\n";
+  if (!in.sensitivity_claims.column("tendency_points_measured")) {
+    md << "The study's `claims.csv` has no tendency columns: it was judged before the two "
+          "readings, by the judges of its own revision, which for the claims whose judges "
+          "changed since (O1, now on time; M4 and A3, whose earlier judge is now their "
+          "tendency reading) are not this report's. Rerun `make sensitivity` for both "
+          "readings under today's judges.\n\n";
+  }
+}
+
+// The study's three cells of a claim: at the defaults, its share of the region, its deciding
+// parameter (from its row of the study's claims.csv; none: "-", "not measured", "-").
+std::vector<std::string> study_cells(const report_inputs& in, const std::string& id) {
+  const auto* r = sensitivity_row(in, id);
+  const auto& t = in.sensitivity_claims;
+  auto f = [&](const char* col) { return r ? std::string(t.field(*r, col)) : std::string(); };
+  auto pct = [](const std::string& x) {
+    const auto v = sweep::parse_double(x);
+    return v ? format_sig(100.0 * *v, 3) + "%" : std::string("-");
+  };
+  std::string share = "not measured";
+  if (r && f("points_measured") != "0") {
+    share = f("points_hold") + " of " + f("points_measured") + " points (" + pct(f("share")) +
+            ") [" + pct(f("share_low")) + ", " + pct(f("share_high")) + "]";
+  }
+  std::string at_defaults = "-";
+  if (r) {
+    at_defaults = f("defaults_verdict") + " (support " + f("defaults_support") + ")";
+    if (!f("defaults_tendency").empty()) at_defaults += "; tendency " + f("defaults_tendency");
+  }
+  if (r && !f("tendency_points_measured").empty() && f("tendency_points_measured") != "0") {
+    share += "; tendency " + f("tendency_points_hold") + " of " + f("tendency_points_measured") +
+             " (" + pct(f("tendency_share")) + ")";
+  }
+  return {at_defaults, share, r ? f("deciding_parameter") : "-"};
+}
+
+// The claims table: per claim both verdicts and the numbers, and the study's cells when given.
+void claims_table(std::ostringstream& md, const report_inputs& in,
+                  const std::vector<claim_result>& claims) {
   const bool study = !in.sensitivity_claims.rows.empty();
   if (study) {
-    md << "Beside each verdict (this report: the defaults), the sensitivity study"
-       << (in.sensitivity_link.empty() ? std::string()
-                                       : " ([SENSITIVITY.md](" + in.sensitivity_link + "))")
-       << ": the claim at the same defaults with the study's seeds, and the share of the "
-          "study's region of unstated parameters where it holds (in brackets: from where it "
-          "holds surely to where it does not fail surely, by a paired bootstrap over the seeds) "
-          "and the parameter that moves it most.\n\n";
-    if (!in.sensitivity_claims.column("tendency_points_measured")) {
-      md << "The study's `claims.csv` has no tendency columns: it was judged before the two "
-            "readings, by the judges of its own revision, which for the claims whose judges "
-            "changed since (O1, now on time; M4 and A3, whose earlier judge is now their "
-            "tendency reading) are not this report's. Rerun `make sensitivity` for both "
-            "readings under today's judges.\n\n";
-    }
     table_header(md, {"claim", "strict (defaults)", "tendency (defaults)", "numbers",
                       "study: at the defaults", "study: share of region", "deciding parameter"});
   } else {
@@ -376,35 +409,17 @@ void section_claims(std::ostringstream& md, const report_inputs& in,
         c.tally + (c.tendency && c.tendency_tally != c.tally && !c.tendency_tally.empty()
                        ? "; tendency: " + c.tendency_tally
                        : std::string());
-    if (!study) {
-      table_row(md, {c.id, "**" + to_string(c.outcome) + "**", tendency_cell(c), numbers});
-      continue;
+    std::vector<std::string> cells{c.id, "**" + to_string(c.outcome) + "**", tendency_cell(c),
+                                   numbers};
+    if (study) {
+      for (auto& s : study_cells(in, c.id)) cells.push_back(std::move(s));
     }
-    const auto* r = sensitivity_row(in, c.id);
-    const auto& t = in.sensitivity_claims;
-    auto f = [&](const char* col) { return r ? std::string(t.field(*r, col)) : std::string(); };
-    auto pct = [](const std::string& x) {
-      const auto v = sweep::parse_double(x);
-      return v ? format_sig(100.0 * *v, 3) + "%" : std::string("-");
-    };
-    std::string share = "not measured";
-    if (r && f("points_measured") != "0") {
-      share = f("points_hold") + " of " + f("points_measured") + " points (" + pct(f("share")) +
-              ") [" + pct(f("share_low")) + ", " + pct(f("share_high")) + "]";
-    }
-    std::string at_defaults = "-";
-    if (r) {
-      at_defaults = f("defaults_verdict") + " (support " + f("defaults_support") + ")";
-      if (!f("defaults_tendency").empty()) at_defaults += "; tendency " + f("defaults_tendency");
-    }
-    if (r && !f("tendency_points_measured").empty() && f("tendency_points_measured") != "0") {
-      share += "; tendency " + f("tendency_points_hold") + " of " + f("tendency_points_measured") +
-               " (" + pct(f("tendency_share")) + ")";
-    }
-    table_row(md, {c.id, "**" + to_string(c.outcome) + "**", tendency_cell(c), numbers, at_defaults,
-                   share, r ? f("deciding_parameter") : "-"});
+    table_row(md, cells);
   }
-  md << "\n";
+}
+
+// Each claim in detail: the paper's words, both readings' predicates, why, and the evidence.
+void claims_details(std::ostringstream& md, const std::vector<claim_result>& claims) {
   for (const auto& c : claims) {
     md << "### " << c.id << ": " << to_string(c.outcome) << " (strict)";
     if (c.tendency) md << ", " << to_string(*c.tendency) << " (tendency)";
@@ -416,6 +431,15 @@ void section_claims(std::ostringstream& md, const report_inputs& in,
     for (const auto& e : c.evidence) md << "- " << e << "\n";
     if (!c.evidence.empty()) md << "\n";
   }
+}
+
+// The paper's claims: the two readings, a table of every claim's verdicts, then each in detail.
+void section_claims(std::ostringstream& md, const report_inputs& in,
+                    const std::vector<claim_result>& claims, const std::string& backends) {
+  claims_intro(md, in, backends);
+  claims_table(md, in, claims);
+  md << "\n";
+  claims_details(md, claims);
 }
 
 void section_lag(std::ostringstream& md, const report_inputs& in) {

@@ -30,49 +30,33 @@ std::string upper(std::string s) {
   return s;
 }
 
-}  // namespace
-
-point_result judge_point(const std::string& id, const sweep::csv_table& table,
-                         const std::vector<report::paper_best_row>& paper_best, int replicates,
-                         std::uint64_t seed) {
-  point_result out;
-  out.point = id;
-  out.runs = table.rows.size();
-  for (const auto& r : table.rows) {
-    out.runs_ok += table.field(r, "status") == "ok";
-    out.run_wall_s += sweep::parse_double(table.field(r, "run_wall_s")).value_or(0.0);
-  }
-
-  const auto summary = report::summarize({table});
-  const auto rows = report::load_summary(summary.table);
-  for (const auto& c : report::evaluate_claims(rows)) {
-    out.claims[c.id].outcome = c.outcome;
-    out.claims[c.id].tendency = c.tendency_or_strict();
-    out.claims[c.id].tally = c.tally;
-  }
-  const auto configs = report::group_configs(rows);
-  for (const auto& p : paper_best) {
-    row_at_point r;
-    r.app = p.app;
-    r.key = upper(p.app) + " P=" + std::to_string(p.procs) + " " + p.size_text +
-            (p.loop.empty() ? "" : " " + p.loop);
-    r.paper_best = p.actual_best;
-    const auto m = p.loop == "L1"   ? report::measure::loop1
-                   : p.loop == "L2" ? report::measure::loop2
-                                    : report::measure::total;
-    for (const auto& c : configs) {
-      if (c.app != p.app || c.procs != p.procs || c.ml <= 0 ||
-          !report::size_matches(p.size, c.size))
-        continue;
-      if (const auto rk = report::rank_strategies(c, m)) {
-        r.ours = rk->order[0].first;
-        break;
-      }
+// One row of Table 1.4 at a point: our best for the paper's configuration (the first of our
+// configurations under load that matches it and ranks every strategy), and the paper's.
+row_at_point table14_row(const report::paper_best_row& p,
+                         const std::vector<report::config_view>& configs) {
+  row_at_point r;
+  r.app = p.app;
+  r.key = upper(p.app) + " P=" + std::to_string(p.procs) + " " + p.size_text +
+          (p.loop.empty() ? "" : " " + p.loop);
+  r.paper_best = p.actual_best;
+  const auto m = p.loop == "L1"   ? report::measure::loop1
+                 : p.loop == "L2" ? report::measure::loop2
+                                  : report::measure::total;
+  for (const auto& c : configs) {
+    if (c.app != p.app || c.procs != p.procs || c.ml <= 0 || !report::size_matches(p.size, c.size))
+      continue;
+    if (const auto rk = report::rank_strategies(c, m)) {
+      r.ours = rk->order[0].first;
+      break;
     }
-    out.rows.push_back(r);
   }
+  return r;
+}
 
-  if (replicates <= 0) return out;
+// The claims' support at a point: the share of `replicates` paired bootstrap replicates (drawn
+// from `seed`) in which each claim holds. A point without seed or rep columns keeps none.
+void bootstrap_support(point_result& out, const sweep::csv_table& table, int replicates,
+                       std::uint64_t seed) {
   // Paired bootstrap: the point's seeds drawn with replacement; a drawn seed brings every run
   // of that seed (all strategies, all configurations), relabelled as its slot so that a seed
   // drawn twice counts twice.
@@ -85,7 +69,7 @@ point_result judge_point(const std::string& id, const sweep::csv_table& table,
   }
   const auto rep_col = table.column("rep");
   const auto seed_col = table.column("seed");
-  if (!rep_col || !seed_col || seeds.empty()) return out;
+  if (!rep_col || !seed_col || seeds.empty()) return;
   std::mt19937_64 rng(seed);
   std::map<std::string, std::size_t> measured, holds;
   for (int b = 0; b < replicates; ++b) {
@@ -111,6 +95,32 @@ point_result judge_point(const std::string& id, const sweep::csv_table& table,
       c.support = static_cast<double>(holds[claim]) / static_cast<double>(measured[claim]);
     }
   }
+}
+
+}  // namespace
+
+point_result judge_point(const std::string& id, const sweep::csv_table& table,
+                         const std::vector<report::paper_best_row>& paper_best, int replicates,
+                         std::uint64_t seed) {
+  point_result out;
+  out.point = id;
+  out.runs = table.rows.size();
+  for (const auto& r : table.rows) {
+    out.runs_ok += table.field(r, "status") == "ok";
+    out.run_wall_s += sweep::parse_double(table.field(r, "run_wall_s")).value_or(0.0);
+  }
+
+  const auto summary = report::summarize({table});
+  const auto rows = report::load_summary(summary.table);
+  for (const auto& c : report::evaluate_claims(rows)) {
+    out.claims[c.id].outcome = c.outcome;
+    out.claims[c.id].tendency = c.tendency_or_strict();
+    out.claims[c.id].tally = c.tally;
+  }
+  const auto configs = report::group_configs(rows);
+  for (const auto& p : paper_best) out.rows.push_back(table14_row(p, configs));
+
+  if (replicates > 0) bootstrap_support(out, table, replicates, seed);
   return out;
 }
 

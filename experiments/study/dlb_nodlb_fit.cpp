@@ -186,14 +186,15 @@ const std::vector<std::string>& apps() {
   return a;
 }
 
-fit_result fit_at(const fs::path& bin, const std::vector<report::paper_nodlb_row>& rows, double tl,
-                  int seeds, int jobs, double within) {
-  fit_result out;
-  out.tl = tl;
-  auto& es = out.entries;
-  for (const auto& r : rows) es.push_back({r, data_of(r)});
+// Whether a time is within the tolerance of the paper's (a relative `within`; the epsilon keeps
+// an entry exactly at the bound inside).
+bool within_tolerance(double ours, double paper, double within) {
+  return std::abs(ours / paper - 1.0) <= within + 1e-12;
+}
 
-  // 1. The defaults: seeds 1..N per entry, and the fixed part.
+// Step 1, the defaults: seeds 1..N per entry, and the fixed part (no load, t_op ~ 0); each
+// entry's median T, fixed part c and the factor f* that meets the paper's time.
+void measure_defaults(const fs::path& bin, std::vector<entry>& es, double tl, int seeds, int jobs) {
   std::vector<std::vector<std::string>> runs;
   for (const auto& e : es) {
     for (int s = 1; s <= seeds; ++s) {
@@ -206,7 +207,7 @@ fit_result fit_at(const fs::path& bin, const std::vector<report::paper_nodlb_row
     runs.push_back(a);
   }
   std::cerr << "dlb_nodlb_fit: tl " << num(tl) << ": " << runs.size() << " runs at the defaults\n";
-  auto totals = run_all(runs, jobs);
+  const auto totals = run_all(runs, jobs);
   std::size_t k = 0;
   for (auto& e : es) {
     std::vector<double> v(totals.begin() + static_cast<long>(k),
@@ -221,57 +222,202 @@ fit_result fit_at(const fs::path& bin, const std::vector<report::paper_nodlb_row
     }
     e.target = (e.paper.time_s - e.fixed) / (e.median - e.fixed);
   }
+}
 
-  // 2. The fit per application: ln f* = alpha + beta ln(x / x0), least squares.
-  for (const auto& app : apps()) {
-    app_fit f;
-    for (const auto& e : es)
-      if (e.paper.app == app) f.x0 = f.x0 == 0 ? e.data : std::min(f.x0, e.data);
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    std::map<int, std::pair<double, int>> per_p;
-    for (const auto& e : es) {
-      if (e.paper.app != app) continue;
-      const double x = std::log(e.data / f.x0), y = std::log(e.target);
-      sx += x, sy += y, sxx += x * x, sxy += x * y;
-      ++f.n;
-      per_p[e.paper.procs].first += y;
-      ++per_p[e.paper.procs].second;
-    }
-    for (const auto& [p, v] : per_p) f.mean_log_target[p] = v.first / v.second;
-    const double n = static_cast<double>(f.n), den = n * sxx - sx * sx;
-    f.beta = den > 0 ? (n * sxy - sx * sy) / den : 0.0;
-    f.alpha = n > 0 ? (sy - f.beta * sx) / n : 0.0;
-    out.fits[app] = f;
+// Step 2, the fit of one application: ln f* = alpha + beta ln(x / x0), least squares over its
+// entries, and per P the mean of ln f*.
+app_fit fit_app(const std::vector<entry>& es, const std::string& app) {
+  app_fit f;
+  for (const auto& e : es)
+    if (e.paper.app == app) f.x0 = f.x0 == 0 ? e.data : std::min(f.x0, e.data);
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  std::map<int, std::pair<double, int>> per_p;
+  for (const auto& e : es) {
+    if (e.paper.app != app) continue;
+    const double x = std::log(e.data / f.x0), y = std::log(e.target);
+    sx += x, sy += y, sxx += x * x, sxy += x * y;
+    ++f.n;
+    per_p[e.paper.procs].first += y;
+    ++per_p[e.paper.procs].second;
   }
-  for (auto& e : es) {
-    const auto& f = out.fits[e.paper.app];
-    e.fitted = std::exp(f.alpha) * std::pow(e.data / f.x0, f.beta);
-  }
+  for (const auto& [p, v] : per_p) f.mean_log_target[p] = v.first / v.second;
+  const double n = static_cast<double>(f.n), den = n * sxx - sx * sx;
+  f.beta = den > 0 ? (n * sxy - sx * sy) / den : 0.0;
+  f.alpha = n > 0 ? (sy - f.beta * sx) / n : 0.0;
+  return f;
+}
 
-  // 3. The check: every entry at its fitted factor, the same seeds.
-  runs.clear();
+// Step 3, the check: every entry at its fitted factor, the same seeds; the entries within the
+// tolerance at the defaults and fitted, and the fitted residual.
+void check_fit(const fs::path& bin, fit_result& out, int seeds, int jobs, double within) {
+  auto& es = out.entries;
+  std::vector<std::vector<std::string>> runs;
   for (const auto& e : es) {
     for (int s = 1; s <= seeds; ++s) {
-      auto a = base_args(bin, e.paper, tl);
+      auto a = base_args(bin, e.paper, out.tl);
       a.insert(a.end(), {"--seed", std::to_string(s), "--t-op-factor", num(e.fitted, 6)});
       runs.push_back(a);
     }
   }
-  std::cerr << "dlb_nodlb_fit: tl " << num(tl) << ": " << runs.size()
+  std::cerr << "dlb_nodlb_fit: tl " << num(out.tl) << ": " << runs.size()
             << " runs at the fitted t_op\n";
-  totals = run_all(runs, jobs);
+  const auto totals = run_all(runs, jobs);
   double sq = 0;
   for (std::size_t i = 0; i < es.size(); ++i) {
     auto& e = es[i];
     e.checked = median(std::vector<double>(
         totals.begin() + static_cast<long>(i * static_cast<std::size_t>(seeds)),
         totals.begin() + static_cast<long>((i + 1) * static_cast<std::size_t>(seeds))));
-    out.before += std::abs(e.median / e.paper.time_s - 1.0) <= within + 1e-12;
-    out.after += std::abs(e.checked / e.paper.time_s - 1.0) <= within + 1e-12;
+    out.before += within_tolerance(e.median, e.paper.time_s, within);
+    out.after += within_tolerance(e.checked, e.paper.time_s, within);
     sq += std::pow(std::log(e.checked / e.paper.time_s), 2);
   }
   out.rms_after = std::sqrt(sq / static_cast<double>(es.size()));
+}
+
+// The whole fit at one tl: the defaults measured, the fit per application, the check.
+fit_result fit_at(const fs::path& bin, const std::vector<report::paper_nodlb_row>& rows, double tl,
+                  int seeds, int jobs, double within) {
+  fit_result out;
+  out.tl = tl;
+  for (const auto& r : rows) out.entries.push_back({r, data_of(r)});
+  measure_defaults(bin, out.entries, tl, seeds, jobs);
+  for (const auto& app : apps()) out.fits[app] = fit_app(out.entries, app);
+  for (auto& e : out.entries) {
+    const auto& f = out.fits[e.paper.app];
+    e.fitted = std::exp(f.alpha) * std::pow(e.data / f.x0, f.beta);
+  }
+  check_fit(bin, out, seeds, jobs, within);
   return out;
+}
+
+// What the command line asks for.
+struct options {
+  fs::path bin;
+  int seeds = 10, jobs = 2;
+  double within = 0.25;  // relative
+  std::vector<report::paper_nodlb_row> rows;
+  std::vector<double> tls;
+};
+
+// The command line, checked: a bad option is a usage error (exit 2) naming it.
+options read_options(const sweep::cli_args& args) {
+  options o;
+  o.bin = args.required("bin-dir");
+  for (const char* app : {"mxm", "trfd", "ac"}) {
+    if (!fs::exists(o.bin / app)) args.usage_error("--bin-dir " + o.bin.string() + ": no " + app);
+  }
+  const fs::path paper_dir = args.value("paper-dir").value_or("experiments/paper");
+  o.seeds = args.positive_int("seeds", 10);
+  o.jobs = args.positive_int("jobs", 2);
+  o.within = args.positive_double("fit-within", 25) / 100.0;
+  try {
+    o.rows = report::read_paper_nodlb(paper_dir);
+  } catch (const std::exception& e) {
+    args.usage_error("--paper-dir " + paper_dir.string() + ": " + e.what());
+  }
+  for (const auto& v : args.values("tl")) {
+    const auto t = sweep::parse_double(v);
+    if (!t || !(*t > 0)) args.usage_error("--tl must be a positive number of seconds, got " + v);
+    o.tls.push_back(*t);
+  }
+  if (o.tls.empty()) o.tls.push_back(5);
+  return o;
+}
+
+// The best tl: the most entries within the tolerance, then the smallest residual (the first of
+// equals).
+std::size_t best_fit(const std::vector<fit_result>& results) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < results.size(); ++i) {
+    const auto &r = results[i], &b = results[best];
+    if (r.after > b.after || (r.after == b.after && r.rms_after < b.rms_after)) best = i;
+  }
+  return best;
+}
+
+// The report's head: provenance, and every tl's fit (the one detailed below marked).
+void md_tls(std::ostringstream& md, const sweep::cli_args& args, const options& o,
+            const std::vector<fit_result>& results, double tl) {
+  md << "# t_op fitted to the no-DLB Tables 1.1-1.3\n\n"
+     << "Generated by `" << args.command_line() << "`. NONE on the simulated backend, seeds 1-"
+     << o.seeds << " (median), the other parameters at their defaults.\n\n"
+     << "| tl (s) | within +-" << num(100 * o.within)
+     << "%, defaults | within, fitted | rms ln(ours / paper), fitted | mxm alpha, beta | trfd "
+        "alpha, beta | ac alpha, beta |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& r : results) {
+    md << "| " << num(r.tl) << (r.tl == tl ? " (shown below)" : "") << " | " << r.before << " of "
+       << r.entries.size() << " | " << r.after << " of " << r.entries.size() << " | "
+       << num(r.rms_after);
+    for (const auto& app : apps()) {
+      md << " | " << num(r.fits.at(app).alpha) << ", " << num(r.fits.at(app).beta);
+    }
+    md << " |\n";
+  }
+}
+
+// The fit per application at the detailed tl: alpha, beta, t_op at x0, and what P alone asks.
+void md_fits(std::ostringstream& md, const fs::path& bin, const fit_result& best) {
+  md << "\nBelow: tl = " << num(best.tl)
+     << " s (the most entries within, then the smallest residual).\n\n"
+     << "Fit per application: t_op(x) = t_op_default e^alpha (x / x0)^beta, x the problem's "
+        "data in doubles (MXM n r + r m + n m; TRFD (n(n+1)/2)^2; AC 3 n^2), x0 the smallest "
+        "entry's; least squares on ln f*, f* = (paper - c) / (ours - c) the factor on t_op "
+        "that meets the paper's time, c the entry's fixed part (ml 0, t_op ~ 0).\n\n"
+     << "| app | t_op default | alpha | beta | t_op at x0 | entries | P=16 over P=4 "
+        "(geometric mean of f*) |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& app : apps()) {
+    const auto& f = best.fits.at(app);
+    const std::string def = default_t_op(bin, app);
+    const auto d = sweep::parse_double(def);
+    const auto& m = f.mean_log_target;
+    md << "| " << app << " | " << def << " | " << num(f.alpha) << " | " << num(f.beta) << " | "
+       << (d ? num(*d * std::exp(f.alpha)) : std::string("-")) << " | " << f.n << " | "
+       << (m.count(4) && m.count(16) ? num(std::exp(m.at(16) - m.at(4))) : std::string("-"))
+       << " |\n";
+  }
+}
+
+// Every entry at the detailed tl: the paper's time, the fixed part, ours at the defaults and
+// fitted (each against the paper), and what the tables cannot identify.
+void md_entries(std::ostringstream& md, const fit_result& best, double within) {
+  const auto& es = best.entries;
+  auto mark = [within](double ours, double paper) {
+    return within_tolerance(ours, paper, within) ? "" : " (out)";
+  };
+  md << "\n**Within +-" << num(100 * within) << "% of the paper: " << best.before << " of "
+     << es.size() << " entries at the defaults, " << best.after << " of " << es.size()
+     << " with the fitted t_op.**\n\n"
+     << "| table | P | size | paper (s) | fixed c (s) | ours, defaults (s) | / paper | f* | "
+        "fitted f | ours, fitted (s) | / paper |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& e : es) {
+    md << "| " << e.paper.table << " | " << e.paper.procs << " | "
+       << report::size_text(e.paper.size) << " | " << num(e.paper.time_s, 4) << " | "
+       << num(e.fixed) << " | " << num(e.median, 4) << " | " << num(e.median / e.paper.time_s)
+       << mark(e.median, e.paper.time_s) << " | " << num(e.target) << " | " << num(e.fitted)
+       << " | " << num(e.checked, 4) << " | " << num(e.checked / e.paper.time_s)
+       << mark(e.checked, e.paper.time_s) << " |\n";
+  }
+  md << "\nWhat the tables cannot identify: the load's level ml apart from t_op (a NONE run "
+        "scales with t_op times the mean stretch (ml/2 + 1)); the message costs apart from the "
+        "fixed part c; tl only through the slowest-of-P excess (compare the tl rows above). "
+        "P = 4 and P = 16 entries of the same size share x (TRFD, AC): what P alone asks of "
+        "the factor (the last column of the fit's table) t_op cannot take up, and it stays in "
+        "the residuals.\n";
+}
+
+// The CSV (--csv): every entry at the detailed tl, six significant digits.
+std::string entries_csv(const std::vector<entry>& es) {
+  std::string csv = sweep::csv_line({"app", "P", "size", "data", "paper_s", "fixed_s", "defaults_s",
+                                     "target_factor", "fitted_factor", "fitted_s"});
+  for (const auto& e : es) {
+    csv += sweep::csv_line({e.paper.app, std::to_string(e.paper.procs),
+                            report::size_text(e.paper.size), num(e.data, 6), num(e.paper.time_s, 6),
+                            num(e.fixed, 6), num(e.median, 6), num(e.target, 6), num(e.fitted, 6),
+                            num(e.checked, 6)});
+  }
+  return csv;
 }
 
 }  // namespace
@@ -281,107 +427,18 @@ int main(int argc, char** argv) {
                        {"bin-dir", "paper-dir", "seeds", "tl", "jobs", "out", "csv", "fit-within"},
                        {});
   try {
-    const fs::path bin = args.required("bin-dir");
-    for (const char* app : {"mxm", "trfd", "ac"}) {
-      if (!fs::exists(bin / app)) args.usage_error("--bin-dir " + bin.string() + ": no " + app);
-    }
-    const fs::path paper_dir = args.value("paper-dir").value_or("experiments/paper");
-    const int seeds = args.positive_int("seeds", 10);
-    const int jobs = args.positive_int("jobs", 2);
-    const double within = args.positive_double("fit-within", 25) / 100.0;
-    std::vector<report::paper_nodlb_row> rows;
-    try {
-      rows = report::read_paper_nodlb(paper_dir);
-    } catch (const std::exception& e) {
-      args.usage_error("--paper-dir " + paper_dir.string() + ": " + e.what());
-    }
-    std::vector<double> tls;
-    for (const auto& v : args.values("tl")) {
-      const auto t = sweep::parse_double(v);
-      if (!t || !(*t > 0)) args.usage_error("--tl must be a positive number of seconds, got " + v);
-      tls.push_back(*t);
-    }
-    if (tls.empty()) tls.push_back(5);
+    const options o = read_options(args);
     std::vector<fit_result> results;
-    for (double tl : tls) results.push_back(fit_at(bin, rows, tl, seeds, jobs, within));
-    // The best tl: the most entries within the tolerance, then the smallest residual.
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < results.size(); ++i) {
-      const auto &r = results[i], &b = results[best];
-      if (r.after > b.after || (r.after == b.after && r.rms_after < b.rms_after)) best = i;
-    }
-    const auto& es = results[best].entries;
-    const auto& fits = results[best].fits;
-    const double tl = results[best].tl;
-    const std::size_t before = results[best].before, after = results[best].after;
-
-    // 4. The report.
-    auto ok = [within](double ours, double paper) {
-      return std::abs(ours / paper - 1.0) <= within + 1e-12;
-    };
+    for (double tl : o.tls) results.push_back(fit_at(o.bin, o.rows, tl, o.seeds, o.jobs, o.within));
+    const fit_result& best = results[best_fit(results)];
     std::ostringstream md;
-    md << "# t_op fitted to the no-DLB Tables 1.1-1.3\n\n"
-       << "Generated by `" << args.command_line() << "`. NONE on the simulated backend, seeds 1-"
-       << seeds << " (median), the other parameters at their defaults.\n\n"
-       << "| tl (s) | within +-" << num(100 * within)
-       << "%, defaults | within, fitted | rms ln(ours / paper), fitted | mxm alpha, beta | trfd "
-          "alpha, beta | ac alpha, beta |\n|---|---|---|---|---|---|---|\n";
-    for (const auto& r : results) {
-      md << "| " << num(r.tl) << (r.tl == tl ? " (shown below)" : "") << " | " << r.before << " of "
-         << r.entries.size() << " | " << r.after << " of " << r.entries.size() << " | "
-         << num(r.rms_after);
-      for (const auto& app : apps()) {
-        md << " | " << num(r.fits.at(app).alpha) << ", " << num(r.fits.at(app).beta);
-      }
-      md << " |\n";
-    }
-    md << "\nBelow: tl = " << num(tl)
-       << " s (the most entries within, then the smallest residual).\n\n"
-       << "Fit per application: t_op(x) = t_op_default e^alpha (x / x0)^beta, x the problem's "
-          "data in doubles (MXM n r + r m + n m; TRFD (n(n+1)/2)^2; AC 3 n^2), x0 the smallest "
-          "entry's; least squares on ln f*, f* = (paper - c) / (ours - c) the factor on t_op "
-          "that meets the paper's time, c the entry's fixed part (ml 0, t_op ~ 0).\n\n"
-       << "| app | t_op default | alpha | beta | t_op at x0 | entries | P=16 over P=4 "
-          "(geometric mean of f*) |\n|---|---|---|---|---|---|---|\n";
-    for (const std::string app : {"mxm", "trfd", "ac"}) {
-      const auto& f = fits.at(app);
-      const std::string def = default_t_op(bin, app);
-      const auto d = sweep::parse_double(def);
-      const auto& m = f.mean_log_target;
-      md << "| " << app << " | " << def << " | " << num(f.alpha) << " | " << num(f.beta) << " | "
-         << (d ? num(*d * std::exp(f.alpha)) : std::string("-")) << " | " << f.n << " | "
-         << (m.count(4) && m.count(16) ? num(std::exp(m.at(16) - m.at(4))) : std::string("-"))
-         << " |\n";
-    }
-    md << "\n**Within +-" << num(100 * within) << "% of the paper: " << before << " of "
-       << es.size() << " entries at the defaults, " << after << " of " << es.size()
-       << " with the fitted t_op.**\n\n"
-       << "| table | P | size | paper (s) | fixed c (s) | ours, defaults (s) | / paper | f* | "
-          "fitted f | ours, fitted (s) | / paper |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|\n";
-    std::string csv = sweep::csv_line({"app", "P", "size", "data", "paper_s", "fixed_s",
-                                       "defaults_s", "target_factor", "fitted_factor", "fitted_s"});
-    for (const auto& e : es) {
-      md << "| " << e.paper.table << " | " << e.paper.procs << " | "
-         << report::size_text(e.paper.size) << " | " << num(e.paper.time_s, 4) << " | "
-         << num(e.fixed) << " | " << num(e.median, 4) << " | " << num(e.median / e.paper.time_s)
-         << (ok(e.median, e.paper.time_s) ? "" : " (out)") << " | " << num(e.target) << " | "
-         << num(e.fitted) << " | " << num(e.checked, 4) << " | " << num(e.checked / e.paper.time_s)
-         << (ok(e.checked, e.paper.time_s) ? "" : " (out)") << " |\n";
-      csv += sweep::csv_line({e.paper.app, std::to_string(e.paper.procs),
-                              report::size_text(e.paper.size), num(e.data, 6),
-                              num(e.paper.time_s, 6), num(e.fixed, 6), num(e.median, 6),
-                              num(e.target, 6), num(e.fitted, 6), num(e.checked, 6)});
-    }
-    md << "\nWhat the tables cannot identify: the load's level ml apart from t_op (a NONE run "
-          "scales with t_op times the mean stretch (ml/2 + 1)); the message costs apart from the "
-          "fixed part c; tl only through the slowest-of-P excess (compare the tl rows above). "
-          "P = 4 and P = 16 entries of the same size share x (TRFD, AC): what P alone asks of "
-          "the factor (the last column of the fit's table) t_op cannot take up, and it stays in "
-          "the residuals.\n";
+    md_tls(md, args, o, results, best.tl);
+    md_fits(md, o.bin, best);
+    md_entries(md, best, o.within);
     std::cout << md.str();
     if (const auto out = args.value("out")) sweep::write_atomically(*out, md.str());
-    if (const auto out = args.value("csv")) sweep::write_atomically(*out, csv);
+    if (const auto out = args.value("csv"))
+      sweep::write_atomically(*out, entries_csv(best.entries));
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "dlb_nodlb_fit: " << e.what() << "\n";
