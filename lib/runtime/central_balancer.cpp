@@ -64,6 +64,13 @@ class central_balancer {
   // and each slave answered with its group's decision under it (master-global: its part of one
   // global decision).
   void commit(const group_state& gs, const protocol::sync_header& h);
+  // Customized mode's pick at its first synchronization: the model on the speeds seen so far
+  // (GDDLB if it cannot predict), with a notice of its predictions (not under --quiet).
+  core::strategy auto_choice(const group_state& gs);
+  // A strategy whose later synchronizations the master counts itself (it tells the senders
+  // only) counts the master's first one too, in each group it decided for.
+  void count_first_sync(std::size_t group, const std::vector<std::size_t>& members,
+                        const protocol::decision& dec);
 
   // ADAPTIVE (lib/README.md, "ADAPTIVE"): re-selections are global synchronizations at epochs
   // 2s, the committed strategy's synchronizations are at 2s + 1 in its groups (groups_).
@@ -346,27 +353,8 @@ void central_balancer::serve(group_state& gs, const protocol::sync_header& h) {
 // (master-group, and AUTO as the paper's customized mode has it) or once over every slave that
 // took part (master-global), whose transfers may cross the strategy's groups.
 void central_balancer::commit(const group_state& gs, const protocol::sync_header& h) {
-  auto& stats = dlb_.stats_;
-  core::strategy c = dlb_.strategy_;
-  if (c == core::strategy::automatic) {
-    std::vector<double> speeds(procs_, 0.0);
-    for (const auto& [p, prof] : gs.profiles) speeds[prof.slave] = prof.speed;
-    stats.prediction = dlb_.predict(speeds);
-    c = stats.prediction.valid ? stats.prediction.best : core::strategy::gddlb;
-    stats.chosen = c;
-    if (!dlb_.rt_.params().quiet) {
-      std::ostringstream os;
-      // t from the loop's start, whatever the clock's origin.
-      os << dlb_.rt_.app_name() << ": AUTO at t = " << net_.clock().now() - stats.start_time
-         << " s predicts";
-      for (std::size_t k = 0; k < 4; ++k) {
-        os << " " << to_string(core::balancing_strategies[k]) << " "
-           << stats.prediction.total_time[k] << " s";
-      }
-      os << "; commits to " << to_string(c);
-      dlb_.rt_.report(report_kind::notice, os.str());
-    }
-  }
+  const core::strategy c =
+      dlb_.strategy_ == core::strategy::automatic ? auto_choice(gs) : dlb_.strategy_;
   const sync_protocol after = resolve_protocol(c, dlb_.popts_).value();
   // master-global: one decision over every profile (in slave order); each group is sent its
   // part of it (the transfers that touch its members, their counts after).
@@ -418,17 +406,9 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
     }
     for (std::size_t k = 0; k < positions.size(); ++k)
       next[ng].active[positions[k]] = dec.counts_after[k] > 0;
-    // A strategy whose later synchronizations the master counts itself (it tells the senders
-    // only) counts this one too, in each group it decided for.
     if (dlb_.strategy_ != core::strategy::automatic &&
-        after.told == decision_audience::tell_senders) {
-      auto& tally = dlb_.master_tally_[static_cast<int>(ng)];
-      ++tally.first;
-      if (std::any_of(dec.transfers.begin(), dec.transfers.end(), [&](const core::transfer& t) {
-            return std::find(nm.begin(), nm.end(), t.from) != nm.end();
-          }))
-        ++tally.second;
-    }
+        after.told == decision_audience::tell_senders)
+      count_first_sync(ng, nm, dec);
     const protocol::commitment to{c, static_cast<int>(ng), std::nullopt};
     net_.multicast(ranks, tag::decision,
                    protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
@@ -438,6 +418,38 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
   members_of_ = std::move(next_members);
   proto_ = after;
   group_size_ = K;
+}
+
+core::strategy central_balancer::auto_choice(const group_state& gs) {
+  auto& stats = dlb_.stats_;
+  std::vector<double> speeds(procs_, 0.0);
+  for (const auto& [p, prof] : gs.profiles) speeds[prof.slave] = prof.speed;
+  stats.prediction = dlb_.predict(speeds);
+  const core::strategy c = stats.prediction.valid ? stats.prediction.best : core::strategy::gddlb;
+  stats.chosen = c;
+  if (!dlb_.rt_.params().quiet) {
+    std::ostringstream os;
+    // t from the loop's start, whatever the clock's origin.
+    os << dlb_.rt_.app_name() << ": AUTO at t = " << net_.clock().now() - stats.start_time
+       << " s predicts";
+    for (std::size_t k = 0; k < 4; ++k) {
+      os << " " << to_string(core::balancing_strategies[k]) << " " << stats.prediction.total_time[k]
+         << " s";
+    }
+    os << "; commits to " << to_string(c);
+    dlb_.rt_.report(report_kind::notice, os.str());
+  }
+  return c;
+}
+
+void central_balancer::count_first_sync(std::size_t group, const std::vector<std::size_t>& members,
+                                        const protocol::decision& dec) {
+  auto& tally = dlb_.master_tally_[static_cast<int>(group)];
+  ++tally.first;
+  if (std::any_of(dec.transfers.begin(), dec.transfers.end(), [&](const core::transfer& t) {
+        return std::find(members.begin(), members.end(), t.from) != members.end();
+      }))
+    ++tally.second;
 }
 
 void central_balancer::take_reselection_profile(protocol::profile_msg m) {
