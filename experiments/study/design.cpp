@@ -136,112 +136,117 @@ double wire_latency_us(double send, double recv, double header_bytes) {
 
 }  // namespace
 
-const std::vector<parameter_info>& parameter_table() {
-  static const std::vector<parameter_info> t{
-      {"tl",
-       "5",
-       "--tl (config key tl)",
-       "ours, the runtime's default (lib/include/dlb/core/load.hpp): the paper lists tl among "
-       "the model's parameters (section 1.3.1) but gives no value",
-       true,
-       1e-3,
-       1e6,
-       {}},
-      {"split",
-       "0.4/0.4",
-       "--send-overhead S --recv-overhead R (fractions of L)",
-       "host software overhead dominated small-message latency on Ethernet workstations of the "
-       "period (Keeton, Anderson, Patterson, Hot Interconnects 1995); PVM's default route crosses "
-       "a daemon on each host; send and receive paths mirror each other (lib/README.md)",
-       true,
-       0,
-       1,
-       {}},
-      {"header_bytes",
-       "98",
-       "--header-bytes",
-       "Ethernet framing on the wire 38 + IPv4 20 + UDP 8 + PVM's packet and message headers "
-       "about 32 (our estimate; lib/runtime/network.cpp)",
-       true,
-       0,
-       10000,
-       {}},
-      {"threshold_pct",
-       "1",
-       "--threshold-pct (percent of the loop's iterations)",
-       "ours: the paper moves no work below 'a threshold' without a value (section 1.2)",
-       true,
-       1e-6,
-       100,
-       {}},
-      {"after_no_move",
-       "idle",
-       "--after-no-move",
-       "the paper's text: 'cancelling work redistribution would lead to an idle processor' "
-       "(section 1.2)",
-       false,
-       0,
-       0,
-       {"idle", "stop"}},
-      {"balancer",
-       "master",
-       "--balancer",
-       "the paper: the balancer is 'located at one master processor, which also takes part in "
-       "computation' (section 1.2), with 'context switching' (section 1.5.2)",
-       false,
-       0,
-       0,
-       {"master", "dedicated"}},
-      {"first_sync",
-       "master-group",
-       "--first-sync",
-       "section 1.4.2: the master (pseudo-master in the distributed schemes) 'is responsible only "
-       "for the first synchronization', and DLB_master_sync 'handles the first synchronization' "
-       "in every scheme; deciding within the strategy's groups, as the local schemes are defined "
-       "and modelled (sections 1.2.1, 1.3.2; lib/README.md)",
-       false,
-       0,
-       0,
-       {"strategy", "master-group", "master-global"}},
-      {"broadcast",
-       "mcast",
-       "--broadcast",
-       "the profiles are 'broadcast' (sections 1.2.1-1.2.2), and PVM 3's broadcast is pvm_mcast: "
-       "one send by the task, one copy per destination host (lib/README.md, \"Broadcasts\")",
-       false,
-       0,
-       0,
-       {"mcast", "unicast"}},
-      {"wire_share",
-       "0.768",
-       "--wire-share (the wire's part of each byte's 1/B)",
-       "the paper's B = 0.96 MB/s is end to end ('the cost of packing, receiving, and the real "
-       "communication time'); 10 Mb/s Ethernet carries 1.25 MB/s: 0.96/1.25 of a byte's time on "
-       "the wire, the rest on the hosts",
-       true,
-       1e-6,
-       1,
-       {}},
-      {"delta_ms",
-       "1",
-       "--delta-ms",
-       "ours: 1 ms of a 1996 workstation per decision (the paper gives no value)",
-       true,
-       0,
-       1e6,
-       {}},
-      {"t_op_factor",
-       "1",
-       "--t-op-factor (times the calibrated t_op)",
-       "t_op calibrated per application against one no-DLB entry of Tables 1.1-1.3 (NONE, P=4, "
-       "smallest size; apps/README.md, Calibration)",
-       true,
-       1e-3,
-       1e3,
-       {}},
-  };
-  return t;
-}
+namespace {
+
+// The study's parameters: name, default level, the option it sets, the default's source, whether
+// it is numeric (with its bounds) or categorical (with its levels).
+const std::vector<parameter_info> kParameters{
+    {"tl",
+     "5",
+     "--tl (config key tl)",
+     "ours, the runtime's default (lib/include/dlb/core/load.hpp): the paper lists tl among "
+     "the model's parameters (section 1.3.1) but gives no value",
+     true,
+     1e-3,
+     1e6,
+     {}},
+    {"split",
+     "0.4/0.4",
+     "--send-overhead S --recv-overhead R (fractions of L)",
+     "host software overhead dominated small-message latency on Ethernet workstations of the "
+     "period (Keeton, Anderson, Patterson, Hot Interconnects 1995); PVM's default route crosses "
+     "a daemon on each host; send and receive paths mirror each other (lib/README.md)",
+     true,
+     0,
+     1,
+     {}},
+    {"header_bytes",
+     "98",
+     "--header-bytes",
+     "Ethernet framing on the wire 38 + IPv4 20 + UDP 8 + PVM's packet and message headers "
+     "about 32 (our estimate; lib/runtime/network.cpp)",
+     true,
+     0,
+     10000,
+     {}},
+    {"threshold_pct",
+     "1",
+     "--threshold-pct (percent of the loop's iterations)",
+     "ours: the paper moves no work below 'a threshold' without a value (section 1.2)",
+     true,
+     1e-6,
+     100,
+     {}},
+    {"after_no_move",
+     "idle",
+     "--after-no-move",
+     "the paper's text: 'cancelling work redistribution would lead to an idle processor' "
+     "(section 1.2)",
+     false,
+     0,
+     0,
+     {"idle", "stop"}},
+    {"balancer",
+     "master",
+     "--balancer",
+     "the paper: the balancer is 'located at one master processor, which also takes part in "
+     "computation' (section 1.2), with 'context switching' (section 1.5.2)",
+     false,
+     0,
+     0,
+     {"master", "dedicated"}},
+    {"first_sync",
+     "master-group",
+     "--first-sync",
+     "section 1.4.2: the master (pseudo-master in the distributed schemes) 'is responsible only "
+     "for the first synchronization', and DLB_master_sync 'handles the first synchronization' "
+     "in every scheme; deciding within the strategy's groups, as the local schemes are defined "
+     "and modelled (sections 1.2.1, 1.3.2; lib/README.md)",
+     false,
+     0,
+     0,
+     {"strategy", "master-group", "master-global"}},
+    {"broadcast",
+     "mcast",
+     "--broadcast",
+     "the profiles are 'broadcast' (sections 1.2.1-1.2.2), and PVM 3's broadcast is pvm_mcast: "
+     "one send by the task, one copy per destination host (lib/README.md, \"Broadcasts\")",
+     false,
+     0,
+     0,
+     {"mcast", "unicast"}},
+    {"wire_share",
+     "0.768",
+     "--wire-share (the wire's part of each byte's 1/B)",
+     "the paper's B = 0.96 MB/s is end to end ('the cost of packing, receiving, and the real "
+     "communication time'); 10 Mb/s Ethernet carries 1.25 MB/s: 0.96/1.25 of a byte's time on "
+     "the wire, the rest on the hosts",
+     true,
+     1e-6,
+     1,
+     {}},
+    {"delta_ms",
+     "1",
+     "--delta-ms",
+     "ours: 1 ms of a 1996 workstation per decision (the paper gives no value)",
+     true,
+     0,
+     1e6,
+     {}},
+    {"t_op_factor",
+     "1",
+     "--t-op-factor (times the calibrated t_op)",
+     "t_op calibrated per application against one no-DLB entry of Tables 1.1-1.3 (NONE, P=4, "
+     "smallest size; apps/README.md, Calibration)",
+     true,
+     1e-3,
+     1e3,
+     {}},
+};
+
+}  // namespace
+
+const std::vector<parameter_info>& parameter_table() { return kParameters; }
 
 const parameter_info* find_parameter(std::string_view name) {
   for (const auto& p : parameter_table()) {
