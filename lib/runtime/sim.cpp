@@ -118,6 +118,10 @@ struct world::state {
   bool master_on_slave1 = false;
   bool local(int a, int b) const { return master_on_slave1 && a + b == 1; }
   std::vector<int> transmitter_of;  // by rank; -1: none
+  // The master's and the slaves' hosts (speeds, load profiles), their routes and mailboxes.
+  void add_hosts(sg::NetZone* zone, const run_params& params, sg::Link* shared);
+  // The network interfaces of the medium (one for the Ethernet, one per port when switched).
+  void add_transmitters(sg::NetZone* zone, const network_params& net, sg::Link* shared, int n);
   ~state() {
     for (auto& t : transmitters)
       for (auto& i : t->queue) delete i.m;
@@ -277,31 +281,10 @@ simgrid::kernel::profile::Profile* load_profile(const std::string& name,
 
 }  // namespace
 
-world::world(engine& e, std::string name, const run_params& params)
-    : state_(std::make_shared<state>()) {
-  (void)e;
-  auto& s = *state_;
-  s.name = std::move(name);
+void world::state::add_hosts(sg::NetZone* zone, const run_params& params, sg::Link* shared) {
+  auto& s = *this;
   const auto& net = params.network;
-  auto* zone = sg::create_star_zone(s.name);
-  zone->set_parent(sg::Engine::get_instance()->get_netzone_root());
   const int n = params.procs + 1;
-  // The links carry the transmissions (h + b bytes at B) only; the rest of the latency, l,
-  // follows the end of a transmission without holding the medium: the interface stamps each
-  // message's arrival (network.hpp).
-  const double wire_latency = net.modelled() ? net.wire_latency() : 0.0;
-  sg::Link* shared = nullptr;
-  if (net.kind == network_kind::ethernet1996) {
-    shared = zone->create_link(s.name + ":ethernet", net.wire_bandwidth())
-                 ->set_latency(0)
-                 ->set_sharing_policy(sg::Link::SharingPolicy::SHARED)
-                 ->seal();
-  } else if (net.kind == network_kind::ideal) {
-    shared = zone->create_link(s.name + ":ideal", kIdealBandwidth)
-                 ->set_latency(0)
-                 ->set_sharing_policy(sg::Link::SharingPolicy::FATPIPE)
-                 ->seal();
-  }
   const bool loaded = params.load.max_load > 0;
   s.master_on_slave1 = params.balancer_on_master && params.procs >= 1;
   for (int r = 0; r < n; ++r) {
@@ -332,6 +315,15 @@ world::world(engine& e, std::string name, const run_params& params)
     s.hosts.push_back(h);
     s.mailboxes.push_back(sg::Mailbox::by_name(s.name + ":" + std::to_string(r)));
   }
+}
+
+void world::state::add_transmitters(sg::NetZone* zone, const network_params& net, sg::Link* shared,
+                                    int n) {
+  auto& s = *this;
+  // The links carry the transmissions (h + b bytes at B) only; the rest of the latency, l,
+  // follows the end of a transmission without holding the medium: the interface stamps each
+  // message's arrival (network.hpp).
+  const double wire_latency = net.modelled() ? net.wire_latency() : 0.0;
   if (net.kind == network_kind::ethernet1996) {
     // The Ethernet's interface: on a host of its own whose only route is the shared link.
     auto* h = zone->create_host(s.name + ":ethernet", kFlopsPerBaseSecond);
@@ -354,6 +346,31 @@ world::world(engine& e, std::string name, const run_params& params)
   } else {
     s.transmitter_of.assign(static_cast<std::size_t>(n), -1);
   }
+}
+
+world::world(engine& e, std::string name, const run_params& params)
+    : state_(std::make_shared<state>()) {
+  (void)e;
+  auto& s = *state_;
+  s.name = std::move(name);
+  const auto& net = params.network;
+  auto* zone = sg::create_star_zone(s.name);
+  zone->set_parent(sg::Engine::get_instance()->get_netzone_root());
+  const int n = params.procs + 1;
+  sg::Link* shared = nullptr;
+  if (net.kind == network_kind::ethernet1996) {
+    shared = zone->create_link(s.name + ":ethernet", net.wire_bandwidth())
+                 ->set_latency(0)
+                 ->set_sharing_policy(sg::Link::SharingPolicy::SHARED)
+                 ->seal();
+  } else if (net.kind == network_kind::ideal) {
+    shared = zone->create_link(s.name + ":ideal", kIdealBandwidth)
+                 ->set_latency(0)
+                 ->set_sharing_policy(sg::Link::SharingPolicy::FATPIPE)
+                 ->seal();
+  }
+  s.add_hosts(zone, params, shared);
+  s.add_transmitters(zone, net, shared, n);
   zone->seal();
   s.actors.resize(static_cast<std::size_t>(n));
   s.exit_codes.assign(static_cast<std::size_t>(n), -1);
