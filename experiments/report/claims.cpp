@@ -11,6 +11,13 @@
 namespace dlb::report {
 namespace {
 
+// A claim none of whose configurations is in the summary: not measured, in both readings.
+void mark_not_measured(claim_result& c) {
+  c.outcome = verdict::not_measured;
+  c.tendency = verdict::not_measured;
+  c.tally = "no configuration measured";
+}
+
 using sweep::format_sig;
 
 const std::vector<std::string>& dlb_strategies() {
@@ -93,9 +100,7 @@ claim_evaluator every(const std::string& app, int procs, per_config f) {
                            (*k.ok ? " (yes)" : " (no)"));
     }
     if (n == 0) {
-      c.outcome = verdict::not_measured;
-      c.tendency = verdict::not_measured;
-      c.tally = "no configuration measured";
+      mark_not_measured(c);
     } else {
       c.outcome = verdict_of(yes == n);
       c.tendency = verdict_of(most(yes, n));
@@ -128,9 +133,7 @@ claim_evaluator best_then(const std::string& app, int procs, const char* first,
                            (ok ? " (yes)" : " (no)"));
     }
     if (n == 0) {
-      c.outcome = verdict::not_measured;
-      c.tendency = verdict::not_measured;
-      c.tally = "no configuration measured";
+      mark_not_measured(c);
       return c;
     }
     ranking mean;
@@ -393,9 +396,7 @@ claim_result ac_distributed_edge(const claim_spec& spec, const std::vector<confi
                          (ok ? " (yes)" : " (no)"));
   }
   if (n == 0) {
-    c.outcome = verdict::not_measured;
-    c.tendency = verdict::not_measured;
-    c.tally = "no configuration measured";
+    mark_not_measured(c);
     return c;
   }
   const double mean = sum / static_cast<double>(n);
