@@ -132,7 +132,7 @@ agreement: build
 # How each mechanism of the paper's cost structure, and each reading of the paper's protocol
 # (first synchronization at the master, pvm_mcast broadcasts, the wire's share of a byte), moves
 # the claims and Table 1.4: paper.conf simulated with each one set back (results/ablation/
-# ablation.md, dlb_ablation's table; 9 variants, about 50 minutes on the 2-core machine).
+# ablation.md, dlb_ablation's table; 9 variants, about 13 minutes on the 2-core machine).
 cost-ablation: build
 	BUILD=$(BUILD) bash scripts/cost-ablation
 
