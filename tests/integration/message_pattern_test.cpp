@@ -31,17 +31,19 @@ namespace {
 using message = testing_support::traced_message;
 using testing_support::read_trace;
 
-using Case = std::tuple<std::string, std::string>;  // strategy, backend
-class MessagePattern : public ::testing::TestWithParam<Case> {};
-
-TEST_P(MessagePattern, OneSynchronizationFollowsThePapersPattern) {
-  const auto& [strategy, backend] = GetParam();
-  const int P = 8;
-  const bool local = strategy[0] == 'L', central = strategy[1] == 'C';
-  const int K = local ? 4 : P;
+// Every message of a run of the synthetic loop (P = 8, K = 4, slaves 4 and 8 at quarter speed),
+// with --first-sync `first`.
+std::vector<message> traced_run(const std::string& strategy, const std::string& first,
+                                const std::string& backend,
+                                const std::string& speeds = "1,1,1,0.25,1,1,1,0.25",
+                                const std::string& broadcast = "mcast") {
   char dir_template[] = "/tmp/dlb_messages_XXXXXX";
-  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  if (mkdtemp(dir_template) == nullptr) {
+    ADD_FAILURE() << "mkdtemp";
+    return {};
+  }
   const std::string dir = dir_template;
+  // Time scale 2: under PVM the 2 cores are shared with other tests.
   auto r = testing_support::run_process({DLB_SYNTHETIC_APP,
                                          "--backend",
                                          backend,
@@ -54,23 +56,38 @@ TEST_P(MessagePattern, OneSynchronizationFollowsThePapersPattern) {
                                          "--ml",
                                          "0",
                                          "--speeds",
-                                         "1,1,1,0.25,1,1,1,0.25",
+                                         speeds,
                                          "--iterations",
                                          "400",
                                          "--work-ms",
                                          "20",
                                          "--scale",
-                                         "2",  // PVM: 2 cores shared with other tests
+                                         "2",
                                          "--first-sync",
-                                         "strategy",
+                                         first,
+                                         "--broadcast",
+                                         broadcast,
                                          "--trace-dir",
                                          dir,
                                          "--quiet"},
                                         120);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto all = read_trace(dir, P);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  auto all = r.exit_code == 0 ? read_trace(dir, 8) : std::vector<message>{};
   std::filesystem::remove_all(dir);
   EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty());
+  return all;
+}
+
+using Case = std::tuple<std::string, std::string>;  // strategy, backend
+class MessagePattern : public ::testing::TestWithParam<Case> {};
+
+TEST_P(MessagePattern, OneSynchronizationFollowsThePapersPattern) {
+  const auto& [strategy, backend] = GetParam();
+  const int P = 8;
+  const bool local = strategy[0] == 'L', central = strategy[1] == 'C';
+  const int K = local ? 4 : P;
+  // The strategy's own protocol from the first synchronization on (--first-sync strategy).
+  const auto all = traced_run(strategy, "strategy", backend);
 
   std::set<int> members;
   for (int s = 1; s <= K; ++s) members.insert(s);
@@ -144,51 +161,6 @@ TEST_P(MessagePattern, OneSynchronizationFollowsThePapersPattern) {
   // Nothing of this synchronization comes from the master but instructions and notices.
   for (const auto& m : sync)
     EXPECT_TRUE(m.from != 0 || m.type == "instruction" || m.type == "notice") << m.type;
-}
-
-// Every message of the run under the same synthetic loop, with --first-sync `first`.
-std::vector<message> traced_run(const std::string& strategy, const std::string& first,
-                                const std::string& backend,
-                                const std::string& speeds = "1,1,1,0.25,1,1,1,0.25",
-                                const std::string& broadcast = "mcast") {
-  char dir_template[] = "/tmp/dlb_messages_XXXXXX";
-  if (mkdtemp(dir_template) == nullptr) {
-    ADD_FAILURE() << "mkdtemp";
-    return {};
-  }
-  const std::string dir = dir_template;
-  auto r = testing_support::run_process({DLB_SYNTHETIC_APP,
-                                         "--backend",
-                                         backend,
-                                         "--strategy",
-                                         strategy,
-                                         "--procs",
-                                         "8",
-                                         "--group",
-                                         "4",
-                                         "--ml",
-                                         "0",
-                                         "--speeds",
-                                         speeds,
-                                         "--iterations",
-                                         "400",
-                                         "--work-ms",
-                                         "20",
-                                         "--scale",
-                                         "2",
-                                         "--first-sync",
-                                         first,
-                                         "--broadcast",
-                                         broadcast,
-                                         "--trace-dir",
-                                         dir,
-                                         "--quiet"},
-                                        120);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  auto all = r.exit_code == 0 ? read_trace(dir, 8) : std::vector<message>{};
-  std::filesystem::remove_all(dir);
-  EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty());
-  return all;
 }
 
 std::map<std::string, std::vector<message>> by_type_of(const std::vector<message>& all, int group,
