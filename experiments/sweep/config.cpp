@@ -2,6 +2,7 @@
 #include "sweep/config.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -200,7 +201,7 @@ class parser {
   void set_backend(settings& s, std::size_t line, const std::string& value) const {
     once(s.backend, line, "backend");
     if (!contains(known_backends(), value))
-      fail(line, "backend must be pvm or sim, got '" + value + "'");
+      fail(line, "backend must be pvm, sim or mpi, got '" + value + "'");
     s.backend = value;
   }
 
@@ -258,7 +259,7 @@ const std::vector<std::string>& known_apps() {
 }
 
 const std::vector<std::string>& known_backends() {
-  static const std::vector<std::string> b{"pvm", "sim"};
+  static const std::vector<std::string> b{"pvm", "sim", "mpi"};
   return b;
 }
 
@@ -355,6 +356,11 @@ std::vector<std::string> run_spec::argv(const std::filesystem::path& bin_dir) co
     a.push_back(std::to_string(v));
   }
   for (const auto& w : split_blanks(extra_args)) a.push_back(w);
+  if (backend == "mpi") {
+    const char* mpirun = std::getenv("DLB_MPIRUN");
+    a.insert(a.begin(), {mpirun && *mpirun ? mpirun : "mpirun", "--oversubscribe", "-np",
+                         std::to_string(procs + 1)});
+  }
   return a;
 }
 

@@ -60,7 +60,8 @@ struct run_spec {
   std::string clock = "emulated";
   double scale = 20.0;
   std::string network = "ethernet1996";
-  std::string backend = "pvm";  // pvm (real PVM tasks) or sim (SimGrid, virtual time)
+  std::string backend = "pvm";  // pvm (real PVM tasks), sim (SimGrid, virtual time) or mpi
+                                // (MPI ranks: the app under mpirun, $DLB_MPIRUN or mpirun)
   std::string extra_args;       // passed through to the app after the standard options
   double timeout_s = 600.0;     // not part of the identity: a longer timeout is the same run
 
@@ -69,14 +70,16 @@ struct run_spec {
   std::vector<std::string> key_values() const;
   // One string identifying the run (the key values joined by a unit separator).
   std::string key() const;
-  // The app's command line.
+  // The app's command line (under mpi: mpirun --oversubscribe -np P+1 APP ...).
   std::vector<std::string> argv(const std::filesystem::path& bin_dir) const;
   // Short human label for progress lines.
   std::string describe() const;
   // Must this run have the machine to itself? Emulated-clock runs on real PVM tasks sleep
   // to emulated deadlines in wall time: sharing the cores inflates their times (lag). Simulated
   // runs (virtual time) and native-clock runs may run side by side (dlb_sweep --jobs).
-  bool needs_machine_alone() const { return backend == "pvm" && clock == "emulated"; }
+  bool needs_machine_alone() const {
+    return (backend == "pvm" || backend == "mpi") && clock == "emulated";
+  }
 };
 
 struct sweep_plan {

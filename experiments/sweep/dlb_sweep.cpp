@@ -38,7 +38,7 @@ const char* kUsage =
     "                    alone (its times would be inflated by the others)\n"
     "  --grace SECONDS   after SIGTERM to a run's process group, wait this long before SIGKILL "
     "(default 3)\n"
-    "  --backend B       run every run of the config on backend B (pvm or sim), whatever the\n"
+    "  --backend B       run every run of the config on backend B (pvm, sim or mpi), whatever the\n"
     "                    config's backend key says\n"
     "  --hostfile FILE   a PVM hostfile passed to every run on pvm (--hostfile FILE): each run\n"
     "                    starts its private virtual machine on those hosts (native clock only)\n"
@@ -185,8 +185,8 @@ bool prepare_plan(sweep_plan& plan, const sweep_options& o, const cli_args& args
     return false;
   }
   if (const auto b = args.value("backend")) {
-    if (*b != "pvm" && *b != "sim")
-      args.usage_error("--backend must be pvm or sim, got '" + *b + "'");
+    if (*b != "pvm" && *b != "sim" && *b != "mpi")
+      args.usage_error("--backend must be pvm, sim or mpi, got '" + *b + "'");
     std::set<std::string> keys;
     for (auto& r : plan.runs) {
       r.backend = *b;

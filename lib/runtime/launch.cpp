@@ -2,6 +2,7 @@
 // master, then the launcher of the chosen backend (launchers.hpp). Errors before any task runs
 // (a bad option, a slave that cannot be spawned) end here with exit 2 or 1.
 #include <algorithm>
+#include <cstdlib>
 
 #include "dlb/runtime/network_profile.hpp"
 #include "launchers.hpp"
@@ -14,6 +15,22 @@ std::vector<option_spec> all_options(const app_spec& spec) {
   specs.insert(specs.end(), spec.options.begin(), spec.options.end());
   return specs;
 }
+int launched_rank() {
+  // Open MPI's mpirun, PMIx launchers, MPICH's Hydra, Slurm's srun.
+  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    if (const char* s = std::getenv(v); s && *s) return std::atoi(s);
+  }
+  return -1;
+}
+
+#ifndef DLB_HAVE_MPI
+int launch_mpi(const launch_spec&, options, run_params, const app_body&) {
+  throw usage_error(
+      "option --backend mpi: this build of the DLB library has no MPI backend (CMake found no "
+      "MPI when it was built: install Open MPI, e.g. Debian's libopenmpi-dev and openmpi-bin, "
+      "and build again)");
+}
+#endif
 }  // namespace detail
 
 int run_app(int argc, char** argv, const app_spec& app, const app_body& body,
@@ -24,7 +41,9 @@ int run_app(int argc, char** argv, const app_spec& app, const app_body& body,
     return std::find(args.begin(), args.end(), a) != args.end();
   };
   const bool slave = has(detail::kSlaveFlag);
-  const report_sink& say = spec.report;
+  // In an MPI job every rank parses the same command line: rank 0 alone reports on it.
+  const report_sink quiet = [](report_kind, const std::string&) {};
+  const report_sink& say = detail::launched_rank() > 0 ? quiet : spec.report;
   if (!slave && (has("--help") || has("-h"))) {
     std::string help = "usage: " + spec.name + " [options]\n" + spec.summary + "\n\nOptions:\n" +
                        options(detail::all_options(spec), {}).help_text();
@@ -49,8 +68,14 @@ int run_app(int argc, char** argv, const app_spec& app, const app_body& body,
     if (params.backend == backend_kind::sim && !opts.str("hostfile").empty())
       throw usage_error(
           "option --hostfile needs --backend pvm (the simulator has no hosts to add)");
+    if (params.backend == backend_kind::mpi && (!opts.str("hostfile").empty() || opts.flag("join-vm")))
+      throw usage_error(
+          "options --hostfile and --join-vm need --backend pvm: under --backend mpi the hosts "
+          "are mpirun's (mpirun --hostfile FILE -np P+1 PROGRAM --backend mpi ...)");
     if (params.backend == backend_kind::sim)
       return detail::launch_sim(spec, std::move(opts), std::move(params), body);
+    if (params.backend == backend_kind::mpi)
+      return detail::launch_mpi(spec, std::move(opts), std::move(params), body);
     return detail::launch_pvm_master(spec, std::move(opts), std::move(params), body);
   } catch (const usage_error& e) {
     say(report_kind::error, spec.name + ": " + e.what());

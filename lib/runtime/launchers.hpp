@@ -3,6 +3,8 @@
 // run_task; it returns the master's exit code.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,9 +25,21 @@ inline const report_sink& report_of(const launch_spec& spec) { return spec.repor
 // The common options and the application's own.
 std::vector<option_spec> all_options(const app_spec& spec);
 
+// The clock of task `rank` (0: the master, unloaded): emulated or native, as params say.
+std::unique_ptr<dlb::clock> make_clock(const run_params& p, int rank, std::int64_t epoch_ns);
+// Removes the shared segments (/dev/shm/dlb-medium-<pid>-...) of runs whose master is gone: a
+// master killed with SIGKILL cannot unlink its own. Best effort, never fails a run.
+void remove_stale_segments() noexcept;
+
+// The rank this process has in a job started by mpirun or srun (from their environment), or -1
+// outside one. Read before MPI starts: only rank 0 reports a bad command line.
+int launched_rank();
+
 int launch_pvm_master(const launch_spec& spec, options opts, run_params params,
                       const app_body& body);
 int launch_pvm_slave(const launch_spec& spec, const app_body& body);
 int launch_sim(const launch_spec& spec, options opts, run_params params, const app_body& body);
+// Every rank of an MPI job runs this (lib/mpi/mpi_launcher.cpp; built where MPI is found).
+int launch_mpi(const launch_spec& spec, options opts, run_params params, const app_body& body);
 
 }  // namespace dlb::detail

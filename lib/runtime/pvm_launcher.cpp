@@ -66,19 +66,6 @@ std::span<const unsigned char> as_uchar(const bytes& b) {
   return {reinterpret_cast<const unsigned char*>(b.data()), b.size()};
 }
 
-// The clock of task `rank` (0: the master, unloaded).
-std::unique_ptr<dlb::clock> make_clock(const run_params& p, int rank, std::int64_t epoch_ns) {
-  workstation ws;
-  if (rank > 0) {
-    ws.slave = static_cast<std::size_t>(rank - 1);
-    ws.speed = p.speeds[ws.slave];
-    ws.load = p.load;
-    ws.loaded = p.load.max_load > 0;
-  }
-  if (p.emulated) return std::make_unique<emulated_clock>(epoch_ns, p.scale, ws);
-  return std::make_unique<native_clock>(epoch_ns, ws);
-}
-
 // Everything but the spawning, shared by master and slaves: transport, clock, runtime, body.
 int run_pvm_task(pvm::session& s, const launch_spec& spec, options opts, run_params params,
                  int rank, const std::vector<pvm::tid>& tids, std::int64_t epoch_ns,
@@ -89,20 +76,6 @@ int run_pvm_task(pvm::session& s, const launch_spec& spec, options opts, run_par
                       clk.get(), std::move(medium), std::move(vmid),   spec.report};
   runtime rt(std::move(setup));
   return run_task(rt, spec, body);
-}
-
-// Removes the shared segments (/dev/shm/dlb-medium-<pid>-<tid>) of runs whose master is gone: a
-// master killed with SIGKILL cannot unlink its own. Best effort, never fails a run.
-void remove_stale_segments() noexcept {
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator("/dev/shm", ec)) {
-    const std::string name = e.path().filename().string();
-    const std::string prefix = "dlb-medium-";
-    if (name.rfind(prefix, 0) != 0) continue;
-    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
-    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-      std::filesystem::remove(e.path(), ec);
-  }
 }
 
 // Where slave r (1-based) goes: the virtual machine's hosts in turn, the master's host first.
@@ -178,6 +151,30 @@ std::vector<pvm::tid> spawn_slaves(pvm::session& s, const std::string& exe,
 }
 
 }  // namespace
+
+std::unique_ptr<dlb::clock> make_clock(const run_params& p, int rank, std::int64_t epoch_ns) {
+  workstation ws;
+  if (rank > 0) {
+    ws.slave = static_cast<std::size_t>(rank - 1);
+    ws.speed = p.speeds[ws.slave];
+    ws.load = p.load;
+    ws.loaded = p.load.max_load > 0;
+  }
+  if (p.emulated) return std::make_unique<emulated_clock>(epoch_ns, p.scale, ws);
+  return std::make_unique<native_clock>(epoch_ns, ws);
+}
+
+void remove_stale_segments() noexcept {
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/dev/shm", ec)) {
+    const std::string name = e.path().filename().string();
+    const std::string prefix = "dlb-medium-";
+    if (name.rfind(prefix, 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+      std::filesystem::remove(e.path(), ec);
+  }
+}
 
 int launch_pvm_master(const launch_spec& spec, options opts, run_params params,
                       const app_body& body) {

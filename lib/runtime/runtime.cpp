@@ -63,8 +63,10 @@ const option_spec kRunOptions[] = {
      "(the model chooses again at every synchronization); or a loop "
      "self-scheduling baseline: SS, CSS:k (chunks of k), GSS, TSS, FAC2 or AWF"},
     {"backend", "pvm",
-     "pvm (real PVM tasks) or sim (simulated workstations in virtual time, one process)"},
-    {"procs", "4", "P, the number of slaves (1..64 under pvm, 1..4096 under sim)"},
+     "pvm (real PVM tasks), sim (simulated workstations in virtual time, one process) or mpi "
+     "(one MPI rank per task: mpirun -np P+1 PROGRAM --backend mpi ...)"},
+    {"procs", "4", "P, the number of slaves (1..64 under pvm, 1..4096 under sim and mpi; under mpi, default: "
+     "the job's ranks less one)"},
     {"group", "0", "K, group size of the local strategies; 0: P/2 as in the paper"},
     {"seed", "1", "seed of the external load function"},
     {"ml", std::to_string(paper::max_load),
@@ -87,7 +89,7 @@ const option_spec kRunOptions[] = {
 // The clock and the emulated network.
 const option_spec kNetworkOptions[] = {
     {"clock", "emulated",
-     "emulated (1996 workstations, dilated time) or native (real time); pvm backend only"},
+     "emulated (1996 workstations, dilated time) or native (real time); native: pvm and mpi backends"},
     {"scale", "10", "emulated seconds per wall second (emulated clock)"},
     {"network", "ethernet1996",
      "emulated network: ethernet1996 (shared medium), switched or ideal"},
@@ -273,7 +275,10 @@ void read_policy(const options& o, run_params& p) {
     throw usage_error("option --strategy: " + std::string(e.what()));
   }
   p.strategy = p.policy.kind;
-  p.backend = choice(o, "backend", {"pvm", "sim"}) == "sim" ? backend_kind::sim : backend_kind::pvm;
+  const std::string backend = choice(o, "backend", {"pvm", "sim", "mpi"});
+  p.backend = backend == "sim"   ? backend_kind::sim
+              : backend == "mpi" ? backend_kind::mpi
+                                 : backend_kind::pvm;
   p.procs = static_cast<int>(o.integer("procs", 1, kMaxSimSlaves));
   if (p.backend == backend_kind::pvm && p.procs > kMaxPvmSlaves)
     throw usage_error("option --procs: at most " + std::to_string(kMaxPvmSlaves) +
@@ -338,6 +343,11 @@ void read_balancer(const options& o, run_params& p) {
 void read_failures(const options& o, run_params& p) {
   p.timeout_s = o.real("timeout", 0.1, 1e7);  // wall time; the simulator detects deadlock
   p.recover = choice(o, "on-loss", {"abort", "recover"}) == "recover";
+  if (p.recover && p.backend == backend_kind::mpi)
+    throw usage_error(
+        "option --on-loss recover needs --backend pvm: surviving a lost MPI rank needs ULFM "
+        "(MPI's User-Level Failure Mitigation), which Debian 12's Open MPI 4.1 does not have; "
+        "under --backend mpi a lost rank ends the run (docs/several-hosts.md)");
   if (p.recover && p.strategy == core::strategy::self_scheduling)
     throw usage_error(
         "option --on-loss recover works with the DLB strategies (NONE, GCDLB, GDDLB, "
@@ -407,7 +417,9 @@ protocol_options protocol_options_of(const run_params& p) {
   return o;
 }
 
-std::string to_string(backend_kind b) { return b == backend_kind::sim ? "sim" : "pvm"; }
+std::string to_string(backend_kind b) {
+  return b == backend_kind::sim ? "sim" : b == backend_kind::mpi ? "mpi" : "pvm";
+}
 
 runtime::runtime(runtime_setup setup)
     : app_(std::move(setup.app)),

@@ -534,7 +534,7 @@ TEST_F(SweepDriver, BackendOptionOverridesTheConfigAndTheEchoIsChecked) {
   args.insert(args.end(), {"--backend", "simgrid"});
   r = run(args);
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("--backend must be pvm or sim, got 'simgrid'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--backend must be pvm, sim or mpi, got 'simgrid'"), std::string::npos) << r.err;
 
   // An app that ran on another backend than asked: the run is failed, with the reason.
   args = sweep_args(

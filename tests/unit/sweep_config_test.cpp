@@ -223,5 +223,5 @@ TEST(SweepConfig, BadBackendIsAnErrorNamingTheLine) {
   const std::string e =
       error_of("procs = 4\nstrategies = NONE\nbackend = simgrid\n[app ac]\nsizes = n=10\n");
   EXPECT_NE(e.find("t.conf:3"), std::string::npos) << e;
-  EXPECT_NE(e.find("backend must be pvm or sim, got 'simgrid'"), std::string::npos) << e;
+  EXPECT_NE(e.find("backend must be pvm, sim or mpi, got 'simgrid'"), std::string::npos) << e;
 }

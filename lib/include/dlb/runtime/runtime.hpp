@@ -62,7 +62,8 @@ struct app_spec {
 std::vector<option_spec> common_options();
 
 // Which backend runs the tasks (--backend).
-enum class backend_kind { pvm, sim };
+// mpi: one MPI rank per task, started by mpirun or srun (built where MPI is found).
+enum class backend_kind { pvm, sim, mpi };
 std::string to_string(backend_kind b);
 
 // The run's parameters, read from the options (identically on master and slaves).

@@ -1,0 +1,182 @@
+// mpi_transport.cpp: the seam's transport over MPI (mpi_transport.hpp).
+#include "mpi_transport.hpp"
+
+#include <mpi.h>
+#include <signal.h>
+#include <time.h>
+
+#include <algorithm>
+#include <csignal>
+
+#include "dlb/runtime/messenger.hpp"
+
+namespace dlb::mpi_detail {
+
+namespace {
+volatile std::sig_atomic_t g_terminated = 0;
+extern "C" void on_term(int) { g_terminated = 1; }
+
+void pause_for(std::chrono::microseconds d) {
+  if (d.count() <= 0) return;
+  timespec ts{static_cast<time_t>(d.count() / 1'000'000), static_cast<long>(d.count() % 1'000'000) * 1000};
+  nanosleep(&ts, nullptr);
+}
+}  // namespace
+
+bool terminated() { return g_terminated != 0; }
+
+void install_term_handler() {
+  struct sigaction sa {};
+  sa.sa_handler = on_term;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+// One MPI_Isend and the payload it reads until it completes.
+struct mpi_transport::pending {
+  MPI_Request request = MPI_REQUEST_NULL;
+  std::shared_ptr<const bytes> body;
+};
+
+mpi_transport::mpi_transport(int rank, std::vector<std::string> hosts, exit_watch& watch)
+    : rank_(rank), hosts_(std::move(hosts)), exits_(watch), watched_(hosts_.size(), false) {
+  for (const auto& h : hosts_) several_hosts_ = several_hosts_ || h != hosts_.front();
+}
+
+mpi_transport::~mpi_transport() {
+  // Sends still pending here belong to a failed run, which MPI_Abort ends; the requests are
+  // MPI's to drop.
+  for (auto& p : sends_) p->body.reset();
+}
+
+void mpi_transport::progress() {
+  std::erase_if(sends_, [](const std::unique_ptr<pending>& p) {
+    int done = 0;
+    MPI_Test(&p->request, &done, MPI_STATUS_IGNORE);
+    return done != 0;
+  });
+}
+
+void mpi_transport::isend(int to, int tag, const std::shared_ptr<const bytes>& body) {
+  auto p = std::make_unique<pending>();
+  p->body = body;
+  MPI_Isend(body->data(), static_cast<int>(body->size()), MPI_BYTE, to, tag, MPI_COMM_WORLD,
+            &p->request);
+  sends_.push_back(std::move(p));
+}
+
+void mpi_transport::send(int to, int tag, const bytes& payload, std::size_t) {
+  progress();
+  isend(to, tag, std::make_shared<const bytes>(payload));
+}
+
+void mpi_transport::multicast(std::span<const int> to, int tag, const bytes& payload) {
+  progress();
+  const auto body = std::make_shared<const bytes>(payload);
+  for (int r : to) isend(r, tag, body);
+}
+
+std::optional<envelope> mpi_transport::take_message() {
+  int flag = 0;
+  MPI_Status st;
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+  if (!flag) return std::nullopt;
+  int count = 0;
+  MPI_Get_count(&st, MPI_BYTE, &count);
+  envelope e;
+  e.from = st.MPI_SOURCE;
+  e.tag = st.MPI_TAG;
+  e.payload.resize(static_cast<std::size_t>(count));
+  MPI_Recv(e.payload.data(), count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+  return e;
+}
+
+std::optional<envelope> mpi_transport::take_exit() {
+  while (auto r = exits_.exited()) {
+    if (*r < 0 || static_cast<std::size_t>(*r) >= watched_.size() ||
+        !watched_[static_cast<std::size_t>(*r)])
+      continue;
+    envelope e;
+    e.from = *r;
+    e.tag = kTaskExitTag;
+    return e;
+  }
+  return std::nullopt;
+}
+
+std::optional<envelope> mpi_transport::receive(std::chrono::microseconds bound) {
+  // Polls without pause for the first 50 us (a reply that is on its way costs no sleep), then
+  // sleeps between polls, 10 us doubling to at most 200 us.
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + bound;
+  const auto spin_until = start + std::chrono::microseconds(50);
+  std::chrono::microseconds backoff(10);
+  for (;;) {
+    progress();
+    if (auto e = take_message()) return e;
+    if (auto e = take_exit()) return e;
+    if (terminated())
+      throw run_error(describe(rank_) +
+                      " was ended by mpirun (SIGTERM): another rank of the job ended first; "
+                      "mpirun's message names it");
+    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return std::nullopt;
+    if (std::chrono::steady_clock::now() < spin_until) continue;
+    pause_for(std::min(backoff, left));
+    backoff = std::min(backoff * 2, std::chrono::microseconds(200));
+  }
+}
+
+bool mpi_transport::probe() {
+  progress();
+  int flag = 0;
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  return flag != 0;
+}
+
+std::string mpi_transport::describe(int rank) const {
+  std::string s = rank == 0 ? "the master" : "slave " + std::to_string(rank);
+  if (rank < 0 || rank >= size()) return s;
+  s += " (MPI rank " + std::to_string(rank);
+  if (several_hosts_) s += " on " + hosts_[static_cast<std::size_t>(rank)];
+  return s + ")";
+}
+
+void mpi_transport::watch(std::span<const int> ranks) {
+  for (int r : ranks) watched_.at(static_cast<std::size_t>(r)) = true;
+}
+
+void mpi_transport::kill(int) noexcept {
+  // MPI cannot end a single rank: after a failed run the launcher ends the job (MPI_Abort).
+}
+
+void mpi_transport::await_exit(std::span<const int>) {
+  // The ranks leave together in settle() and MPI_Finalize, bounded there.
+}
+
+bool mpi_transport::settle(std::chrono::milliseconds bound) {
+  // First this rank's sends complete (a large one needs its receiver, which drains meanwhile);
+  // then the barrier: once it is met, no rank has anything in flight.
+  std::fill(watched_.begin(), watched_.end(), false);
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  const auto deadline = std::chrono::steady_clock::now() + bound;
+  std::chrono::microseconds backoff(2);
+  while (std::chrono::steady_clock::now() < deadline) {
+    progress();
+    while (take_message()) {
+    }
+    if (sends_.empty() && barrier == MPI_REQUEST_NULL) MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+    if (barrier != MPI_REQUEST_NULL) {
+      int done = 0;
+      MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+      if (done) return true;
+    }
+    pause_for(backoff);
+    backoff = std::min(backoff * 2, std::chrono::microseconds(200));
+  }
+  return false;
+}
+
+}  // namespace dlb::mpi_detail

@@ -1,0 +1,152 @@
+// The MPI backend (--backend mpi): the three applications and the synthetic loop as MPI jobs
+// under mpirun on this machine, under every strategy and policy (every policy at P = 4 for each
+// program; P = 1, 2 and 8 for some), each run verified and nothing left running; a rank that is
+// lost ends the run with an error naming it; bad command lines exit 2 saying what to run.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "app_test_support.hpp"
+#include "mpi_support.hpp"
+
+namespace {
+
+using testing_support::fields_of;
+using testing_support::processes_with_marker;
+
+// A small run of a program (the sizes of its own tests), quiet.
+std::vector<std::string> small_run(const std::string& app, const std::string& strategy, int procs) {
+  std::vector<std::string> a{std::string(DLB_APPS_DIR) + "/" + app, "--backend", "mpi",
+                             "--strategy", strategy, "--procs", std::to_string(procs), "--quiet",
+                             "--tl", "0.5", "--scale", "200"};
+  if (app == "mxm") a.insert(a.end(), {"--n", "32", "--r", "16", "--m", "16", "--t-op", "2e-4"});
+  if (app == "trfd") a.insert(a.end(), {"--n", "6", "--t-op", "1e-4"});
+  if (app == "ac") a.insert(a.end(), {"--n", "8", "--t-op", "1e-3"});
+  if (app == "synthetic") {
+    a.insert(a.end(), {"--iterations", "160", "--work-ms", "40", "--seed", "7"});
+  }
+  return a;
+}
+
+using mpi_case = std::tuple<std::string, std::string, int>;  // program, policy, P
+
+class MpiRuns : public ::testing::TestWithParam<mpi_case> {};
+
+TEST_P(MpiRuns, VerifiedAndNothingLeft) {
+  const auto& [app, strategy, procs] = GetParam();
+  auto r = mpi_testing::run_mpi(procs + 1, small_run(app, strategy, procs));
+  ASSERT_FALSE(r.timed_out) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Verification = SUCCESSFUL"), std::string::npos) << r.out << r.err;
+  auto res = fields_of(r.out, "RESULT ");
+  EXPECT_EQ(res["backend"], "mpi") << r.out;
+  EXPECT_EQ(res["P"], std::to_string(procs)) << r.out;
+  if (app == "synthetic") {
+    EXPECT_EQ(res["wrong"], "0") << r.out;
+    EXPECT_EQ(res["stats_ok"], "1") << r.out;
+  } else {
+    EXPECT_EQ(res["verified"], "1") << r.out;
+  }
+  if (strategy == "NONE" || procs == 1) EXPECT_EQ(res["syncs"], "0") << r.out;
+  EXPECT_TRUE(processes_with_marker(r.marker).empty()) << "a rank of the job is still alive";
+}
+
+std::vector<mpi_case> mpi_cases() {
+  const std::vector<std::string> policies{"NONE",  "GCDLB", "GDDLB", "LCDLB", "LDDLB",
+                                          "AUTO",  "ADAPTIVE", "SS", "CSS:4", "GSS",
+                                          "TSS",   "FAC2",  "AWF"};
+  std::vector<mpi_case> v;
+  for (const char* app : {"mxm", "trfd", "ac", "synthetic"})
+    for (const auto& p : policies) v.emplace_back(app, p, 4);
+  for (int procs : {1, 2, 8}) {
+    v.emplace_back("synthetic", "GDDLB", procs);
+    v.emplace_back("synthetic", "LCDLB", procs);
+    v.emplace_back("mxm", "GCDLB", procs);
+  }
+  v.emplace_back("trfd", "LDDLB", 8);
+  v.emplace_back("ac", "AUTO", 2);
+  return v;
+}
+
+std::string mpi_case_name(const ::testing::TestParamInfo<mpi_case>& info) {
+  const auto& [app, strategy, procs] = info.param;
+  std::string s = strategy;
+  for (char& c : s)
+    if (c == ':') c = '_';
+  return app + "_" + s + "_P" + std::to_string(procs);
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, MpiRuns, ::testing::ValuesIn(mpi_cases()), mpi_case_name);
+
+// The native clock: real time, the same checks.
+TEST(MpiNative, SyntheticGcdlbVerified) {
+  auto r = mpi_testing::run_mpi(
+      3, {std::string(DLB_APPS_DIR) + "/synthetic", "--backend", "mpi", "--strategy", "GCDLB",
+          "--clock", "native", "--iterations", "320", "--work-ms", "0.5", "--tl", "0.002",
+          "--quiet"});
+  ASSERT_FALSE(r.timed_out) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto res = fields_of(r.out, "RESULT ");
+  EXPECT_EQ(res["wrong"], "0") << r.out;
+  EXPECT_EQ(res["P"], "2") << r.out;
+  EXPECT_TRUE(processes_with_marker(r.marker).empty());
+}
+
+// A lost rank (fault injected at a point of the run's progress): the master names it, the job
+// ends (MPI_Abort), nothing is left running, well within the timeout.
+class MpiLoss : public ::testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(MpiLoss, EndsTheRunNamingTheRank) {
+  auto args = small_run("synthetic", "GDDLB", 4);
+  args.insert(args.end(), {"--kill-slave", "3"});
+  for (const auto& a : GetParam()) args.push_back(a);
+  auto r = mpi_testing::run_mpi(5, args, 120);
+  ASSERT_FALSE(r.timed_out) << r.err;
+  EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("RESULT "), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("slave 3 (MPI rank 3) exited during the run"), std::string::npos) << r.err;
+  EXPECT_TRUE(processes_with_marker(r.marker).empty()) << "a rank of the job is still alive";
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, MpiLoss,
+                         ::testing::Values(std::vector<std::string>{"--kill-after-iters", "10"},
+                                           std::vector<std::string>{"--kill-at-sync", "1"}));
+
+// Bad command lines: exit 2, the error says what to run, nothing left.
+void expect_usage(const testing_support::process_result& r, const std::string& says) {
+  EXPECT_FALSE(r.timed_out) << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("RESULT "), std::string::npos) << r.out;
+  EXPECT_TRUE(processes_with_marker(r.marker).empty());
+}
+
+TEST(MpiUsage, WithoutMpirunSaysWhatToRun) {
+  mpi_testing::allow_root_once();
+  auto r = testing_support::run_process({std::string(DLB_APPS_DIR) + "/mxm", "--backend", "mpi"},
+                                        30);
+  expect_usage(r, "mpirun -np P+1 mxm --backend mpi");
+}
+
+TEST(MpiUsage, ProcsMustMatchTheJob) {
+  auto r = mpi_testing::run_mpi(3, {std::string(DLB_APPS_DIR) + "/mxm", "--backend", "mpi",
+                                    "--procs", "4"}, 60);
+  expect_usage(r, "option --procs 4 needs 5 MPI ranks");
+  // Reported once, by rank 0.
+  EXPECT_EQ(r.err.find("needs 5 MPI ranks"), r.err.rfind("needs 5 MPI ranks")) << r.err;
+}
+
+TEST(MpiUsage, OneRankIsNotARun) {
+  auto r = mpi_testing::run_mpi(1, {std::string(DLB_APPS_DIR) + "/mxm", "--backend", "mpi"}, 60);
+  expect_usage(r, "at least one slave");
+}
+
+TEST(MpiUsage, RecoveryNeedsUlfm) {
+  auto r = mpi_testing::run_mpi(3, {std::string(DLB_APPS_DIR) + "/mxm", "--backend", "mpi",
+                                    "--on-loss", "recover"}, 60);
+  expect_usage(r, "ULFM");
+}
+
+}  // namespace
