@@ -1,7 +1,10 @@
 # DLBConfig.cmake: find_package(DLB) for the installed DLB library (cmake/install.cmake).
 #
-#   find_package(DLB REQUIRED)
+#   find_package(DLB REQUIRED)                   # or: find_package(DLB REQUIRED COMPONENTS mpi)
 #   target_link_libraries(myloop PRIVATE DLB::dlb)
+#
+# The component mpi is the MPI backend (--backend mpi): inside libdlb.so when the library was
+# built where MPI was found (DLB_mpi_FOUND; this file is configured by cmake/install.cmake).
 #
 # DLB::dlb carries the include directory, C++20, and the library's dependencies: PVM 3.4's
 # libpvm3 (Debian: pvm-dev), SimGrid (libsimgrid-dev) and threads. DLB_NETWORK_DIR is set to the
@@ -18,6 +21,20 @@ if(NOT DLB_PVM3_LIBRARY OR NOT DLB_SIMGRID_LIBRARY)
       "DLB needs libpvm3 (Debian package pvm-dev) and libsimgrid (libsimgrid-dev)")
   return()
 endif()
+
+set(DLB_mpi_FOUND @DLB_HAVE_MPI@)
+foreach(_dlb_component IN LISTS DLB_FIND_COMPONENTS)
+  if(NOT _dlb_component STREQUAL "mpi")
+    set(DLB_${_dlb_component}_FOUND FALSE)
+  endif()
+  if(NOT DLB_${_dlb_component}_FOUND AND DLB_FIND_REQUIRED_${_dlb_component})
+    set(DLB_FOUND FALSE)
+    set(DLB_NOT_FOUND_MESSAGE
+        "DLB has no component '${_dlb_component}' (mpi: the MPI backend, built only where CMake "
+        "found MPI when the library was built)")
+    return()
+  endif()
+endforeach()
 
 if(NOT TARGET DLB::dlb)
   add_library(DLB::dlb SHARED IMPORTED)

@@ -173,9 +173,15 @@ int launch_mpi(const launch_spec& spec, options opts, run_params params, const a
   auto hosts = gather_hosts(size);
   try {
     fit_to_job(spec, opts, params, hosts);
-  } catch (const usage_error&) {
-    MPI_Finalize();  // every rank is here, with the same error: run_app reports it on rank 0
-    throw;
+  } catch (const usage_error& e) {
+    // Every rank is here with the same error: rank 0 reports it before the ranks finalize
+    // together (a rank that exited first would have mpirun end rank 0 before it printed).
+    if (rank == 0) {
+      report_of(spec)(report_kind::error, spec.name + ": " + e.what());
+      report_of(spec)(report_kind::error, "see '" + spec.name + " --help'");
+    }
+    MPI_Finalize();
+    return 2;
   }
   int rc = 1;
   try {

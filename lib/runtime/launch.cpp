@@ -2,7 +2,9 @@
 // master, then the launcher of the chosen backend (launchers.hpp). Errors before any task runs
 // (a bad option, a slave that cannot be spawned) end here with exit 2 or 1.
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 #include "dlb/runtime/network_profile.hpp"
 #include "launchers.hpp"
@@ -80,6 +82,9 @@ int run_app(int argc, char** argv, const app_spec& app, const app_body& body,
   } catch (const usage_error& e) {
     say(report_kind::error, spec.name + ": " + e.what());
     if (!slave) say(report_kind::error, "see '" + spec.name + " --help'");
+    // Another rank of an MPI job: rank 0 has the same error and reports it. Exiting first would
+    // have mpirun end rank 0 before it prints; mpirun ends this rank when rank 0 exits 2.
+    if (detail::launched_rank() > 0) std::this_thread::sleep_for(std::chrono::seconds(10));
     return 2;
   } catch (const std::exception& e) {
     say(report_kind::error, spec.name + (slave ? " (slave)" : "") + ": error: " + e.what());

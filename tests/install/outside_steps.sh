@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # outside_steps.sh WORK: the outside user's part of run_install_test.sh (see there), run from a
 # copy in WORK, possibly with the source tree hidden: build WORK/outside against WORK/prefix with
-# pkg-config and with CMake, run both verified under both backends, then the profile lookup's
-# error and DLB_NETWORK_DIR. Takes nothing from the source tree.
+# pkg-config and with CMake, run both verified under both backends (and as MPI jobs where the
+# library has the MPI backend), then the profile lookup's error and DLB_NETWORK_DIR. Takes nothing from the source tree.
 set -euo pipefail
 work=$1
 prefix=$work/prefix
@@ -46,6 +46,26 @@ for program in "$work/pc/myloop" "$work/cm/myloop"; do
     grep -q "chosen=[GL][CD]DLB" "$work/out" || { cat "$work/out"; fail "AUTO chose nothing"; }
   done
 done
+
+# The MPI backend, where the library has it (dlb.pc's mpi variable): the component of
+# find_package(DLB), and both builds as MPI jobs (run_install_test.sh set what mpirun needs).
+if [[ $(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --variable=mpi dlb) == yes ]]; then
+  echo "== find_package(DLB COMPONENTS mpi)"
+  mkdir "$work/mpicheck"
+  printf '%s\n' 'cmake_minimum_required(VERSION 3.18)' 'project(mpicheck LANGUAGES CXX)' \
+    'find_package(DLB 1.0 REQUIRED COMPONENTS mpi)' > "$work/mpicheck/CMakeLists.txt"
+  cmake -S "$work/mpicheck" -B "$work/mpicheck/build" -DCMAKE_PREFIX_PATH="$prefix" \
+        -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF > "$work/mpicheck.log" ||
+    { cat "$work/mpicheck.log"; fail "find_package(DLB COMPONENTS mpi)"; }
+  for program in "$work/pc/myloop" "$work/cm/myloop"; do
+    echo "== mpirun -np 5 $program --backend mpi"
+    run 0 "$work/out" mpirun --oversubscribe -np 5 "$program" --backend mpi --strategy AUTO --quiet
+    grep -q "Verification = SUCCESSFUL" "$work/out" || { cat "$work/out"; fail "not verified"; }
+    grep -q "backend=mpi" "$work/out" || { cat "$work/out"; fail "not an MPI run"; }
+  done
+else
+  echo "== (the installed library has no MPI backend: no MPI runs)"
+fi
 
 echo "== without the installed profiles: a clear error naming where it looked"
 mv "$prefix/share/dlb/network" "$work/profiles"

@@ -10,7 +10,8 @@
 #     tree and the build tree hidden (an empty tmpfs mounted over them in a private mount
 #     namespace, where `unshare -m` is permitted: as root), builds it there with pkg-config and
 #     with CMake (find_package(DLB)), against the moved prefix only;
-#  4. runs both builds under --backend pvm (emulated clock) and --backend sim with AUTO, whose
+#  4. runs both builds under --backend pvm (emulated clock) and --backend sim (and, where the
+#     library has the MPI backend, under mpirun --backend mpi) with AUTO, whose
 #     cost model needs the network profiles found relative to the installed library, and checks
 #     the verification; then without the installed profiles (a clear error naming where it looked)
 #     and with DLB_NETWORK_DIR;
@@ -24,6 +25,13 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # Nothing from the environment may point the builds at the source tree.
 unset CPATH CPLUS_INCLUDE_PATH LIBRARY_PATH LD_LIBRARY_PATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH \
       DLB_NETWORK_DIR CXXFLAGS LDFLAGS
+
+# Open MPI refuses root unless told (for the MPI runs of outside_steps.sh): set here, for this
+# test's own jobs, with a notice.
+if [[ $(id -u) == 0 && -z ${OMPI_ALLOW_RUN_AS_ROOT:-} ]]; then
+  echo "notice: running as root: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 set for this test's mpirun jobs"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
 
 echo "== install into $work/stage, then move it to $work/prefix"
 cmake --install "$build" --prefix "$work/stage" > "$work/install.log"

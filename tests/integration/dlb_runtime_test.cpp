@@ -1,10 +1,11 @@
 // Integration tests of the DLB runtime: the synthetic application (apps/synthetic) runs as
 // real PVM tasks in its own private virtual machine (--backend pvm) and as SimGrid actors in
 // virtual time (--backend sim), under every strategy, P, work shape and clock, the same checks
-// on both; failures, timeouts, deadlocks and bad input are checked as a user would see them.
+// on both (the tests of one body on every backend run it as an MPI job too, --backend mpi); failures, timeouts, deadlocks and bad input are checked as a user would see them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -13,6 +14,9 @@
 #include <vector>
 
 #include "run_process.hpp"
+#ifdef DLB_MPIRUN
+#include "mpi_support.hpp"
+#endif
 
 namespace {
 
@@ -29,10 +33,23 @@ testing_support::process_result run_app(std::vector<std::string> args, double ti
   return run_process(args, timeout_s);
 }
 
-// The same run under a backend: "pvm" (real PVM tasks) or "sim" (SimGrid actors, virtual time).
+// The same run under a backend: "pvm" (real PVM tasks), "sim" (SimGrid actors, virtual time) or
+// "mpi" (an MPI job of --procs + 1 ranks under mpirun, mpi_support.hpp).
 testing_support::process_result run_on(const std::string& backend, std::vector<std::string> args,
                                        double timeout_s = 120) {
   args.insert(args.begin(), {"--backend", backend});
+#ifdef DLB_MPIRUN
+  if (backend == "mpi") {
+    int procs = 4;  // --procs, or its default
+    const auto at = std::find(args.begin(), args.end(), "--procs");
+    if (at != args.end() && at + 1 != args.end() && !at[1].empty() &&
+        std::all_of(at[1].begin(), at[1].end(), ::isdigit))
+      procs = std::max(0, std::stoi(at[1]));
+    args.insert(args.begin(), kApp);
+    args.push_back("--quiet");
+    return mpi_testing::run_mpi(procs + 1, args, timeout_s);
+  }
+#endif
   return run_app(std::move(args), timeout_s);
 }
 
@@ -162,7 +179,7 @@ INSTANTIATE_TEST_SUITE_P(Sim, StrategyMatrix,
                                             ::testing::Values("sim")),
                          case_name);
 
-// The tests below run one body on both backends.
+// The tests below run one body on every backend (pvm, sim, and mpi where MPI was found).
 class OnBothBackends : public ::testing::TestWithParam<std::string> {};
 
 // CYCLIC arrays: iteration i starts on slave i mod P (single-iteration ranges), and the data
@@ -192,8 +209,9 @@ TEST_P(LocalStrategies, GroupsOfOneNeverMoveWork) {
 // synchronization (per group, for the local strategies).
 using NoExternalLoad = OnBothBackends;
 TEST_P(NoExternalLoad, AtMostOneSynchronizationPerGroup) {
-  const std::vector<int> ps =
-      GetParam() == "sim" ? std::vector<int>{4, 16, 64} : std::vector<int>{4, 16};
+  const std::vector<int> ps = GetParam() == "sim"   ? std::vector<int>{4, 16, 64}
+                              : GetParam() == "mpi" ? std::vector<int>{4, 8}
+                                                    : std::vector<int>{4, 16};
   for (const char* s : {"GCDLB", "GDDLB", "LCDLB", "LDDLB"}) {
     for (int procs : ps) {
       auto r = run_on(GetParam(), {"--strategy", s, "--procs", std::to_string(procs), "--ml", "0",
@@ -472,14 +490,20 @@ TEST(UnevenWork, ThePredictionIsWithinAQuarterOfTheRun) {
 }
 
 std::string backend_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
-INSTANTIATE_TEST_SUITE_P(Backends, Distributions, ::testing::Values("pvm", "sim"), backend_name);
-INSTANTIATE_TEST_SUITE_P(Backends, LocalStrategies, ::testing::Values("pvm", "sim"), backend_name);
-INSTANTIATE_TEST_SUITE_P(Backends, NoExternalLoad, ::testing::Values("pvm", "sim"), backend_name);
-INSTANTIATE_TEST_SUITE_P(Backends, WorkTaken, ::testing::Values("pvm", "sim"), backend_name);
-INSTANTIATE_TEST_SUITE_P(Backends, Interrupts, ::testing::Values("pvm", "sim"), backend_name);
-INSTANTIATE_TEST_SUITE_P(Backends, ModernEntryPoint, ::testing::Values("pvm", "sim"), backend_name);
-INSTANTIATE_TEST_SUITE_P(Backends, Networks, ::testing::Values("pvm", "sim"), backend_name);
-INSTANTIATE_TEST_SUITE_P(Backends, Usage, ::testing::Values("pvm", "sim"), backend_name);
+// Every backend built: pvm and sim, and mpi where MPI was found.
+#ifdef DLB_MPIRUN
+#define DLB_BACKENDS ::testing::Values("pvm", "sim", "mpi")
+#else
+#define DLB_BACKENDS ::testing::Values("pvm", "sim")
+#endif
+INSTANTIATE_TEST_SUITE_P(Backends, Distributions, DLB_BACKENDS, backend_name);
+INSTANTIATE_TEST_SUITE_P(Backends, LocalStrategies, DLB_BACKENDS, backend_name);
+INSTANTIATE_TEST_SUITE_P(Backends, NoExternalLoad, DLB_BACKENDS, backend_name);
+INSTANTIATE_TEST_SUITE_P(Backends, WorkTaken, DLB_BACKENDS, backend_name);
+INSTANTIATE_TEST_SUITE_P(Backends, Interrupts, DLB_BACKENDS, backend_name);
+INSTANTIATE_TEST_SUITE_P(Backends, ModernEntryPoint, DLB_BACKENDS, backend_name);
+INSTANTIATE_TEST_SUITE_P(Backends, Networks, DLB_BACKENDS, backend_name);
+INSTANTIATE_TEST_SUITE_P(Backends, Usage, DLB_BACKENDS, backend_name);
 
 // The backend's own bad input: exit 2 naming the option, nothing printed on stdout, nothing
 // started.
