@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement scale cost-ablation uneven sensitivity sensitivity-quick baselines heterogeneous beyond format clean
+.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement agreement-mpi bench-mpi scale cost-ablation uneven sensitivity sensitivity-quick baselines heterogeneous beyond format clean
 
 all: build
 
@@ -128,6 +128,29 @@ agreement: build
 	$(BUILD)/experiments/dlb_summary --results $(AGREE)/sim/results.csv --out $(AGREE)/sim/summary.csv
 	$(BUILD)/experiments/dlb_agreement --a $(AGREE)/sim/summary.csv --b $(AGREE)/pvm/summary.csv \
 	  --out $(AGREE)/agreement.md
+	@if [ -x $(BUILD)/experiments/mpi_pingpong_bench ]; then $(MAKE) --no-print-directory agreement-mpi; \
+	  else echo "make agreement: this build has no MPI backend: no MPI comparison"; fi
+
+# The same configurations as MPI jobs (emulated clock; each run under mpirun --oversubscribe -np
+# P+1, about 10 minutes) against the simulator (results/agreement/mpi-agreement.md). As root,
+# Open MPI needs OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM), set for these runs only, with a notice.
+agreement-mpi: build
+	@if [ "$$(id -u)" = 0 ] && [ -z "$$OMPI_ALLOW_RUN_AS_ROOT" ]; then echo "notice: running as root: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 set for the MPI runs"; fi
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $(BUILD)/experiments/dlb_sweep \
+	  --config experiments/configs/quick.conf --backend mpi --out $(AGREE)/mpi/results.csv \
+	  --bin-dir $(BUILD)/apps
+	@[ -f $(AGREE)/sim/summary.csv ] || { $(BUILD)/experiments/dlb_sweep --config experiments/configs/quick.conf \
+	  --backend sim --jobs 2 --out $(AGREE)/sim/results.csv --bin-dir $(BUILD)/apps && \
+	  $(BUILD)/experiments/dlb_summary --results $(AGREE)/sim/results.csv --out $(AGREE)/sim/summary.csv; }
+	$(BUILD)/experiments/dlb_summary --results $(AGREE)/mpi/results.csv --out $(AGREE)/mpi/summary.csv
+	$(BUILD)/experiments/dlb_agreement --a $(AGREE)/sim/summary.csv --b $(AGREE)/mpi/summary.csv \
+	  --out $(AGREE)/mpi-agreement.md
+
+# The MPI transport vs raw MPI ping-pong (Google Benchmark, two ranks); table in lib/README.md.
+bench-mpi: build
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 \
+	  $(BUILD)/experiments/mpi_pingpong_bench --benchmark_repetitions=7 \
+	  --benchmark_enable_random_interleaving=true
 
 # How each mechanism of the paper's cost structure, and each reading of the paper's protocol
 # (first synchronization at the master, pvm_mcast broadcasts, the wire's share of a byte), moves

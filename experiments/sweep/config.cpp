@@ -1,8 +1,11 @@
 // The sweep configuration format: parsing, validation and expansion into runs.
 #include "sweep/config.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -329,6 +332,19 @@ std::string run_spec::key() const {
   return k;
 }
 
+namespace {
+// $DLB_MPIRUN, or mpirun found on PATH (the driver starts programs by path); "mpirun" if none.
+std::string mpirun_path() {
+  if (const char* m = std::getenv("DLB_MPIRUN"); m && *m) return m;
+  const char* path = std::getenv("PATH");
+  for (const auto& dir : split_on(path ? path : "", ':')) {
+    const std::filesystem::path p = std::filesystem::path(dir) / "mpirun";
+    if (::access(p.c_str(), X_OK) == 0) return p.string();
+  }
+  return "mpirun";
+}
+}  // namespace
+
 std::vector<std::string> run_spec::argv(const std::filesystem::path& bin_dir) const {
   std::vector<std::string> a{(bin_dir / app).string(),
                              "--strategy",
@@ -356,11 +372,8 @@ std::vector<std::string> run_spec::argv(const std::filesystem::path& bin_dir) co
     a.push_back(std::to_string(v));
   }
   for (const auto& w : split_blanks(extra_args)) a.push_back(w);
-  if (backend == "mpi") {
-    const char* mpirun = std::getenv("DLB_MPIRUN");
-    a.insert(a.begin(), {mpirun && *mpirun ? mpirun : "mpirun", "--oversubscribe", "-np",
-                         std::to_string(procs + 1)});
-  }
+  if (backend == "mpi")
+    a.insert(a.begin(), {mpirun_path(), "--oversubscribe", "-np", std::to_string(procs + 1)});
   return a;
 }
 

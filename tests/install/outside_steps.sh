@@ -61,7 +61,7 @@ if [[ $(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --variable=mpi dlb) == 
     echo "== mpirun -np 5 $program --backend mpi"
     run 0 "$work/out" mpirun --oversubscribe -np 5 "$program" --backend mpi --strategy AUTO --quiet
     grep -q "Verification = SUCCESSFUL" "$work/out" || { cat "$work/out"; fail "not verified"; }
-    grep -q "backend=mpi" "$work/out" || { cat "$work/out"; fail "not an MPI run"; }
+    grep -q "AUTO P=4" "$work/out" || { cat "$work/out"; fail "not a run of 4 slaves"; }
   done
 else
   echo "== (the installed library has no MPI backend: no MPI runs)"
