@@ -102,6 +102,7 @@ std::string exit_watch::listen() {
                     std::strerror(errno));
   std::ostringstream os;
   const auto addrs = own_addresses();
+  addresses_.assign(1, addrs.front());
   for (std::size_t i = 0; i < addrs.size(); ++i) os << (i ? "," : "") << addrs[i];
   os << ":" << ntohs(sa.sin_port);
   return os.str();
@@ -115,7 +116,9 @@ void exit_watch::accept_slaves(int slaves, std::chrono::milliseconds bound) {
       throw run_error("only " + std::to_string(peers_.size()) + " of " + std::to_string(slaves) +
                       " slaves reached the master's exit watch (TCP) within " +
                       std::to_string(bound.count()) + " ms");
-    const int fd = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
+    sockaddr_in from{};
+    socklen_t from_len = sizeof from;
+    const int fd = accept4(listener_, reinterpret_cast<sockaddr*>(&from), &from_len, SOCK_CLOEXEC);
     if (fd < 0) continue;
     std::int32_t rank = -1;
     if (!read_all(fd, &rank, sizeof rank, deadline) || rank < 1 || rank > slaves) {
@@ -123,6 +126,10 @@ void exit_watch::accept_slaves(int slaves, std::chrono::milliseconds bound) {
       continue;
     }
     peers_.emplace_back(rank, fd);
+    char text[INET_ADDRSTRLEN] = {};
+    inet_ntop(AF_INET, &from.sin_addr, text, sizeof text);
+    addresses_.resize(std::max<std::size_t>(addresses_.size(), static_cast<std::size_t>(rank) + 1));
+    addresses_[static_cast<std::size_t>(rank)] = text;
   }
   ::close(listener_);
   listener_ = -1;

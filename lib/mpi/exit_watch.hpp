@@ -30,6 +30,10 @@ class exit_watch {
   // A slave: connects to the master at one of the addresses of `where` and names its rank.
   void connect(const std::string& where, int rank, std::chrono::milliseconds bound);
 
+  // The master: the address each slave's connection came from ("10.77.0.12"), by rank (index 0:
+  // the address the master's own host is reached at, the first of listen()'s).
+  std::vector<std::string> peer_addresses() const { return addresses_; }
+
   // A rank whose connection has closed since the last call (each reported once), or nothing.
   std::optional<int> exited();
   // Stops watching (the end of a run: every task leaves on its own).
@@ -38,6 +42,7 @@ class exit_watch {
  private:
   int listener_ = -1;
   std::vector<std::pair<int, int>> peers_;  // (rank, fd); fd -1 once reported
+  std::vector<std::string> addresses_;
 };
 
 }  // namespace dlb::mpi_detail

@@ -16,6 +16,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
 
@@ -94,6 +95,35 @@ std::shared_ptr<shared_medium> make_medium(const run_params& p, std::string& nam
   return std::make_shared<shared_medium>(name, true);
 }
 
+// Where each rank runs, as the master sees it: the processor name, and when two ranks share one
+// (network namespaces of one machine) the address their exit-watch connection came from.
+std::vector<std::string> host_labels(const std::vector<std::string>& names,
+                                     const std::vector<std::string>& addresses) {
+  std::vector<std::string> labels = names;
+  std::vector<std::string> seen;
+  for (std::size_t r = 0; r < names.size(); ++r) {
+    if (r < addresses.size() && !addresses[r].empty() && addresses[r] != "127.0.0.1")
+      labels[r] = names[r] + "/" + addresses[r];
+  }
+  for (std::size_t r = 0; r < labels.size(); ++r) {
+    if (std::find(seen.begin(), seen.end(), labels[r]) == seen.end()) seen.push_back(labels[r]);
+  }
+  if (seen.size() < 2) return names;
+  return labels;
+}
+
+// The one line (also under --quiet) naming where every task runs, when they run on several hosts.
+void report_hosts(const launch_spec& spec, const std::vector<std::string>& labels) {
+  std::vector<std::string> distinct;
+  for (const auto& l : labels)
+    if (std::find(distinct.begin(), distinct.end(), l) == distinct.end()) distinct.push_back(l);
+  if (distinct.size() < 2) return;
+  std::string line = "HOSTS hosts=" + std::to_string(distinct.size()) + " master=" + labels[0];
+  for (std::size_t r = 1; r < labels.size(); ++r)
+    line += " slave" + std::to_string(r) + "=" + labels[r];
+  report_of(spec)(report_kind::output, line);
+}
+
 // A slave whose run failed: a bounded moment for the master to report it and end the job.
 void linger(mpi_transport& t, exit_watch& w) {
   const auto until = std::chrono::steady_clock::now() + 5s;
@@ -122,6 +152,8 @@ int run_rank(const launch_spec& spec, options opts, run_params params,
     if (!medium_name.empty()) medium = std::make_shared<shared_medium>(medium_name, false);
   } else {
     watch.accept_slaves(params.procs, bound);
+    hosts = host_labels(hosts, watch.peer_addresses());
+    report_hosts(spec, hosts);
   }
   // Time 0 of the run: far enough ahead for every rank to have it.
   std::int64_t epoch_ns = monotonic_ns() + 50'000'000 + 5'000'000LL * params.procs;
