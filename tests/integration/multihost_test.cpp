@@ -24,6 +24,9 @@
 
 #include "app_test_support.hpp"
 #include "run_process.hpp"
+#ifdef DLB_MPIRUN
+#include "mpi_support.hpp"
+#endif
 
 namespace {
 
@@ -194,6 +197,59 @@ TEST_P(MultiHostApps, VerifiedWithSlavesOnEveryHost) {
   EXPECT_EQ(hosts.processes(), "") << "processes of the run still in its namespaces";
   expect_nothing_left(hosts);
 }
+
+#ifdef DLB_MPIRUN
+// The MPI backend over the same hosts: mpirun starts its daemons through the namespace wrapper
+// (the run's rsh) and the ranks talk over the hosts' own network; 3 ranks on host 0 (the master
+// and 2 slaves), 2 slaves on each other host.
+std::vector<std::string> mpirun_on(const ns_hosts& h, std::vector<std::string> program) {
+  mpi_testing::allow_root_once();
+  std::vector<std::string> argv{DLB_MPIRUN, "--mca", "plm_rsh_agent", h.dir() + "/rsh",
+                                "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "eth0",
+                                "--mca", "oob_tcp_if_include", "eth0", "--host",
+                                h.host(0) + ":3," + h.host(1) + ":2," + h.host(2) + ":2," +
+                                    h.host(3) + ":2",
+                                "-np", "9"};
+  argv.insert(argv.end(), program.begin(), program.end());
+  return argv;
+}
+
+TEST(MultiHostMpi, VerifiedWithSlavesOnEveryHost) {
+  ns_hosts hosts(4);
+  REQUIRE_NAMESPACES(hosts);
+  auto r = hosts.exec(mpirun_on(hosts, {bin_of("mxm"), "--backend", "mpi", "--clock", "native",
+                                        "--strategy", "GDDLB", "--tl", "0.05", "--quiet", "--n",
+                                        "160", "--r", "80", "--m", "80"}));
+  app_testing::expect_verified_run(r, {{"app", "mxm"}, {"P", "8"}, {"backend", "mpi"}});
+  // HOSTS names each rank by its processor name and, the namespaces sharing one name, by the
+  // address its connection came from: 10.77.0.10 + i on host i.
+  auto placed = testing_support::fields_of(r.out, "HOSTS ");
+  EXPECT_EQ(placed["hosts"], "4") << r.out;
+  std::map<std::string, int> per_host;
+  for (int s = 1; s <= 8; ++s) ++per_host[placed["slave" + std::to_string(s)]];
+  for (const auto& [host, n] : per_host) EXPECT_EQ(n, 2) << host << ": " << r.out;
+  EXPECT_EQ(per_host.size(), 4u) << r.out;
+  EXPECT_EQ(hosts.processes(), "") << "processes of the run still in its namespaces";
+  expect_nothing_left(hosts);
+}
+
+// A slave on another host lost at a point of its progress: the run ends naming it and its host,
+// and nothing is left on any host.
+TEST(MultiHostMpi, ALostRemoteRankEndsTheRunNamingIt) {
+  ns_hosts hosts(4);
+  REQUIRE_NAMESPACES(hosts);
+  auto r = hosts.exec(mpirun_on(hosts, {bin_of("mxm"), "--backend", "mpi", "--clock", "native",
+                                        "--strategy", "GDDLB", "--tl", "0.05", "--quiet", "--n",
+                                        "160", "--r", "80", "--m", "80", "--kill-slave", "3",
+                                        "--kill-after-iters", "5"}));
+  EXPECT_FALSE(r.timed_out) << r.err;
+  EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("slave 3 (MPI rank 3 on "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("exited during the run"), std::string::npos) << r.err;
+  EXPECT_EQ(hosts.processes(), "") << "processes of the run still in its namespaces";
+  expect_nothing_left(hosts);
+}
+#endif
 
 INSTANTIATE_TEST_SUITE_P(AllStrategies, MultiHostApps,
                          ::testing::Combine(::testing::Values("mxm", "trfd", "ac"),
