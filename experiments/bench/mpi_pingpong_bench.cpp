@@ -64,7 +64,8 @@ class ratio_reporter : public benchmark::ConsoleReporter {
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
-    std::printf("\n| size | raw MPI (us) | transport (us) | transport/raw |\n|---:|---:|---:|---:|\n");
+    std::printf(
+        "\n| size | raw MPI (us) | transport (us) | transport/raw |\n|---:|---:|---:|---:|\n");
     for (int size : {1, 1024, 64 * 1024, 1024 * 1024}) {
       const std::string suffix = "/bytes:" + std::to_string(size) + "/real_time";
       auto raw = times_.find("BM_raw" + suffix), t = times_.find("BM_transport" + suffix);

@@ -394,10 +394,10 @@ int body(dlb::runtime& rt) {
       std::string("# dlb_netchar: ") +
       (rt.params().backend == dlb::backend_kind::sim
            ? "simulated (SimGrid), network " + dlb::to_string(rt.params().network.kind)
-       : emulated ? "emulated clock, network " + dlb::to_string(rt.params().network.kind)
-                  : "native clock (real " +
-                        std::string(rt.params().backend == dlb::backend_kind::mpi ? "MPI" : "PVM") +
-                        ")") +
+       : emulated
+           ? "emulated clock, network " + dlb::to_string(rt.params().network.kind)
+           : "native clock (real " +
+                 std::string(rt.params().backend == dlb::backend_kind::mpi ? "MPI" : "PVM") + ")") +
       ", P = " + std::to_string(P) + ", repetitions " + std::to_string(reps) + ", payload " +
       std::to_string(payload) + " bytes, broadcasts as " +
       std::string(dlb::to_string(rt.params().broadcast)) + "; medians; times in seconds\n";

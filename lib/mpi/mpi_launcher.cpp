@@ -64,8 +64,10 @@ void fit_to_job(const launch_spec& spec, options& opts, run_params& params,
   const int size = static_cast<int>(hosts.size());
   const std::string run = "mpirun -np P+1 " + spec.name + " --backend mpi ...";
   if (size < 2)
-    throw usage_error("option --backend mpi: the job has 1 MPI rank; it needs the master and at "
-                      "least one slave: " + run);
+    throw usage_error(
+        "option --backend mpi: the job has 1 MPI rank; it needs the master and at "
+        "least one slave: " +
+        run);
   if (opts.given("procs") && params.procs != size - 1)
     throw usage_error("option --procs " + std::to_string(params.procs) + " needs " +
                       std::to_string(params.procs + 1) + " MPI ranks (the master and " +
@@ -80,9 +82,10 @@ void fit_to_job(const launch_spec& spec, options& opts, run_params& params,
   }
   for (const auto& h : hosts) {
     if (params.emulated && h != hosts.front())
-      throw usage_error("option --clock emulated needs every MPI rank on one host (the emulated "
-                        "clock and network are shared through its memory; this job runs on " +
-                        hosts.front() + " and " + h + "): use --clock native across hosts");
+      throw usage_error(
+          "option --clock emulated needs every MPI rank on one host (the emulated "
+          "clock and network are shared through its memory; this job runs on " +
+          hosts.front() + " and " + h + "): use --clock native across hosts");
   }
 }
 
@@ -145,8 +148,8 @@ int run_rank(const launch_spec& spec, options opts, run_params params,
   }
   where = broadcast(where);
   medium_name = broadcast(medium_name);
-  const auto bound = std::chrono::milliseconds(
-      static_cast<std::int64_t>(std::min(params.timeout_s, 60.0) * 1000));
+  const auto bound =
+      std::chrono::milliseconds(static_cast<std::int64_t>(std::min(params.timeout_s, 60.0) * 1000));
   if (rank > 0) {
     watch.connect(where, rank, bound);
     if (!medium_name.empty()) medium = std::make_shared<shared_medium>(medium_name, false);
@@ -169,8 +172,8 @@ int run_rank(const launch_spec& spec, options opts, run_params params,
     if (rank > 0) linger(t, watch);
     return rc;
   }
-  const auto settle_bound = std::chrono::milliseconds(static_cast<std::int64_t>(
-      std::min(timeout_s, 60.0) * 1000));
+  const auto settle_bound =
+      std::chrono::milliseconds(static_cast<std::int64_t>(std::min(timeout_s, 60.0) * 1000));
   if (!t.settle(settle_bound))
     throw run_error(t.describe(rank) + ": the ranks did not all reach the end of the run within " +
                     std::to_string(settle_bound.count()) + " ms");
@@ -193,9 +196,10 @@ void check_mpi_binding() {
 
 int launch_mpi(const launch_spec& spec, options opts, run_params params, const app_body& body) {
   if (launched_rank() < 0)
-    throw usage_error("option --backend mpi: this process was not started by mpirun or srun; "
-                      "run mpirun -np P+1 " + spec.name +
-                      " --backend mpi ... (the master and P slaves; srun -n P+1 under Slurm)");
+    throw usage_error(
+        "option --backend mpi: this process was not started by mpirun or srun; "
+        "run mpirun -np P+1 " +
+        spec.name + " --backend mpi ... (the master and P slaves; srun -n P+1 under Slurm)");
   check_mpi_binding();
   MPI_Init(nullptr, nullptr);
   mpi_detail::install_term_handler();
@@ -219,7 +223,9 @@ int launch_mpi(const launch_spec& spec, options opts, run_params params, const a
   try {
     rc = run_rank(spec, std::move(opts), std::move(params), std::move(hosts), rank, body);
   } catch (const std::exception& e) {
-    report_of(spec)(report_kind::error, spec.name + (rank > 0 ? " (slave " + std::to_string(rank) + ")" : "") + ": error: " + e.what());
+    report_of(spec)(report_kind::error,
+                    spec.name + (rank > 0 ? " (slave " + std::to_string(rank) + ")" : "") +
+                        ": error: " + e.what());
   }
   if (rc == 0) {
     MPI_Finalize();

@@ -18,7 +18,8 @@ extern "C" void on_term(int) { g_terminated = 1; }
 
 void pause_for(std::chrono::microseconds d) {
   if (d.count() <= 0) return;
-  timespec ts{static_cast<time_t>(d.count() / 1'000'000), static_cast<long>(d.count() % 1'000'000) * 1000};
+  timespec ts{static_cast<time_t>(d.count() / 1'000'000),
+              static_cast<long>(d.count() % 1'000'000) * 1000};
   nanosleep(&ts, nullptr);
 }
 }  // namespace

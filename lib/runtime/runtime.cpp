@@ -65,7 +65,8 @@ const option_spec kRunOptions[] = {
     {"backend", "pvm",
      "pvm (real PVM tasks), sim (simulated workstations in virtual time, one process) or mpi "
      "(one MPI rank per task: mpirun -np P+1 PROGRAM --backend mpi ...)"},
-    {"procs", "4", "P, the number of slaves (1..64 under pvm, 1..4096 under sim and mpi; under mpi, default: "
+    {"procs", "4",
+     "P, the number of slaves (1..64 under pvm, 1..4096 under sim and mpi; under mpi, default: "
      "the job's ranks less one)"},
     {"group", "0", "K, group size of the local strategies; 0: P/2 as in the paper"},
     {"seed", "1", "seed of the external load function"},
@@ -89,7 +90,8 @@ const option_spec kRunOptions[] = {
 // The clock and the emulated network.
 const option_spec kNetworkOptions[] = {
     {"clock", "emulated",
-     "emulated (1996 workstations, dilated time) or native (real time); native: pvm and mpi backends"},
+     "emulated (1996 workstations, dilated time) or native (real time); native: pvm and mpi "
+     "backends"},
     {"scale", "10", "emulated seconds per wall second (emulated clock)"},
     {"network", "ethernet1996",
      "emulated network: ethernet1996 (shared medium), switched or ideal"},

@@ -1,7 +1,8 @@
 // Integration tests of the DLB runtime: the synthetic application (apps/synthetic) runs as
 // real PVM tasks in its own private virtual machine (--backend pvm) and as SimGrid actors in
 // virtual time (--backend sim), under every strategy, P, work shape and clock, the same checks
-// on both (the tests of one body on every backend run it as an MPI job too, --backend mpi); failures, timeouts, deadlocks and bad input are checked as a user would see them.
+// on both (the tests of one body on every backend run it as an MPI job too, --backend mpi);
+// failures, timeouts, deadlocks and bad input are checked as a user would see them.
 #include <gtest/gtest.h>
 
 #include <algorithm>

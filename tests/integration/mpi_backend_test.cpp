@@ -18,9 +18,18 @@ using testing_support::processes_with_marker;
 
 // A small run of a program (the sizes of its own tests), quiet.
 std::vector<std::string> small_run(const std::string& app, const std::string& strategy, int procs) {
-  std::vector<std::string> a{std::string(DLB_APPS_DIR) + "/" + app, "--backend", "mpi",
-                             "--strategy", strategy, "--procs", std::to_string(procs), "--quiet",
-                             "--tl", "0.5", "--scale", "200"};
+  std::vector<std::string> a{std::string(DLB_APPS_DIR) + "/" + app,
+                             "--backend",
+                             "mpi",
+                             "--strategy",
+                             strategy,
+                             "--procs",
+                             std::to_string(procs),
+                             "--quiet",
+                             "--tl",
+                             "0.5",
+                             "--scale",
+                             "200"};
   if (app == "mxm") a.insert(a.end(), {"--n", "32", "--r", "16", "--m", "16", "--t-op", "2e-4"});
   if (app == "trfd") a.insert(a.end(), {"--n", "6", "--t-op", "1e-4"});
   if (app == "ac") a.insert(a.end(), {"--n", "8", "--t-op", "1e-3"});
@@ -56,9 +65,9 @@ TEST_P(MpiRuns, VerifiedAndNothingLeft) {
 }
 
 std::vector<mpi_case> mpi_cases() {
-  const std::vector<std::string> policies{"NONE",  "GCDLB", "GDDLB", "LCDLB", "LDDLB",
-                                          "AUTO",  "ADAPTIVE", "SS", "CSS:4", "GSS",
-                                          "TSS",   "FAC2",  "AWF"};
+  const std::vector<std::string> policies{"NONE", "GCDLB",    "GDDLB", "LCDLB", "LDDLB",
+                                          "AUTO", "ADAPTIVE", "SS",    "CSS:4", "GSS",
+                                          "TSS",  "FAC2",     "AWF"};
   std::vector<mpi_case> v;
   for (const char* app : {"mxm", "trfd", "ac", "synthetic"})
     for (const auto& p : policies) v.emplace_back(app, p, 4);
@@ -84,10 +93,9 @@ INSTANTIATE_TEST_SUITE_P(Policies, MpiRuns, ::testing::ValuesIn(mpi_cases()), mp
 
 // The native clock: real time, the same checks.
 TEST(MpiNative, SyntheticGcdlbVerified) {
-  auto r = mpi_testing::run_mpi(
-      3, {std::string(DLB_APPS_DIR) + "/synthetic", "--backend", "mpi", "--strategy", "GCDLB",
-          "--clock", "native", "--iterations", "320", "--work-ms", "0.5", "--tl", "0.002",
-          "--quiet"});
+  auto r = mpi_testing::run_mpi(3, {std::string(DLB_APPS_DIR) + "/synthetic", "--backend", "mpi",
+                                    "--strategy", "GCDLB", "--clock", "native", "--iterations",
+                                    "320", "--work-ms", "0.5", "--tl", "0.002", "--quiet"});
   ASSERT_FALSE(r.timed_out) << r.err;
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   auto res = fields_of(r.out, "RESULT ");
@@ -127,14 +135,14 @@ void expect_usage(const testing_support::process_result& r, const std::string& s
 
 TEST(MpiUsage, WithoutMpirunSaysWhatToRun) {
   mpi_testing::allow_root_once();
-  auto r = testing_support::run_process({std::string(DLB_APPS_DIR) + "/mxm", "--backend", "mpi"},
-                                        30);
+  auto r =
+      testing_support::run_process({std::string(DLB_APPS_DIR) + "/mxm", "--backend", "mpi"}, 30);
   expect_usage(r, "mpirun -np P+1 mxm --backend mpi");
 }
 
 TEST(MpiUsage, ProcsMustMatchTheJob) {
-  auto r = mpi_testing::run_mpi(3, {std::string(DLB_APPS_DIR) + "/mxm", "--backend", "mpi",
-                                    "--procs", "4"}, 60);
+  auto r = mpi_testing::run_mpi(
+      3, {std::string(DLB_APPS_DIR) + "/mxm", "--backend", "mpi", "--procs", "4"}, 60);
   expect_usage(r, "option --procs 4 needs 5 MPI ranks");
   // Reported once, by rank 0.
   EXPECT_EQ(r.err.find("needs 5 MPI ranks"), r.err.rfind("needs 5 MPI ranks")) << r.err;
@@ -146,8 +154,8 @@ TEST(MpiUsage, OneRankIsNotARun) {
 }
 
 TEST(MpiUsage, RecoveryNeedsUlfm) {
-  auto r = mpi_testing::run_mpi(3, {std::string(DLB_APPS_DIR) + "/mxm", "--backend", "mpi",
-                                    "--on-loss", "recover"}, 60);
+  auto r = mpi_testing::run_mpi(
+      3, {std::string(DLB_APPS_DIR) + "/mxm", "--backend", "mpi", "--on-loss", "recover"}, 60);
   expect_usage(r, "ULFM");
 }
 

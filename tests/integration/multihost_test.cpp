@@ -204,12 +204,24 @@ TEST_P(MultiHostApps, VerifiedWithSlavesOnEveryHost) {
 // and 2 slaves), 2 slaves on each other host.
 std::vector<std::string> mpirun_on(const ns_hosts& h, std::vector<std::string> program) {
   mpi_testing::allow_root_once();
-  std::vector<std::string> argv{DLB_MPIRUN, "--mca", "plm_rsh_agent", h.dir() + "/rsh",
-                                "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "eth0",
-                                "--mca", "oob_tcp_if_include", "eth0", "--host",
-                                h.host(0) + ":3," + h.host(1) + ":2," + h.host(2) + ":2," +
-                                    h.host(3) + ":2",
-                                "-np", "9"};
+  std::vector<std::string> argv{
+      DLB_MPIRUN,
+      "--mca",
+      "plm_rsh_agent",
+      h.dir() + "/rsh",
+      "--mca",
+      "btl",
+      "tcp,self",
+      "--mca",
+      "btl_tcp_if_include",
+      "eth0",
+      "--mca",
+      "oob_tcp_if_include",
+      "eth0",
+      "--host",
+      h.host(0) + ":3," + h.host(1) + ":2," + h.host(2) + ":2," + h.host(3) + ":2",
+      "-np",
+      "9"};
   argv.insert(argv.end(), program.begin(), program.end());
   return argv;
 }
@@ -217,9 +229,9 @@ std::vector<std::string> mpirun_on(const ns_hosts& h, std::vector<std::string> p
 TEST(MultiHostMpi, VerifiedWithSlavesOnEveryHost) {
   ns_hosts hosts(4);
   REQUIRE_NAMESPACES(hosts);
-  auto r = hosts.exec(mpirun_on(hosts, {bin_of("mxm"), "--backend", "mpi", "--clock", "native",
-                                        "--strategy", "GDDLB", "--tl", "0.05", "--quiet", "--n",
-                                        "160", "--r", "80", "--m", "80"}));
+  auto r = hosts.exec(mpirun_on(
+      hosts, {bin_of("mxm"), "--backend", "mpi", "--clock", "native", "--strategy", "GDDLB", "--tl",
+              "0.05", "--quiet", "--n", "160", "--r", "80", "--m", "80"}));
   app_testing::expect_verified_run(r, {{"app", "mxm"}, {"P", "8"}, {"backend", "mpi"}});
   // HOSTS names each rank by its processor name and, the namespaces sharing one name, by the
   // address its connection came from: 10.77.0.10 + i on host i.
@@ -238,10 +250,26 @@ TEST(MultiHostMpi, VerifiedWithSlavesOnEveryHost) {
 TEST(MultiHostMpi, ALostRemoteRankEndsTheRunNamingIt) {
   ns_hosts hosts(4);
   REQUIRE_NAMESPACES(hosts);
-  auto r = hosts.exec(mpirun_on(hosts, {bin_of("mxm"), "--backend", "mpi", "--clock", "native",
-                                        "--strategy", "GDDLB", "--tl", "0.05", "--quiet", "--n",
-                                        "160", "--r", "80", "--m", "80", "--kill-slave", "3",
-                                        "--kill-after-iters", "5"}));
+  auto r = hosts.exec(mpirun_on(hosts, {bin_of("mxm"),
+                                        "--backend",
+                                        "mpi",
+                                        "--clock",
+                                        "native",
+                                        "--strategy",
+                                        "GDDLB",
+                                        "--tl",
+                                        "0.05",
+                                        "--quiet",
+                                        "--n",
+                                        "160",
+                                        "--r",
+                                        "80",
+                                        "--m",
+                                        "80",
+                                        "--kill-slave",
+                                        "3",
+                                        "--kill-after-iters",
+                                        "5"}));
   EXPECT_FALSE(r.timed_out) << r.err;
   EXPECT_NE(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.err.find("slave 3 (MPI rank 3 on "), std::string::npos) << r.err;
