@@ -7,6 +7,8 @@
 //    emulated clock.
 //  - simulated (sim.hpp, --backend sim): one process; SimGrid actors, one per workstation, each
 //    with a simulated transport and clock, in virtual time.
+//  - MPI (lib/mpi, --backend mpi, where the build found MPI): mpirun or srun starts P+1 copies,
+//    MPI rank 0 the master; each builds an MPI transport and a native or emulated clock.
 //
 // The runtime itself builds neither; it runs the application's loops through the DLB calls
 // (dlb.hpp) over what it is given. run_app() wraps main(): usage errors exit 2, a failed run

@@ -2,12 +2,13 @@
 //
 //  - a transport: send, multicast, bounded receive, non-blocking probe, identity, task-exit
 //    notices and killing a task. The PVM transport (pvm_transport.hpp) implements it over real
-//    PVM tasks; the simulated transport (sim.hpp) with SimGrid actors in one process.
+//    PVM tasks; the simulated transport (sim.hpp) with SimGrid actors in one process; the MPI
+//    transport (lib/mpi, internal: no MPI header here) over the ranks of an MPI job.
 //  - a clock: "now", "this much work was done", "wait until". The native clock is real time;
 //    the emulated clock (clocks.hpp) runs 1996 workstations in dilated wall time; the simulated
 //    clock (sim.hpp) is SimGrid's virtual time.
 //
-// A launcher per backend (pvm_launcher.cpp, sim.cpp) creates them and hands them to the
+// A launcher per backend (pvm_launcher.cpp, sim.cpp, lib/mpi/mpi_launcher.cpp) creates them and hands them to the
 // runtime (runtime.hpp), which never builds either itself.
 //
 // Ranks: 0 is the master, 1..P the slaves. Nothing behind the seam is global or static, so
