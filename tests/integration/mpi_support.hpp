@@ -31,6 +31,10 @@ inline void allow_root_once() {
                    "(tests/sanitizer/lsan.supp)\n";
       setenv("ASAN_OPTIONS", (std::string(asan) + ":fast_unwind_on_malloc=0").c_str(), 1);
     }
+    // Shared-memory messages by copy-in/copy-out rather than by reading the other process's
+    // memory (process_vm_readv, which a container may forbid): the same on every machine.
+    if (!std::getenv("OMPI_MCA_btl_vader_single_copy_mechanism"))
+      setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 1);
     if (geteuid() == 0 && !std::getenv("OMPI_ALLOW_RUN_AS_ROOT")) {
       std::cerr << "notice: running as root: OMPI_ALLOW_RUN_AS_ROOT=1 and "
                    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 set for this test's mpirun jobs\n";
