@@ -1,6 +1,7 @@
 # `make install PREFIX=...` (cmake --install build --prefix ...): what an outside program needs.
 #
-#   <prefix>/include/{dlb,pvm}/...           the public headers (lib/include, pvm/include)
+#   <prefix>/include/{dlb,pvm}/...           the public headers (lib/include, pvm/include; not
+#                                             the runtime's internal ones, lib/runtime/internal)
 #   <prefix>/lib/libdlb.so                    the library: core, runtime and PVM wrapper in one
 #   <prefix>/lib/pkgconfig/dlb.pc             pkg-config (Requires.private: simgrid; -lpvm3)
 #   <prefix>/lib/cmake/DLB/DLBConfig*.cmake   find_package(DLB): the imported target DLB::dlb
