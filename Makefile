@@ -172,9 +172,10 @@ sensitivity-quick: build
 	BUILD=$(BUILD) JOBS=$(JOBS) bash scripts/sensitivity --quick
 
 # Loops whose iterations cost different amounts: balancing in work against iterations, block
-# against cyclic starts (results/uneven/uneven.md; the tables of docs/library.md; 480 simulated runs).
+# against cyclic starts: experiments/configs/uneven.conf swept, then dlb_beyond uneven writes
+# results/uneven/uneven.md (the tables of docs/library.md; 480 simulated runs).
 uneven: build
-	BUILD=$(BUILD) bash scripts/uneven
+	BUILD=$(BUILD) JOBS=$(JOBS) bash scripts/uneven
 
 # One part of `make beyond` alone, simulated and resumable, its runs kept in results/beyond/PART
 # (where `make beyond` finds them) and its tables in results/beyond/PART.md: the paper's

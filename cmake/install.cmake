@@ -1,6 +1,7 @@
 # `make install PREFIX=...` (cmake --install build --prefix ...): what an outside program needs.
 #
-#   <prefix>/include/{dlb,pvm}/...           the public headers (lib/include, pvm/include)
+#   <prefix>/include/{dlb,pvm}/...           the public headers (lib/include, pvm/include; not
+#                                             the runtime's internal ones, lib/runtime/internal)
 #   <prefix>/lib/libdlb.so                    the library: core, runtime and PVM wrapper in one,
 #                                             and the MPI backend where MPI was found
 #   <prefix>/lib/pkgconfig/dlb.pc             pkg-config (Requires.private: simgrid; -lpvm3)

@@ -26,6 +26,7 @@
 #include "app_common.hpp"
 #include "dlb/core/load.hpp"
 #include "dlb/dlb.hpp"
+#include "dlb/runtime/messenger.hpp"  // --deadlock-slave: a wait the runtime never satisfies
 #include "pvm/session.hpp"
 
 namespace {

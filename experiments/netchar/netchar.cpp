@@ -19,8 +19,11 @@
 
 #include "dlb/core/fit.hpp"
 #include "dlb/core/paper.hpp"
+#include "dlb/runtime/clocks.hpp"
+#include "dlb/runtime/messenger.hpp"
 #include "dlb/runtime/network_profile.hpp"
 #include "dlb/runtime/runtime.hpp"
+#include "dlb/runtime/strategy_table.hpp"
 #include "pvm/session.hpp"
 
 namespace {

@@ -8,6 +8,8 @@
 //   baselines the paper's best strategy against the best self-scheduling baseline, paired
 //   scale     time over the oracle against P per workload and policy; the simulation's own wall
 //             time and memory per P
+//   uneven    the synthetic loop with iterations of different costs (`make uneven`): balancing in
+//             work against in iterations, block against cyclic starts
 //   cost      what the runs cost: "N runs; their wall times add up to S s" (one line)
 // Ratios are geometric means over the load seeds with 95% intervals (Student's t on the log
 // ratios; experiments/report/beyond.hpp).
@@ -17,16 +19,19 @@
 
 #include "beyond.hpp"
 #include "summary.hpp"
+#include "uneven.hpp"
 #include "sweep/cli.hpp"
 #include "sweep/csv_table.hpp"
 
 using namespace dlb;
 using namespace dlb::report::beyond;
+namespace uneven = dlb::report::uneven;
+using dlb::report::spread;
 
 namespace {
 
 const char* kUsage =
-    "usage: dlb_beyond oracle|choice|baselines|scale|cost --results RESULTS.csv [--results ...]\n"
+    "usage: dlb_beyond oracle|choice|baselines|scale|uneven|cost --results RESULTS.csv [--results ...]\n"
     "                  [--targets]   (oracle: judge the MXM target too)\n"
     "Prints one Markdown section of experiments/BEYOND.md from dlb_sweep results (verified runs\n"
     "only). Ratios: geometric mean over the load seeds [95% interval, Student's t on the logs].\n";
@@ -254,6 +259,93 @@ void scale_section(const std::vector<config_runs>& configs) {
   }
 }
 
+std::string range(const std::optional<spread>& s) {
+  if (!s) return "-";
+  return fixed(s->median) + " (" + fixed(s->min) + "-" + fixed(s->max) + ")";
+}
+
+std::string number_or_dash(const std::optional<double>& v) {
+  if (!v) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", *v);
+  return b;
+}
+
+// The policies of the uneven study in the driver's order, NONE first.
+std::vector<std::string> uneven_policies(const uneven::cells& c) {
+  std::vector<std::string> p = c.policies();
+  std::stable_sort(p.begin(), p.end(), [](const std::string& a, const std::string& b) {
+    return report::strategy_rank(a) < report::strategy_rank(b);
+  });
+  return p;
+}
+
+void uneven_units_table(const uneven::cells& c) {
+  std::cout << "## Block start: work against iterations\n\n"
+               "Synchronizations without external load (ml = 0; median over the seeds: work | "
+               "iterations); with load (ml = 5), each strategy's time under *work* over its time "
+               "under *iterations* (same seed; median, min-max over seeds); AUTO's predicted total "
+               "over its measured one (ml = 5).\n\n"
+               "| shape | strategy | syncs ml=0, work \\| iterations | time ml=5, work / "
+               "iterations | AUTO predicted / measured, work \\| iterations |\n|---|---|---|---|---|\n";
+  for (const auto& shape : c.shapes()) {
+    for (const auto& p : uneven_policies(c)) {
+      const auto row = uneven::compare_units(c, shape, p);
+      std::cout << "| " << shape << " | " << p << " | " << number_or_dash(row.syncs_work)
+                << " \\| " << number_or_dash(row.syncs_iterations) << " | "
+                << range(row.time_work_over_iterations) << " | ";
+      if (p == "AUTO")
+        std::cout << range(row.predicted_over_measured_work) << " \\| "
+                  << range(row.predicted_over_measured_iterations);
+      std::cout << " |\n";
+    }
+  }
+}
+
+// Time over NONE's under `base_start` for each start, shape, load and policy, balancing by unit.
+void uneven_starts_table(const uneven::cells& c, const std::string& unit,
+                         const std::vector<std::string>& starts, const std::string& base_start) {
+  auto policies = uneven_policies(c);
+  if (starts.size() == 1) std::erase(policies, std::string("NONE"));
+  std::cout << "| shape | ml |" << (starts.size() > 1 ? " start |" : "");
+  for (const auto& p : policies) std::cout << " " << p << " |";
+  std::cout << "\n|---|---|" << (starts.size() > 1 ? "---|" : "");
+  for (std::size_t i = 0; i < policies.size(); ++i) std::cout << "---|";
+  std::cout << "\n";
+  for (const auto& shape : c.shapes()) {
+    for (int ml : {0, 5}) {
+      for (const auto& start : starts) {
+        std::cout << "| " << shape << " | " << ml << " |";
+        if (starts.size() > 1) std::cout << " " << start << " |";
+        for (const auto& p : policies)
+          std::cout << " " << range(uneven::over_none(c, shape, ml, start, unit, p, base_start))
+                    << " |";
+        std::cout << "\n";
+      }
+    }
+  }
+}
+
+void uneven_section(const std::vector<uneven::run>& runs, std::size_t rows) {
+  const uneven::cells c(runs);
+  std::cout << "# Loops whose iterations cost different amounts\n\n"
+               "The synthetic loop on the simulated backend, P = 4 (K = 2), 400 iterations of "
+               "50 ms mean, tl = 5 s (experiments/configs/uneven.conf); "
+            << rows << " runs, " << rows - runs.size()
+            << " not verified. Shapes: *linear* (iteration i costs 2 w (i+1)/(I+1)) and *heavy* "
+               "(a seeded heavy tail: Pareto 1.1 capped at 50x the cheapest). *work*: speeds in "
+               "work per second, moves sized in work, blocks of equal work (the default); "
+               "*iterations*: speeds in iterations per second, equal blocks of iterations (the "
+               "earlier rule).\n\n";
+  uneven_units_table(c);
+  std::cout << "\n## Block or cyclic start\n\nTime over NONE's on a block start (same seed; "
+               "median, min-max over seeds), balancing in work.\n\n";
+  uneven_starts_table(c, "work", {"block", "cyclic"}, "block");
+  std::cout << "\n## Cyclic start under the earlier rule\n\nThe same with --balance-by "
+               "iterations, for comparison (time over cyclic NONE).\n\n";
+  uneven_starts_table(c, "iterations", {"cyclic"}, "cyclic");
+}
+
 // The runs' own wall seconds (run_wall_s, as the driver measured them), summed: what a part
 // costs from scratch, whichever session ran it.
 void cost_line(const std::vector<run>& runs) {
@@ -270,15 +362,15 @@ int main(int argc, char** argv) {
       std::cout << kUsage;
       return 0;
     }
-    std::cerr << "dlb_beyond: name a section (oracle, choice, baselines, scale or cost)\n"
+    std::cerr << "dlb_beyond: name a section (oracle, choice, baselines, scale, uneven or cost)\n"
               << kUsage;
     return 2;
   }
   const std::string section = argv[1];
   if (section != "oracle" && section != "choice" && section != "baselines" && section != "scale" &&
-      section != "cost") {
+      section != "uneven" && section != "cost") {
     std::cerr << "dlb_beyond: unknown section '" << section
-              << "' (oracle, choice, baselines, scale or cost)\n"
+              << "' (oracle, choice, baselines, scale, uneven or cost)\n"
               << kUsage;
     return 2;
   }
@@ -286,14 +378,27 @@ int main(int argc, char** argv) {
   const auto files = args.values("results");
   if (files.empty()) args.usage_error("--results is required");
   std::vector<run> runs;
+  std::vector<uneven::run> uneven_runs;
+  std::size_t rows = 0;
   try {
     for (const auto& f : files) {
-      auto more = verified_runs(sweep::read_csv_table(f));
+      const auto table = sweep::read_csv_table(f);
+      if (section == "uneven") {
+        auto more = uneven::verified_runs(table);
+        uneven_runs.insert(uneven_runs.end(), more.begin(), more.end());
+        rows += table.rows.size();
+      }
+      auto more = verified_runs(table);
       runs.insert(runs.end(), more.begin(), more.end());
     }
   } catch (const std::exception& e) {
     std::cerr << "dlb_beyond: " << e.what() << "\n";
     return 2;
+  }
+  if (section == "uneven") {
+    // The page is printed all the same; the exit status says whether every run counted.
+    uneven_section(uneven_runs, rows);
+    return uneven_runs.size() == rows ? 0 : 1;
   }
   const auto configs = by_config(runs);
   if (section == "oracle") oracle_section(configs, args.flag("targets"));

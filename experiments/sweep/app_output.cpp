@@ -60,6 +60,17 @@ std::string echo_mismatch(const run_spec& run, std::string_view key, std::string
   return "RESULT " + std::string(key) + "=" + std::string(got) + " but the run asked for " + want;
 }
 
+// The key=value words of a line, in order; a word that is not key=value is ignored.
+std::vector<std::pair<std::string, std::string>> key_values(std::string_view words) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& w : split_blanks(words)) {
+    const auto eq = w.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    out.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string_view to_string(run_status s) {
@@ -92,12 +103,9 @@ app_output parse_app_output(std::string_view text) {
     text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
     if (starts_with(line, "RESULT ")) {
       ++out.result_lines;
-      out.result.clear();
-      for (const auto& w : split_blanks(line.substr(7))) {
-        const auto eq = w.find('=');
-        if (eq == std::string::npos || eq == 0) continue;  // not key=value: ignore the word
-        out.result.emplace_back(w.substr(0, eq), w.substr(eq + 1));
-      }
+      out.result = key_values(line.substr(7));
+    } else if (starts_with(line, "PREDICTION ")) {
+      out.prediction = key_values(line.substr(11));
     } else if (starts_with(line, "Verification")) {
       std::string_view rest = trim(line.substr(12));
       if (starts_with(rest, "=")) {

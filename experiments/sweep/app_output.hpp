@@ -2,7 +2,9 @@
 //
 // The contract with the apps: on success stdout has `Verification = SUCCESSFUL` and one line
 // `RESULT key=value ...`; a failed self-check prints `Verification = FAILED` and exits 1. Any
-// other nonzero exit, or no RESULT line, is a failed run.
+// other nonzero exit, or no RESULT line, is a failed run. A program may also print one line
+// `PREDICTION key=value ...` (the synthetic loop: the cost model's prediction of its own run);
+// its pairs are recorded after the RESULT ones and never replace them.
 #pragma once
 
 #include <optional>
@@ -21,10 +23,12 @@ std::string_view to_string(run_status s);
 struct app_output {
   std::vector<std::pair<std::string, std::string>> result;  // the RESULT pairs, in order
   int result_lines = 0;                                     // how many RESULT lines were seen
+  std::vector<std::pair<std::string, std::string>> prediction;  // the last PREDICTION line's
   std::optional<bool> verification;                         // SUCCESSFUL / FAILED / absent
 };
 // Scans an app's output (stdout and stderr interleaved is fine: only whole lines starting with
-// "RESULT " or "Verification =" count). With several RESULT lines the last one wins.
+// "RESULT ", "PREDICTION " or "Verification =" count). With several RESULT (or PREDICTION) lines
+// the last one wins.
 app_output parse_app_output(std::string_view text);
 
 // How the child ended.

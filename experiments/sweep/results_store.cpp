@@ -109,13 +109,16 @@ void results_store::record(const run_spec& run, const run_record& rec) {
   values["note"] = rec.verdict.note;
   values["log"] = rec.log;
   bool widened = false;
-  for (const auto& [k, v] : rec.output.result) {
-    if (is_echoed_parameter(k) || values.count(k)) continue;
-    values[k] = v;
-    if (!table_.column(k)) {
-      table_.columns.push_back(k);
-      for (auto& row : table_.rows) row.emplace_back();
-      widened = true;
+  // The RESULT pairs, then the PREDICTION pairs (a key already set keeps its value).
+  for (const auto* pairs : {&rec.output.result, &rec.output.prediction}) {
+    for (const auto& [k, v] : *pairs) {
+      if (is_echoed_parameter(k) || values.count(k)) continue;
+      values[k] = v;
+      if (!table_.column(k)) {
+        table_.columns.push_back(k);
+        for (auto& row : table_.rows) row.emplace_back();
+        widened = true;
+      }
     }
   }
   std::vector<std::string> row;

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 
+#include "context_impl.hpp"
 #include "dlb/core/cost_model.hpp"
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/dlb.hpp"
@@ -19,19 +20,20 @@
 
 namespace dlb {
 
-void context::return_to_reselection() {
+void detail::context_state::return_to_reselection() {
   proto_ = master_sync_protocol(popts_);
   group_size_ = procs_;
   groups_ = groups_for(procs_);
-  group_ = 0;
-  members_ = groups_.front();
-  active_.assign(members_.size(), false);
-  for (std::size_t p = 0; p < members_.size(); ++p)
-    active_[p] = members_[p] < known_active_.size() && known_active_[members_[p]];
-  st_.group = group_;
+  slave_.group_ = 0;
+  slave_.members_ = groups_.front();
+  slave_.active_.assign(slave_.members_.size(), false);
+  for (std::size_t p = 0; p < slave_.members_.size(); ++p)
+    slave_.active_[p] = slave_.members_[p] < slave_.known_active_.size() &&
+                        slave_.known_active_[slave_.members_[p]];
+  slave_.st_.group = slave_.group_;
 }
 
-std::optional<std::array<double, 4>> context::predict_remaining(
+std::optional<std::array<double, 4>> detail::context_state::predict_remaining(
     const std::array<std::vector<core::range_list>, 4>& starts, double now,
     const std::vector<double>& speeds, double window) const {
   const auto& prm = rt_.params();

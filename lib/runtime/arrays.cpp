@@ -109,18 +109,6 @@ void unpack_inputs(reader& r, const std::vector<DLB_array*>& arrays,
 
 }  // namespace detail
 
-std::size_t element_size(element_type t) {
-  switch (t) {
-    case element_type::f64:
-    case element_type::i64:
-      return 8;
-    case element_type::f32:
-    case element_type::i32:
-      return 4;
-  }
-  return 8;
-}
-
 std::size_t bytes_per_iteration(const std::vector<DLB_array*>& arrays, std::int64_t iterations) {
   std::size_t total = 0;
   for (const DLB_array* a : arrays) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "arrays.hpp"
+#include "context_impl.hpp"
 #include "dlb/core/adaptive.hpp"
 #include "dlb/core/groups.hpp"
 #include "dlb/core/profile.hpp"
@@ -28,7 +29,7 @@ namespace detail {
 
 class central_balancer {
  public:
-  explicit central_balancer(context& dlb);
+  explicit central_balancer(context_state& dlb);
   // Until every slave has handed in its results (kept for DLB_gather_data).
   void run();
 
@@ -103,7 +104,7 @@ class central_balancer {
   void commit_reselection(under_strategy& plan, core::strategy pick,
                           const protocol::sync_header& h);
 
-  context& dlb_;
+  context_state& dlb_;
   messenger& net_;
   std::size_t procs_;
   // The protocol in force (context::proto_): the master's own synchronization, then the
@@ -117,7 +118,7 @@ class central_balancer {
   std::vector<std::vector<std::size_t>> members_of_;  // each group's slaves (context::groups_)
 };
 
-central_balancer::central_balancer(context& dlb)
+central_balancer::central_balancer(context_state& dlb)
     : dlb_(dlb),
       net_(dlb.net_),
       procs_(static_cast<std::size_t>(dlb.procs_)),
@@ -145,19 +146,19 @@ bool central_balancer::wanted(const delivered& d) const {
 }
 
 void central_balancer::run() {
-  dlb_.gathered_.clear();
+  dlb_.master_.gathered_.clear();
   if (dlb_.rt_.params().recover) {
     run_recovering();
     return;
   }
-  while (dlb_.gathered_.size() < procs_) {
+  while (dlb_.master_.gathered_.size() < procs_) {
     auto d = net_.wait([this](const delivered& m) { return wanted(m); },
                        "profiles or results of loop " + std::to_string(dlb_.loop_id_) + " (" +
-                           std::to_string(dlb_.gathered_.size()) + " of " + std::to_string(procs_) +
-                           " slaves done)");
+                           std::to_string(dlb_.master_.gathered_.size()) + " of " +
+                           std::to_string(procs_) + " slaves done)");
     if (d.kind == tag::gather) {
       const auto s = static_cast<std::size_t>(d.from - 1);
-      dlb_.gathered_.push_back(std::move(d));
+      dlb_.master_.gathered_.push_back(std::move(d));
       if (adaptive_) gathered(s);
     } else {
       take_profile(d);
@@ -176,7 +177,7 @@ void central_balancer::run_recovering() {
   auto& dlb = dlb_;
   const int loop = dlb.loop_id_;
   std::vector<bool> waiting(procs_, false);
-  bool balancing = !dlb.closed_at_scatter_;
+  bool balancing = !dlb.recovery_.closed_at_scatter_;
   const auto live = [&dlb](std::size_t s) { return !dlb.rt_.lost(static_cast<int>(s) + 1); };
   for (;;) {
     std::vector<std::size_t> survivors;
@@ -190,7 +191,8 @@ void central_balancer::run_recovering() {
       throw run_error("every slave was lost during loop " + std::to_string(loop) +
                       "; nobody is left to compute its iterations");
     if (all_waiting) {
-      const auto missing = core::missing_iterations(dlb.loop_.iterations, dlb.handed_in_ranges_);
+      const auto missing =
+          core::missing_iterations(dlb.loop_.iterations, dlb.recovery_.handed_in_ranges_);
       if (missing.empty()) {
         for (std::size_t s : survivors)
           net_.send(static_cast<int>(s) + 1, tag::recover,
@@ -201,18 +203,18 @@ void central_balancer::run_recovering() {
       // the balancer's unit), pieces sized by that unit.
       std::vector<double> weights;
       for (std::size_t s : survivors) {
-        const auto& st = dlb.handed_in_stats_[s];
+        const auto& st = dlb.recovery_.handed_in_stats_[s];
         weights.push_back(core::speed({st.iterations_done, st.busy, 0, st.work_done}));
       }
       const auto shares = core::share_out(missing, weights, dlb.work_cost());
-      if (dlb.recovery_from_ < 0) dlb.recovery_from_ = net_.clock().now();
+      if (dlb.recovery_.recovery_from_ < 0) dlb.recovery_.recovery_from_ = net_.clock().now();
       for (std::size_t k = 0; k < survivors.size(); ++k) {
         if (shares[k].empty()) continue;
         writer slices;
         detail::pack_arrays(slices, dlb.arrays_, shares[k], detail::moved_array);
         net_.send(static_cast<int>(survivors[k]) + 1, tag::recover,
                   protocol::encode(protocol::recover_msg{loop, shares[k], slices.data()}));
-        dlb.stats_.recovered_iterations += core::iteration_count(shares[k]);
+        dlb.master_.stats_.recovered_iterations += core::iteration_count(shares[k]);
         waiting[survivors[k]] = false;
       }
       continue;
@@ -233,9 +235,9 @@ void central_balancer::run_recovering() {
       reader slices(m.slices);
       detail::unpack_arrays(slices, dlb.arrays_, m.done, detail::output_array);
       const auto s = static_cast<std::size_t>(d.from - 1);
-      auto& mine = dlb.handed_in_ranges_[s];
+      auto& mine = dlb.recovery_.handed_in_ranges_[s];
       mine.insert(mine.end(), m.done.begin(), m.done.end());
-      dlb.handed_in_stats_[s] = m.stats;
+      dlb.recovery_.handed_in_stats_[s] = m.stats;
       waiting[s] = true;
     } else {
       take_profile(d);
@@ -317,7 +319,7 @@ void central_balancer::serve_senders_only(group_state& gs, int g, const protocol
               protocol::encode(protocol::notice_msg{h, transfers_to_[prof.slave]}));
   }
   if (dlb_.strategy_ != core::strategy::automatic) {
-    auto& tally = dlb_.master_tally_[g];
+    auto& tally = dlb_.master_.tally_[g];
     ++tally.first;
     if (dec.reason == core::balance_reason::moved) ++tally.second;
   }
@@ -421,7 +423,7 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
 }
 
 core::strategy central_balancer::auto_choice(const group_state& gs) {
-  auto& stats = dlb_.stats_;
+  auto& stats = dlb_.master_.stats_;
   std::vector<double> speeds(procs_, 0.0);
   for (const auto& [p, prof] : gs.profiles) speeds[prof.slave] = prof.speed;
   stats.prediction = dlb_.predict(speeds);
@@ -444,7 +446,7 @@ core::strategy central_balancer::auto_choice(const group_state& gs) {
 
 void central_balancer::count_first_sync(std::size_t group, const std::vector<std::size_t>& members,
                                         const protocol::decision& dec) {
-  auto& tally = dlb_.master_tally_[static_cast<int>(group)];
+  auto& tally = dlb_.master_.tally_[static_cast<int>(group)];
   ++tally.first;
   if (std::any_of(dec.transfers.begin(), dec.transfers.end(), [&](const core::transfer& t) {
         return std::find(members.begin(), members.end(), t.from) != members.end();
@@ -494,7 +496,7 @@ void central_balancer::reselect_if_complete() {
 // commitment (the strategy, its group and who in it took part).
 void central_balancer::reselect(const protocol::sync_header& h) {
   net_.busy(dlb_.rt_.params().delta);
-  auto& stats = dlb_.stats_;
+  auto& stats = dlb_.master_.stats_;
   const double now = net_.clock().now();
   std::vector<double> speeds(procs_, 0.0);
   double window = 0.0;
@@ -559,7 +561,7 @@ void central_balancer::plan_under_each(std::array<under_strategy, 4>& plans,
 
 void central_balancer::announce(double now, const std::optional<std::array<double, 4>>& times,
                                 core::strategy pick) {
-  const auto& stats = dlb_.stats_;
+  const auto& stats = dlb_.master_.stats_;
   if (!dlb_.rt_.params().quiet && (!in_force_ || *in_force_ != pick)) {
     std::ostringstream os;
     os << dlb_.rt_.app_name() << ": ADAPTIVE at t = " << now - stats.start_time
@@ -611,18 +613,20 @@ void central_balancer::commit_reselection(under_strategy& plan, core::strategy p
 
 }  // namespace detail
 
-void DLB_master_sync(context& DLB) {
+void DLB_master_sync(context& ctx) {
+  auto& DLB = detail::state(ctx);
   if (DLB.self_scheduled())
     detail::run_self_scheduler(DLB);
   else
     detail::central_balancer(DLB).run();
 }
 
-bool context::note_loss(int rank) {
+bool detail::context_state::note_loss(int rank) {
   if (rank <= 0 || rank > procs_ || rt_.lost(rank)) return false;
   rt_.mark_lost(rank);
   const double t = net_.clock().now();
-  stats_.lost.push_back({static_cast<std::size_t>(rank - 1), t - stats_.start_time});
+  master_.stats_.lost.push_back(
+      {static_cast<std::size_t>(rank - 1), t - master_.stats_.start_time});
   std::vector<int> to;
   for (int r = 1; r <= procs_; ++r)
     if (!rt_.lost(r)) to.push_back(r);
@@ -632,8 +636,9 @@ bool context::note_loss(int rank) {
       popts_.broadcast);
   if (!rt_.params().quiet) {
     std::ostringstream os;
-    os << rt_.app_name() << ": " << net_.describe(rank) << " lost at t = " << t - stats_.start_time
-       << " s of loop " << loop_id_ << "; its unfinished iterations go to the survivors";
+    os << rt_.app_name() << ": " << net_.describe(rank)
+       << " lost at t = " << t - master_.stats_.start_time << " s of loop " << loop_id_
+       << "; its unfinished iterations go to the survivors";
     rt_.report(report_kind::notice, os.str());
   }
   return true;

@@ -7,20 +7,21 @@
 #include <string>
 #include <vector>
 
+#include "context_impl.hpp"
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/protocol.hpp"
 
 namespace dlb {
 
-protocol::decision context::decide_in_group(const protocol::member_profile& mine,
-                                            const std::string& where) {
+protocol::decision detail::context_state::decide_in_group(const protocol::member_profile& mine,
+                                                          const std::string& where) {
   // The others' profiles are taken in the order they arrive (whoever sent them), then put in
   // member order, so every member decides on the same list.
-  std::vector<std::optional<protocol::member_profile>> by_position(members_.size());
+  std::vector<std::optional<protocol::member_profile>> by_position(slave_.members_.size());
   std::size_t awaited = 0;
-  for (std::size_t p = 0; p < members_.size(); ++p) {
-    if (!active_[p]) continue;
-    if (members_[p] == me_) {
+  for (std::size_t p = 0; p < slave_.members_.size(); ++p) {
+    if (!slave_.active_[p]) continue;
+    if (slave_.members_[p] == slave_.me_) {
       by_position[p] = mine;
     } else {
       ++awaited;
@@ -34,8 +35,9 @@ protocol::decision context::decide_in_group(const protocol::member_profile& mine
     protocol::member_profile prof = protocol::decode_profile(r).profile;
     // Members are K-block groups or, under --groups power, any set of slaves.
     const auto p = static_cast<std::size_t>(
-        std::find(members_.begin(), members_.end(), prof.slave) - members_.begin());
-    if (p >= members_.size() || !active_[p] || by_position[p])
+        std::find(slave_.members_.begin(), slave_.members_.end(), prof.slave) -
+        slave_.members_.begin());
+    if (p >= slave_.members_.size() || !slave_.active_[p] || by_position[p])
       throw run_error("unexpected profile from " + net_.describe(m.from) + " (" + where + ")");
     by_position[p] = std::move(prof);
   }

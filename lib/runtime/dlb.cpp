@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "arrays.hpp"
+#include "context_impl.hpp"
 #include "dlb/core/bitonic.hpp"
 #include "dlb/core/groups.hpp"
 #include "dlb/core/heterogeneous.hpp"
@@ -55,15 +56,40 @@ std::string run_stats::summary() const {
   return os.str();
 }
 
-context::context(runtime& rt) : rt_(rt), net_(rt.net()), strategy_(rt.params().strategy) {}
+namespace detail {
+
+context_state::context_state(runtime& rt)
+    : rt_(rt), net_(rt.net()), strategy_(rt.params().strategy) {}
+
+context_state& state(context& DLB) { return *DLB.state_; }
+
+}  // namespace detail
+
+context::context(runtime& rt) : state_(std::make_unique<detail::context_state>(rt)) {}
+context::~context() = default;
+bool context::master() const { return state_->master(); }
+bool context::more_work() const { return state_->slave_.more_work_; }
+std::int64_t context::start() const {
+  const auto& remaining = state_->slave_.remaining_;
+  return remaining.empty() ? 0 : remaining.front().begin;
+}
+std::int64_t context::end() const {
+  const auto& remaining = state_->slave_.remaining_;
+  return remaining.empty() ? 0 : remaining.front().end;
+}
+bool context::interrupt() const { return state_->slave_.interrupt_; }
+const run_stats& context::stats() const { return state_->master_.stats_; }
+const core::range_list& context::done() const { return state_->slave_.done_; }
 
 void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
               std::initializer_list<DLB_array*> arrays) {
-  DLB_init(DLB, DLB.rt_.params().strategy, P, K, loop, std::vector<DLB_array*>(arrays));
+  DLB_init(DLB, detail::state(DLB).rt_.params().strategy, P, K, loop,
+           std::vector<DLB_array*>(arrays));
 }
 
-void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loop,
+void DLB_init(context& ctx, core::strategy s, int P, int K, const loop_spec& loop,
               std::vector<DLB_array*> arrays) {
+  auto& DLB = detail::state(ctx);
   if (P != DLB.rt_.slaves()) {
     throw usage_error("DLB_init: P = " + std::to_string(P) + " but the run has " +
                       std::to_string(DLB.rt_.slaves()) + " slaves");
@@ -104,11 +130,11 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   DLB.popts_.adaptive = s == core::strategy::adaptive;
   const auto first = first_protocol(s, DLB.popts_);
   DLB.proto_ = first.value_or(sync_protocol{});
-  DLB.works_received_ = 0;
-  DLB.work_got_.clear();
-  DLB.work_due_.clear();
-  DLB.moved_epochs_.clear();
-  DLB.master_tally_.clear();
+  DLB.slave_.works_received_ = 0;
+  DLB.slave_.work_got_.clear();
+  DLB.slave_.work_due_.clear();
+  DLB.slave_.moved_epochs_.clear();
+  DLB.master_.tally_.clear();
   DLB.local_group_size_ = K;
   DLB.procs_ = P;
   DLB.group_size_ = group_size_under(DLB.proto_, K, P);
@@ -127,17 +153,17 @@ void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loo
   DLB.balance_.unit = prm.balance_unit;
   DLB.groups_ = DLB.groups_for(DLB.group_size_);
   if (!DLB.master()) {
-    DLB.me_ = static_cast<std::size_t>(DLB.rt_.rank() - 1);
-    DLB.group_ = core::group_containing(DLB.groups_, DLB.me_);
-    DLB.members_ = DLB.groups_[static_cast<std::size_t>(DLB.group_)];
-    DLB.st_.group = DLB.group_;
+    DLB.slave_.me_ = static_cast<std::size_t>(DLB.rt_.rank() - 1);
+    DLB.slave_.group_ = core::group_containing(DLB.groups_, DLB.slave_.me_);
+    DLB.slave_.members_ = DLB.groups_[static_cast<std::size_t>(DLB.slave_.group_)];
+    DLB.slave_.st_.group = DLB.slave_.group_;
   }
   // NONE has no protocol: no synchronization, ever.
-  DLB.closed_ = !first;
+  DLB.slave_.closed_ = !first;
   DLB.initialized_ = true;
 }
 
-std::vector<std::vector<std::size_t>> context::groups_for(int K) const {
+std::vector<std::vector<std::size_t>> detail::context_state::groups_for(int K) const {
   const auto P = static_cast<std::size_t>(procs_), k = static_cast<std::size_t>(K);
   const auto& prm = rt_.params();
   if (prm.power_groups && k < P && prm.speeds.size() == P) return core::power_groups(prm.speeds, k);
@@ -146,7 +172,7 @@ std::vector<std::vector<std::size_t>> context::groups_for(int K) const {
   return g;
 }
 
-std::vector<std::int64_t> context::initial_counts() const {
+std::vector<std::int64_t> detail::context_state::initial_counts() const {
   const auto P = static_cast<std::size_t>(procs_);
   if (loop_.initial == data_distribution::cyclic) {
     std::vector<std::int64_t> c(P, loop_.iterations / procs_);
@@ -162,7 +188,7 @@ std::vector<std::int64_t> context::initial_counts() const {
   return core::proportional_work_counts(loop_.iterations, weights, work_cost());
 }
 
-std::vector<core::range_list> context::initial_distribution() const {
+std::vector<core::range_list> detail::context_state::initial_distribution() const {
   if (loop_.initial == data_distribution::cyclic) {
     std::vector<core::range_list> d(static_cast<std::size_t>(procs_));
     for (std::int64_t i = 0; i < loop_.iterations; ++i)
@@ -172,33 +198,34 @@ std::vector<core::range_list> context::initial_distribution() const {
   return core::blocks_of(initial_counts());
 }
 
-void DLB_scatter_data(context& DLB) {
+void DLB_scatter_data(context& ctx) {
+  auto& DLB = detail::state(ctx);
   if (!DLB.initialized_) throw usage_error("DLB_scatter_data before DLB_init");
   auto& net = DLB.net_;
   if (DLB.master()) {
     const auto initial = DLB.initial_distribution();
-    DLB.stats_ = run_stats{};
-    DLB.stats_.strategy = DLB.strategy_;
-    DLB.stats_.procs = DLB.procs_;
+    DLB.master_.stats_ = run_stats{};
+    DLB.master_.stats_.strategy = DLB.strategy_;
+    DLB.master_.stats_.procs = DLB.procs_;
     // The strategy's group size (the first synchronization may be the master's, global).
-    DLB.stats_.group_size =
+    DLB.master_.stats_.group_size =
         core::is_customized(DLB.strategy_)
             ? DLB.group_size_
             : group_size_under(DLB.strategy_, DLB.local_group_size_, DLB.procs_);
-    DLB.stats_.iterations = DLB.loop_.iterations;
-    DLB.stats_.recover = DLB.rt_.params().recover;
+    DLB.master_.stats_.iterations = DLB.loop_.iterations;
+    DLB.master_.stats_.recover = DLB.rt_.params().recover;
     // The loop's start: the master's set-up before it is neither emulated time nor lag.
     const std::int64_t epoch = net.begin_loop();
-    DLB.stats_.start_time = net.clock().now();
-    DLB.closed_at_scatter_ = false;
-    DLB.recovery_from_ = -1.0;
-    DLB.handed_in_ranges_.assign(static_cast<std::size_t>(DLB.procs_), {});
-    DLB.handed_in_stats_.assign(static_cast<std::size_t>(DLB.procs_), {});
+    DLB.master_.stats_.start_time = net.clock().now();
+    DLB.recovery_.closed_at_scatter_ = false;
+    DLB.recovery_.recovery_from_ = -1.0;
+    DLB.recovery_.handed_in_ranges_.assign(static_cast<std::size_t>(DLB.procs_), {});
+    DLB.recovery_.handed_in_stats_.assign(static_cast<std::size_t>(DLB.procs_), {});
     if (DLB.rt_.params().recover) {
       // A slave lost since the last loop: this loop does not balance (every slave that learns of
       // it during the loop stops balancing), and its share is recovered at the end.
       while (auto d = net.poll(with_tag(tag::task_exit)))
-        if (DLB.note_loss(d->from)) DLB.closed_at_scatter_ = true;
+        if (DLB.note_loss(d->from)) DLB.recovery_.closed_at_scatter_ = true;
     }
     const auto first = DLB.self_scheduled() ? DLB.first_chunks() : initial;
     for (int r = 1; r <= DLB.procs_; ++r) {
@@ -216,12 +243,12 @@ void DLB_scatter_data(context& DLB) {
   reader r = d.body();
   auto m = protocol::decode_scatter(r);
   net.join_loop(m.epoch);
-  DLB.remaining_ = std::move(m.ranges);
+  DLB.slave_.remaining_ = std::move(m.ranges);
   reader slices(m.slices);
-  detail::unpack_inputs(slices, DLB.arrays_, DLB.remaining_);
-  DLB.finishing_ = false;
-  DLB.handed_in_ = false;
-  DLB.unhanded_.clear();
+  detail::unpack_inputs(slices, DLB.arrays_, DLB.slave_.remaining_);
+  DLB.recovery_.finishing_ = false;
+  DLB.recovery_.handed_in_ = false;
+  DLB.recovery_.unhanded_.clear();
   // --on-loss recover: the losses the master told of before this loop's data (a LOST of this
   // loop closes its balancing).
   if (DLB.rt_.params().recover)
@@ -229,22 +256,23 @@ void DLB_scatter_data(context& DLB) {
   // Who starts with work: every member's initial share is known to all (the same formula); a
   // lost slave is no member of any group's synchronizations.
   const auto initial = DLB.initial_counts();
-  DLB.active_.assign(DLB.members_.size(), false);
-  for (std::size_t p = 0; p < DLB.members_.size(); ++p) {
-    DLB.active_[p] =
-        initial[DLB.members_[p]] > 0 && !DLB.rt_.lost(static_cast<int>(DLB.members_[p]) + 1);
+  DLB.slave_.active_.assign(DLB.slave_.members_.size(), false);
+  for (std::size_t p = 0; p < DLB.slave_.members_.size(); ++p) {
+    DLB.slave_.active_[p] = initial[DLB.slave_.members_[p]] > 0 &&
+                            !DLB.rt_.lost(static_cast<int>(DLB.slave_.members_[p]) + 1);
   }
-  DLB.known_active_.assign(initial.size(), false);
-  for (std::size_t p = 0; p < DLB.members_.size(); ++p)
-    DLB.known_active_[DLB.members_[p]] = DLB.active_[p];
-  DLB.more_work_ = core::iteration_count(DLB.remaining_) > 0;
-  if (!DLB.more_work_) DLB.out_of_work();
-  DLB.st_.start = net.clock().now();
-  DLB.sync_start_ = DLB.st_.start;
-  DLB.body_from_ = DLB.st_.start;
+  DLB.slave_.known_active_.assign(initial.size(), false);
+  for (std::size_t p = 0; p < DLB.slave_.members_.size(); ++p)
+    DLB.slave_.known_active_[DLB.slave_.members_[p]] = DLB.slave_.active_[p];
+  DLB.slave_.more_work_ = core::iteration_count(DLB.slave_.remaining_) > 0;
+  if (!DLB.slave_.more_work_) DLB.out_of_work();
+  DLB.slave_.st_.start = net.clock().now();
+  DLB.slave_.sync_start_ = DLB.slave_.st_.start;
+  DLB.slave_.body_from_ = DLB.slave_.st_.start;
 }
 
-protocol::decision context::decide(const std::vector<protocol::member_profile>& profiles) const {
+protocol::decision detail::context_state::decide(
+    const std::vector<protocol::member_profile>& profiles) const {
   std::vector<core::range_list> remaining;
   std::vector<double> speeds;
   for (const auto& p : profiles) {
@@ -264,13 +292,14 @@ protocol::decision context::decide(const std::vector<protocol::member_profile>& 
   return d;
 }
 
-core::iteration_cost context::work_cost() const {
+core::iteration_cost detail::context_state::work_cost() const {
   if (balance_.unit == core::balance_unit::iterations || !loop_.work) return {};
   return loop_.work;
 }
 
-void context::adopt(core::strategy c, int group, const std::vector<bool>& active_before,
-                    const std::optional<std::vector<std::size_t>>& members) {
+void detail::context_state::adopt(core::strategy c, int group,
+                                  const std::vector<bool>& active_before,
+                                  const std::optional<std::vector<std::size_t>>& members) {
   // Every slave was in the one global group of the first synchronization (of a re-selection);
   // it now joins its group of the chosen strategy, keeping who was active (who took part).
   std::vector<bool> was_active(static_cast<std::size_t>(procs_), false);
@@ -278,19 +307,21 @@ void context::adopt(core::strategy c, int group, const std::vector<bool>& active
     for (std::size_t m : *members)
       if (m < was_active.size()) was_active[m] = true;
   } else {
-    for (std::size_t p = 0; p < members_.size(); ++p) was_active[members_[p]] = active_before[p];
+    for (std::size_t p = 0; p < slave_.members_.size(); ++p)
+      was_active[slave_.members_[p]] = active_before[p];
   }
   proto_ = resolve_protocol(c, popts_).value();
   group_size_ = group_size_under(proto_, local_group_size_, procs_);
-  group_ = group;
+  slave_.group_ = group;
   groups_ = groups_for(group_size_);
-  members_ = groups_.at(static_cast<std::size_t>(group));
-  active_.assign(members_.size(), false);
-  for (std::size_t p = 0; p < members_.size(); ++p) active_[p] = was_active[members_[p]];
-  st_.group = group;
+  slave_.members_ = groups_.at(static_cast<std::size_t>(group));
+  slave_.active_.assign(slave_.members_.size(), false);
+  for (std::size_t p = 0; p < slave_.members_.size(); ++p)
+    slave_.active_[p] = was_active[slave_.members_[p]];
+  slave_.st_.group = group;
 }
 
-strategy_prediction context::predict(const std::vector<double>& speeds) const {
+strategy_prediction detail::context_state::predict(const std::vector<double>& speeds) const {
   return predict(speeds, rt_.params().model_load);
 }
 
@@ -308,7 +339,8 @@ strategy_prediction context::predict(const std::vector<double>& speeds) const {
 //   over a few load functions with those parameters and seeds of its own (core::expected_choice).
 // Under the native clock the work function is not an iteration's cost and the load is real, so
 // both keep the observed effective speeds as constant speeds and no modelled load.
-core::model_input context::model_base(std::vector<double>& w, double& mean, bool& uniform) const {
+core::model_input detail::context_state::model_base(std::vector<double>& w, double& mean,
+                                                    bool& uniform) const {
   const auto& prm = rt_.params();
   core::model_input in;
   in.network = rt_.model_network();
@@ -332,8 +364,8 @@ core::model_input context::model_base(std::vector<double>& w, double& mean, bool
   return in;
 }
 
-strategy_prediction context::predict(const std::vector<double>& speeds,
-                                     core::model_load load) const {
+strategy_prediction detail::context_state::predict(const std::vector<double>& speeds,
+                                                   core::model_load load) const {
   const auto& prm = rt_.params();
   std::vector<double> w;
   double mean = 0.0;
@@ -372,7 +404,7 @@ strategy_prediction context::predict(const std::vector<double>& speeds,
     return out;
   }
   in.machine.base_speeds = prm.speeds;
-  in.start_time = stats_.start_time;
+  in.start_time = master_.stats_.start_time;
   if (load == core::model_load::run) {
     in.machine.load = prm.load;
     out.max_load = prm.load.max_load;
@@ -442,28 +474,31 @@ double oracle_time(const run_params& prm, const loop_spec& loop, double start) {
 
 }  // namespace
 
-void DLB_gather_data(context& DLB) {
+void DLB_gather_data(context& ctx) {
+  auto& DLB = detail::state(ctx);
   auto& net = DLB.net_;
   if (!DLB.master() && DLB.rt_.params().recover) return;  // handed in already (hand_in)
   if (!DLB.master()) {
-    if (!DLB.moved_epochs_.empty())
-      DLB.st_.redistributions = std::max<std::int64_t>(
-          DLB.st_.redistributions, static_cast<std::int64_t>(DLB.moved_epochs_.size()));
-    DLB.st_.finish = net.clock().now();
-    DLB.st_.busy += DLB.st_.finish - DLB.body_from_;  // the application's, since its last call
-    DLB.st_.lag = std::max(net.clock().lag(), net.late_delivery());
+    if (!DLB.slave_.moved_epochs_.empty())
+      DLB.slave_.st_.redistributions =
+          std::max<std::int64_t>(DLB.slave_.st_.redistributions,
+                                 static_cast<std::int64_t>(DLB.slave_.moved_epochs_.size()));
+    DLB.slave_.st_.finish = net.clock().now();
+    DLB.slave_.st_.busy +=
+        DLB.slave_.st_.finish - DLB.slave_.body_from_;  // the application's, since its last call
+    DLB.slave_.st_.lag = std::max(net.clock().lag(), net.late_delivery());
     writer slices;
-    detail::pack_arrays(slices, DLB.arrays_, DLB.done_, detail::output_array);
-    net.send(
-        protocol::master_rank, tag::gather,
-        protocol::encode(protocol::gather_msg{DLB.loop_id_, DLB.done_, DLB.st_, slices.data()}));
+    detail::pack_arrays(slices, DLB.arrays_, DLB.slave_.done_, detail::output_array);
+    net.send(protocol::master_rank, tag::gather,
+             protocol::encode(protocol::gather_msg{DLB.loop_id_, DLB.slave_.done_, DLB.slave_.st_,
+                                                   slices.data()}));
     return;
   }
   const bool recovering = DLB.rt_.params().recover;
-  if (!recovering && DLB.gathered_.size() != static_cast<std::size_t>(DLB.procs_)) {
+  if (!recovering && DLB.master_.gathered_.size() != static_cast<std::size_t>(DLB.procs_)) {
     throw run_error("DLB_gather_data on the master before DLB_master_sync");
   }
-  auto& st = DLB.stats_;
+  auto& st = DLB.master_.stats_;
   st.slaves.assign(static_cast<std::size_t>(DLB.procs_), {});
   core::distribution executed;
   executed.iterations = DLB.loop_.iterations;
@@ -471,11 +506,11 @@ void DLB_gather_data(context& DLB) {
   if (recovering) {
     // Handed in piece by piece, results unpacked on arrival (central_balancer.cpp); a lost
     // slave keeps what it handed in before it was lost.
-    st.slaves = DLB.handed_in_stats_;
+    st.slaves = DLB.recovery_.handed_in_stats_;
     for (std::size_t s = 0; s < executed.slaves.size(); ++s)
-      executed.slaves[s] = core::normalized(DLB.handed_in_ranges_[s]);
+      executed.slaves[s] = core::normalized(DLB.recovery_.handed_in_ranges_[s]);
   }
-  for (auto& d : DLB.gathered_) {
+  for (auto& d : DLB.master_.gathered_) {
     reader r = d.body();
     auto m = protocol::decode_gather(r);
     reader slices(m.slices);
@@ -488,12 +523,13 @@ void DLB_gather_data(context& DLB) {
     throw run_error("the slaves' executed iterations do not cover loop " +
                     std::to_string(DLB.loop_id_) + " exactly once");
   }
-  add_up_slaves(st, DLB.master_tally_, net.clock().lag());
+  add_up_slaves(st, DLB.master_.tally_, net.clock().lag());
   // Self-scheduling: no slave ships work; the master ships each chunk's input slices.
-  st.bytes_moved += DLB.chunk_bytes_;
-  st.chunks = DLB.chunks_;
+  st.bytes_moved += DLB.self_sched_.chunk_bytes_;
+  st.chunks = DLB.self_sched_.chunks_;
   st.end_time = net.clock().now();
-  st.recovery_time = DLB.recovery_from_ >= 0 ? st.end_time - DLB.recovery_from_ : 0.0;
+  st.recovery_time =
+      DLB.recovery_.recovery_from_ >= 0 ? st.end_time - DLB.recovery_.recovery_from_ : 0.0;
   st.oracle_time = oracle_time(DLB.rt_.params(), DLB.loop_, st.start_time);
   // The model's prediction from the speeds each slave saw up to its first synchronization
   // (a slave that never synchronized: its speed over its whole span), for a run under one of

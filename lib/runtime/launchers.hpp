@@ -8,7 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "dlb/runtime/clocks.hpp"
+#include "dlb/runtime/messenger.hpp"
+#include "dlb/runtime/network.hpp"
 #include "dlb/runtime/runtime.hpp"
+#include "dlb/runtime/seam.hpp"
+#include "dlb/runtime/strategy_table.hpp"
 
 namespace dlb::detail {
 

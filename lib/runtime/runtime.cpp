@@ -16,8 +16,12 @@
 #include <stdexcept>
 
 #include "dlb/core/heterogeneous.hpp"
+#include "dlb/runtime/clocks.hpp"
+#include "dlb/runtime/messenger.hpp"
+#include "dlb/runtime/network.hpp"
 #include "dlb/runtime/network_profile.hpp"
 #include "dlb/runtime/protocol.hpp"
+#include "dlb/runtime/strategy_table.hpp"
 
 namespace dlb {
 
@@ -654,6 +658,10 @@ void report_to_standard_streams(report_kind kind, const std::string& line) {
 void runtime::report(report_kind kind, const std::string& line) const { report_(kind, line); }
 
 void runtime::compute(double base_seconds) { messenger_->compute(base_seconds); }
+
+double runtime::now() { return clock_.now(); }
+
+messenger& runtime::net() { return *messenger_; }
 
 int run_task(runtime& rt, const app_spec& spec, const app_body& body) {
   const bool slave = !rt.master();

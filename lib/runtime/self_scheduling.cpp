@@ -33,40 +33,41 @@
 
 namespace dlb {
 
-std::vector<core::range_list> context::first_chunks() {
+std::vector<core::range_list> detail::context_state::first_chunks() {
   const auto& prm = rt_.params();
   core::chunk_params cp;
   cp.rule = prm.policy.rule;
   cp.iterations = loop_.iterations;
   cp.workers = static_cast<std::size_t>(procs_);
   cp.fixed = prm.policy.chunk;
-  dispenser_.emplace(cp);
-  next_chunk_begin_ = 0;
-  chunks_.clear();
-  chunk_bytes_ = 0;
+  self_sched_.dispenser_.emplace(cp);
+  self_sched_.next_chunk_begin_ = 0;
+  self_sched_.chunks_.clear();
+  self_sched_.chunk_bytes_ = 0;
   std::vector<core::range_list> first(static_cast<std::size_t>(procs_));
   for (std::size_t s = 0; s < first.size(); ++s) {
-    const std::int64_t c = dispenser_->next(s);
+    const std::int64_t c = self_sched_.dispenser_->next(s);
     if (c == 0) continue;
-    first[s].push_back({next_chunk_begin_, next_chunk_begin_ + c});
-    next_chunk_begin_ += c;
-    chunks_.push_back(c);
+    first[s].push_back({self_sched_.next_chunk_begin_, self_sched_.next_chunk_begin_ + c});
+    self_sched_.next_chunk_begin_ += c;
+    self_sched_.chunks_.push_back(c);
   }
   return first;
 }
 
-void context::request_chunk() {
+void detail::context_state::request_chunk() {
   auto& clk = net_.clock();
   const double now = clk.now();
   // AWF's weight: the one speed metric (work per second in the balancer's unit).
   const double speed =
-      core::speed({done_since_sync_, now - sync_start_, 0, work_since_sync_}, last_speed_);
-  last_speed_ = speed;
-  if (st_.syncs == 0) st_.first_speed = speed;
-  const protocol::sync_header h{loop_id_, 0, epoch_++};
+      core::speed({slave_.done_since_sync_, now - slave_.sync_start_, 0, slave_.work_since_sync_},
+                  slave_.last_speed_);
+  slave_.last_speed_ = speed;
+  if (slave_.st_.syncs == 0) slave_.st_.first_speed = speed;
+  const protocol::sync_header h{loop_id_, 0, slave_.epoch_++};
   net_.send(protocol::master_rank, tag::request,
-            protocol::encode(protocol::request_msg{h, done_since_sync_, speed}));
-  ++st_.syncs;
+            protocol::encode(protocol::request_msg{h, slave_.done_since_sync_, speed}));
+  ++slave_.st_.syncs;
   auto d = net_.wait(protocol::in_sync(tag::chunk, h, protocol::master_rank),
                      "the master's next chunk (loop " + std::to_string(loop_id_) + ", request " +
                          std::to_string(h.epoch) + ")");
@@ -74,35 +75,36 @@ void context::request_chunk() {
   protocol::chunk_msg m = protocol::decode_chunk(r);
   reader slices(m.slices);
   detail::unpack_arrays(slices, arrays_, m.ranges, detail::moved_array);
-  remaining_ = std::move(m.ranges);
-  more_work_ = core::iteration_count(remaining_) > 0;
-  if (!more_work_) remaining_.clear();
-  done_since_sync_ = 0;
-  work_since_sync_ = 0.0;
-  sync_start_ = clk.now();
+  slave_.remaining_ = std::move(m.ranges);
+  slave_.more_work_ = core::iteration_count(slave_.remaining_) > 0;
+  if (!slave_.more_work_) slave_.remaining_.clear();
+  slave_.done_since_sync_ = 0;
+  slave_.work_since_sync_ = 0.0;
+  slave_.sync_start_ = clk.now();
 }
 
 namespace detail {
 
-void run_self_scheduler(context& DLB) {
+void run_self_scheduler(context_state& DLB) {
   auto& net = DLB.net_;
-  if (!DLB.dispenser_) throw run_error("DLB_master_sync before DLB_scatter_data");
+  if (!DLB.self_sched_.dispenser_) throw run_error("DLB_master_sync before DLB_scatter_data");
   const auto P = static_cast<std::size_t>(DLB.procs_);
   const bool awf = DLB.rt_.params().policy.rule == core::chunk_rule::awf;
   std::vector<double> weights(P, 0.0);  // AWF: 0 until a worker has reported its speed
   std::int64_t requests = 0, served = 0;
   const int loop = DLB.loop_id_;
-  DLB.gathered_.clear();
-  while (DLB.gathered_.size() < P) {
+  DLB.master_.gathered_.clear();
+  while (DLB.master_.gathered_.size() < P) {
     auto d = net.wait(
         [loop](const delivered& m) {
           return (m.kind == tag::gather || m.kind == tag::request) &&
                  protocol::peek_loop(m) == loop;
         },
         "requests or results of loop " + std::to_string(loop) + " (" +
-            std::to_string(DLB.gathered_.size()) + " of " + std::to_string(P) + " workers done)");
+            std::to_string(DLB.master_.gathered_.size()) + " of " + std::to_string(P) +
+            " workers done)");
     if (d.kind == tag::gather) {
-      DLB.gathered_.push_back(std::move(d));
+      DLB.master_.gathered_.push_back(std::move(d));
       continue;
     }
     reader r = d.body();
@@ -112,25 +114,25 @@ void run_self_scheduler(context& DLB) {
     ++requests;
     if (awf) {
       weights[s] = q.speed;
-      DLB.dispenser_->set_weights(weights);
+      DLB.self_sched_.dispenser_->set_weights(weights);
     }
-    const std::int64_t c = DLB.dispenser_->next(s);
+    const std::int64_t c = DLB.self_sched_.dispenser_->next(s);
     core::range_list ranges;
-    const auto index = static_cast<std::int64_t>(DLB.chunks_.size());
+    const auto index = static_cast<std::int64_t>(DLB.self_sched_.chunks_.size());
     if (c > 0) {
-      ranges.push_back({DLB.next_chunk_begin_, DLB.next_chunk_begin_ + c});
-      DLB.next_chunk_begin_ += c;
-      DLB.chunks_.push_back(c);
+      ranges.push_back({DLB.self_sched_.next_chunk_begin_, DLB.self_sched_.next_chunk_begin_ + c});
+      DLB.self_sched_.next_chunk_begin_ += c;
+      DLB.self_sched_.chunks_.push_back(c);
       ++served;
     }
     writer slices;
     pack_arrays(slices, DLB.arrays_, ranges, moved_array);
-    DLB.chunk_bytes_ += slices.size();
+    DLB.self_sched_.chunk_bytes_ += slices.size();
     net.send(d.from, tag::chunk,
              protocol::encode(protocol::chunk_msg{q.sync, index, ranges, slices.data()}));
   }
   // The balancer's own count, as for the centralized strategies (DLB_gather_data reads it).
-  DLB.master_tally_[0] = {requests, served};
+  DLB.master_.tally_[0] = {requests, served};
 }
 
 }  // namespace detail

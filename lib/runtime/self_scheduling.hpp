@@ -2,12 +2,12 @@
 // (self_scheduling.cpp), called by DLB_master_sync.
 #pragma once
 
-#include "dlb/dlb.hpp"
+#include "context_impl.hpp"
 
 namespace dlb::detail {
 
 // Until every worker has handed in its results: answers each REQUEST with the next chunk of the
 // run's rule (none once the loop is all handed out), with the chunk's input slices.
-void run_self_scheduler(context& DLB);
+void run_self_scheduler(context_state& DLB);
 
 }  // namespace dlb::detail

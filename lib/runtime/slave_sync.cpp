@@ -18,6 +18,7 @@
 #include <string>
 
 #include "arrays.hpp"
+#include "context_impl.hpp"
 #include "dlb/core/profile.hpp"
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/protocol.hpp"
@@ -54,50 +55,56 @@ core::range_list nonempty(const core::range_list& l) {
 
 }  // namespace
 
-protocol::sync_header context::current_sync() const { return {loop_id_, group_, epoch_}; }
+protocol::sync_header detail::context_state::current_sync() const {
+  return {loop_id_, slave_.group_, slave_.epoch_};
+}
 
-bool context::others_active() const {
-  for (std::size_t p = 0; p < members_.size(); ++p) {
-    if (active_[p] && members_[p] != me_) return true;
+bool detail::context_state::others_active() const {
+  for (std::size_t p = 0; p < slave_.members_.size(); ++p) {
+    if (slave_.active_[p] && slave_.members_[p] != slave_.me_) return true;
   }
   return false;
 }
 
-std::vector<int> context::active_other_ranks() const {
+std::vector<int> detail::context_state::active_other_ranks() const {
   std::vector<int> r;
-  for (std::size_t p = 0; p < members_.size(); ++p) {
-    if (active_[p] && members_[p] != me_) r.push_back(static_cast<int>(members_[p]) + 1);
+  for (std::size_t p = 0; p < slave_.members_.size(); ++p) {
+    if (slave_.active_[p] && slave_.members_[p] != slave_.me_)
+      r.push_back(static_cast<int>(slave_.members_[p]) + 1);
   }
   return r;
 }
 
-bool context::poll_interrupt() {
+bool detail::context_state::poll_interrupt() {
   // Stale interrupts (of syncs this slave has completed) are dropped; the current one starts a
   // sync.
   for (;;) {
     auto d = net_.poll({tag::interrupt, [this](const delivered& m) {
                           const protocol::sync_header h = protocol::peek_sync(m);
-                          return h.loop == loop_id_ && h.group == group_ && h.epoch <= epoch_;
+                          return h.loop == loop_id_ && h.group == slave_.group_ &&
+                                 h.epoch <= slave_.epoch_;
                         }});
     if (!d) return false;
-    if (protocol::peek_sync(*d).epoch == epoch_) {
+    if (protocol::peek_sync(*d).epoch == slave_.epoch_) {
       net_.note_late(d->late);
       return true;
     }
   }
 }
 
-bool DLB_slave_sync(context& DLB) {
-  if (DLB.remaining_.empty() || DLB.remaining_.front().begin >= DLB.remaining_.front().end) {
+bool DLB_slave_sync(context& ctx) {
+  auto& DLB = detail::state(ctx);
+  if (DLB.slave_.remaining_.empty() ||
+      DLB.slave_.remaining_.front().begin >= DLB.slave_.remaining_.front().end) {
     throw run_error("DLB_slave_sync called with no iteration in progress");
   }
-  auto& cur = DLB.remaining_.front();
+  auto& cur = DLB.slave_.remaining_.front();
   const std::int64_t i = cur.begin++;
-  append_iteration(DLB.done_, i);
+  append_iteration(DLB.slave_.done_, i);
   const auto& prm = DLB.rt_.params();
-  if (prm.recover) append_iteration(DLB.unhanded_, i);
-  ++DLB.done_since_sync_;
-  ++DLB.st_.iterations_done;
+  if (prm.recover) append_iteration(DLB.recovery_.unhanded_, i);
+  ++DLB.slave_.done_since_sync_;
+  ++DLB.slave_.st_.iterations_done;
   // The body's time since it got control is busy (begin_call); without a work function that is
   // the cost it reported itself (runtime::compute), or real time under the native clock.
   const detail::call_scope call(DLB);
@@ -106,100 +113,102 @@ bool DLB_slave_sync(context& DLB) {
     const double t0 = clk.now();
     const double w = DLB.loop_.work(i);
     DLB.net_.compute(w);
-    DLB.st_.busy += clk.now() - t0;
+    DLB.slave_.st_.busy += clk.now() - t0;
     const bool in_work = DLB.balance_.unit == core::balance_unit::work;
-    DLB.work_since_sync_ += in_work ? w : 1.0;
-    DLB.st_.work_done += in_work ? w : 1.0;
+    DLB.slave_.work_since_sync_ += in_work ? w : 1.0;
+    DLB.slave_.st_.work_done += in_work ? w : 1.0;
   } else {
-    DLB.work_since_sync_ += 1.0;
-    DLB.st_.work_done += 1.0;
+    DLB.slave_.work_since_sync_ += 1.0;
+    DLB.slave_.st_.work_done += 1.0;
   }
   // Fault injection (--kill-slave): an iteration boundary is a fault point on every backend.
   DLB.rt_.fault_point(false);
   if (prm.recover)
     while (auto d = DLB.net_.poll(with_tag(tag::lost))) DLB.take_lost(*d);
-  if (DLB.central_async() && !DLB.handed_in_) DLB.take_instructions_and_work();
-  if (!DLB.closed_ && !DLB.interrupt_ && DLB.poll_interrupt()) {
-    DLB.interrupt_ = true;
-    DLB.sync_pending_ = true;
+  if (DLB.central_async() && !DLB.recovery_.handed_in_) DLB.take_instructions_and_work();
+  if (!DLB.slave_.closed_ && !DLB.slave_.interrupt_ && DLB.poll_interrupt()) {
+    DLB.slave_.interrupt_ = true;
+    DLB.slave_.sync_pending_ = true;
   }
-  return DLB.interrupt_;
+  return DLB.slave_.interrupt_;
 }
 
 namespace detail {
-call_scope::call_scope(context& c) : c_(c) { c_.begin_call(); }
+call_scope::call_scope(context_state& c) : c_(c) { c_.begin_call(); }
 call_scope::~call_scope() { c_.end_call(); }
 }  // namespace detail
 
-void context::begin_call() {
-  call_from_ = net_.clock().now();
-  st_.busy += call_from_ - body_from_;
-  call_busy_ = st_.busy;
-  call_idle_ = st_.idle;
+void detail::context_state::begin_call() {
+  slave_.call_from_ = net_.clock().now();
+  slave_.st_.busy += slave_.call_from_ - slave_.body_from_;
+  slave_.call_busy_ = slave_.st_.busy;
+  slave_.call_idle_ = slave_.st_.idle;
 }
 
-void context::end_call() {
-  body_from_ = net_.clock().now();
-  const double own = (body_from_ - call_from_) - (st_.busy - call_busy_) - (st_.idle - call_idle_);
+void detail::context_state::end_call() {
+  slave_.body_from_ = net_.clock().now();
+  const double own = (slave_.body_from_ - slave_.call_from_) -
+                     (slave_.st_.busy - slave_.call_busy_) - (slave_.st_.idle - slave_.call_idle_);
   // Rounding leaves a call that only computed at a few ulps either side of 0; anything larger
   // below 0 is an accounting error, kept so that the statistics' checks see it.
-  st_.sync += (own < 0 && own > -1e-9) ? 0.0 : own;
+  slave_.st_.sync += (own < 0 && own > -1e-9) ? 0.0 : own;
 }
 
-void context::send_interrupts() {
+void detail::context_state::send_interrupts() {
   std::vector<int> to = active_other_ranks();
   if (proto_.interrupts == interrupt_audience::every_member) {
     // A member does not see the others' outcomes: it interrupts every other member; those that
     // have gone idle ignore it.
     to.clear();
-    for (std::size_t m : members_)
-      if (m != me_) to.push_back(static_cast<int>(m) + 1);
+    for (std::size_t m : slave_.members_)
+      if (m != slave_.me_) to.push_back(static_cast<int>(m) + 1);
   }
   net_.multicast(to, tag::interrupt, protocol::encode(protocol::interrupt_msg{current_sync()}),
                  proto_.broadcast);
 }
 
-core::range_list context::take_from_end(std::int64_t n) {
+core::range_list detail::context_state::take_from_end(std::int64_t n) {
   // The current range (element 0, where the application's loop stands at the begin) keeps its
   // begin, empty if all of it goes.
   const core::iteration_range current =
-      remaining_.empty() ? core::iteration_range{0, 0} : remaining_.front();
-  core::range_split split = core::split_back(remaining_, n);
+      slave_.remaining_.empty() ? core::iteration_range{0, 0} : slave_.remaining_.front();
+  core::range_split split = core::split_back(slave_.remaining_, n);
   if (split.front.empty() || split.front.front().begin != current.begin)
     split.front.insert(split.front.begin(), {current.begin, current.begin});
-  remaining_ = std::move(split.front);
+  slave_.remaining_ = std::move(split.front);
   return std::move(split.back);
 }
 
-void context::ship(const protocol::instruction_msg& m) {
+void detail::context_state::ship(const protocol::instruction_msg& m) {
   // The instruction gives "the recipient and the amount of work to be moved" (section 1.2). The
   // sender has gone on computing from the front since its profile, so it ships that amount from
   // the end of what it holds now (all of it, if it holds less).
   const core::range_list give = take_from_end(m.transfer.count);
   writer slices;
   detail::pack_arrays(slices, arrays_, give, detail::moved_array);
-  st_.bytes_sent += slices.size();
-  st_.iterations_sent += core::iteration_count(give);
-  moved_epochs_.insert(m.sync.epoch);
+  slave_.st_.bytes_sent += slices.size();
+  slave_.st_.iterations_sent += core::iteration_count(give);
+  slave_.moved_epochs_.insert(m.sync.epoch);
   net_.send(static_cast<int>(m.transfer.to) + 1, tag::work,
             protocol::encode(protocol::work_msg{m.sync, m.receiver_gets, give, slices.data()}));
 }
 
-void context::receive_work(const delivered& d) {
+void detail::context_state::receive_work(const delivered& d) {
   reader r = d.body();
   auto w = protocol::decode_work(r);
   reader slices(w.slices);
   detail::unpack_arrays(slices, arrays_, w.ranges, detail::moved_array);
-  st_.iterations_received += core::iteration_count(w.ranges);
-  ++works_received_;
-  ++work_got_[w.sync.epoch];
-  work_due_[w.sync.epoch] = w.receiver_gets;
-  moved_epochs_.insert(w.sync.epoch);
-  if (remaining_.empty()) remaining_.push_back({0, 0});  // keep element 0 as the current range
-  remaining_.insert(remaining_.end(), w.ranges.begin(), w.ranges.end());
+  slave_.st_.iterations_received += core::iteration_count(w.ranges);
+  ++slave_.works_received_;
+  ++slave_.work_got_[w.sync.epoch];
+  slave_.work_due_[w.sync.epoch] = w.receiver_gets;
+  slave_.moved_epochs_.insert(w.sync.epoch);
+  if (slave_.remaining_.empty())
+    slave_.remaining_.push_back({0, 0});  // keep element 0 as the current range
+  slave_.remaining_.insert(slave_.remaining_.end(), w.ranges.begin(), w.ranges.end());
 }
 
-void context::take_instructions_and_work() {
+void detail::context_state::take_instructions_and_work() {
   while (auto d = net_.poll(protocol::in_loop(tag::instruction, loop_id_))) {
     reader r = d->body();
     ship(protocol::decode_instruction(r));
@@ -207,7 +216,7 @@ void context::take_instructions_and_work() {
   while (auto d = net_.poll(protocol::in_loop(tag::work, loop_id_))) receive_work(*d);
 }
 
-void context::await_outcome(int epoch, const std::string& where) {
+void detail::context_state::await_outcome(int epoch, const std::string& where) {
   std::int64_t due = -1;
   const int loop = loop_id_;
   const auto mine = [loop, epoch](const delivered& d) {
@@ -220,10 +229,10 @@ void context::await_outcome(int epoch, const std::string& where) {
   const auto wait_idle = [this](const auto& match, const std::string& what) {
     const double t0 = net_.clock().now();
     delivered d = wait_in_sync(match, what);
-    st_.idle += net_.clock().now() - t0;
+    slave_.st_.idle += net_.clock().now() - t0;
     return d;
   };
-  while (!(work_got_[epoch] > 0 && work_got_[epoch] >= work_due_[epoch])) {
+  while (!(slave_.work_got_[epoch] > 0 && slave_.work_got_[epoch] >= slave_.work_due_[epoch])) {
     auto d = wait_idle(mine, "the master's answer or work (" + where + ")");
     reader r = d.body();
     if (d.kind == tag::instruction) {
@@ -232,61 +241,63 @@ void context::await_outcome(int epoch, const std::string& where) {
       receive_work(d);
     } else {
       // No work for this requester: it goes idle, once the work still due to it has come.
-      closed_ = true;
+      slave_.closed_ = true;
       due = protocol::decode_notice(r).work_due_total;
       break;
     }
   }
-  while (works_received_ < due)
+  while (slave_.works_received_ < due)
     receive_work(
         wait_idle(protocol::in_loop(tag::work, loop_id_), "work still due (" + where + ")"));
   // Still active with nothing to do (its senders had computed what they were told to ship): it
   // asks again, at the next synchronization.
-  if (closed_ && core::iteration_count(remaining_) == 0) {
+  if (slave_.closed_ && core::iteration_count(slave_.remaining_) == 0) {
     out_of_work();
   } else {
-    more_work_ = true;
-    if (core::iteration_count(remaining_) == 0) remaining_.clear();
+    slave_.more_work_ = true;
+    if (core::iteration_count(slave_.remaining_) == 0) slave_.remaining_.clear();
   }
 }
 
-void DLB_send_interrupt(context& DLB) {
+void DLB_send_interrupt(context& ctx) {
+  auto& DLB = detail::state(ctx);
   const detail::call_scope call(DLB);
-  auto& rem = DLB.remaining_;
+  auto& rem = DLB.slave_.remaining_;
   while (!rem.empty() && rem.front().begin >= rem.front().end) rem.erase(rem.begin());
   if (!rem.empty()) return;    // the next local range; nothing to ask for
   if (DLB.self_scheduled()) {  // a worker asks the master for its next chunk
-    DLB.sync_pending_ = true;
+    DLB.slave_.sync_pending_ = true;
     return;
   }
   // (A member of a centralized group does not see the others' outcomes: it asks the balancer
   // unless it is alone in its group.)
-  if (DLB.finishing_ || DLB.closed_ || DLB.members_.size() == 1 ||
+  if (DLB.recovery_.finishing_ || DLB.slave_.closed_ || DLB.slave_.members_.size() == 1 ||
       (DLB.proto_.interrupts == interrupt_audience::active_members && !DLB.others_active())) {
     if (DLB.rt_.params().recover) {
       DLB.hand_in();
     } else {
-      DLB.more_work_ = false;
+      DLB.slave_.more_work_ = false;
     }
     return;
   }
   // Someone else may have run out first and asked already: join that sync.
-  if (!DLB.sync_pending_ && !DLB.poll_interrupt()) DLB.send_interrupts();
-  DLB.sync_pending_ = true;
+  if (!DLB.slave_.sync_pending_ && !DLB.poll_interrupt()) DLB.send_interrupts();
+  DLB.slave_.sync_pending_ = true;
 }
 
-void DLB_profile_send_move_work(context& DLB) {
+void DLB_profile_send_move_work(context& ctx) {
+  auto& DLB = detail::state(ctx);
   const detail::call_scope call(DLB);
-  if (!DLB.sync_pending_) return;
+  if (!DLB.slave_.sync_pending_) return;
   if (DLB.self_scheduled()) {
     DLB.request_chunk();
   } else {
     // --on-loss recover: a slave that knows of a loss in this loop takes part in no more
     // synchronizations; the others, told too, abandon theirs (sync_abandoned).
-    if (DLB.rt_.params().recover && DLB.closed_) {
-      DLB.sync_pending_ = false;
-      DLB.interrupt_ = false;
-      if (core::iteration_count(DLB.remaining_) == 0) DLB.out_of_work();
+    if (DLB.rt_.params().recover && DLB.slave_.closed_) {
+      DLB.slave_.sync_pending_ = false;
+      DLB.slave_.interrupt_ = false;
+      if (core::iteration_count(DLB.slave_.remaining_) == 0) DLB.out_of_work();
       return;
     }
     try {
@@ -294,64 +305,65 @@ void DLB_profile_send_move_work(context& DLB) {
     } catch (const sync_abandoned&) {
       // What it holds now (work received before the LOST included) it computes; what was on its
       // way to or from it and never arrived, the master finds missing and reassigns.
-      if (core::iteration_count(DLB.remaining_) == 0) DLB.out_of_work();
+      if (core::iteration_count(DLB.slave_.remaining_) == 0) DLB.out_of_work();
     }
   }
-  DLB.sync_pending_ = false;
-  DLB.interrupt_ = false;
+  DLB.slave_.sync_pending_ = false;
+  DLB.slave_.interrupt_ = false;
 }
 
-delivered context::wait_in_sync(const messenger::match& m, const std::string& what) {
+delivered detail::context_state::wait_in_sync(const messenger::match& m, const std::string& what) {
   if (!rt_.params().recover) return net_.wait(m, what);
   const messenger::match either([&m](const delivered& d) { return d.kind == tag::lost || m(d); });
   delivered d = net_.wait(either, what);
   if (d.kind != tag::lost) return d;
   take_lost(d);
-  if (closed_) throw sync_abandoned();
+  if (slave_.closed_) throw sync_abandoned();
   return wait_in_sync(m, what);  // a loss of an earlier loop: keep waiting
 }
 
-void context::take_lost(const delivered& d) {
+void detail::context_state::take_lost(const delivered& d) {
   reader r = d.body();
   const protocol::lost_msg m = protocol::decode_lost(r);
   rt_.mark_lost(static_cast<int>(m.slave) + 1);
   // Balancing in the loop of the loss ends (the master stopped balancing it too).
-  if (m.loop == loop_id_) closed_ = true;
+  if (m.loop == loop_id_) slave_.closed_ = true;
 }
 
-void context::out_of_work() {
-  remaining_.clear();
+void detail::context_state::out_of_work() {
+  slave_.remaining_.clear();
   if (rt_.params().recover) {
     // It stays in the loop until it has handed in (DLB_send_interrupt), so that the master can
     // give it a lost slave's work.
-    finishing_ = true;
-    more_work_ = true;
+    recovery_.finishing_ = true;
+    slave_.more_work_ = true;
   } else {
-    more_work_ = false;
+    slave_.more_work_ = false;
   }
 }
 
-slave_stats context::stats_now() {
-  slave_stats s = st_;
+slave_stats detail::context_state::stats_now() {
+  slave_stats s = slave_.st_;
   const double now = net_.clock().now();
-  s.sync += (now - call_from_) - (st_.busy - call_busy_) - (st_.idle - call_idle_);
+  s.sync += (now - slave_.call_from_) - (slave_.st_.busy - slave_.call_busy_) -
+            (slave_.st_.idle - slave_.call_idle_);
   s.finish = now;
   s.lag = std::max(net_.clock().lag(), net_.late_delivery());
-  if (!moved_epochs_.empty())
-    s.redistributions =
-        std::max<std::int64_t>(s.redistributions, static_cast<std::int64_t>(moved_epochs_.size()));
+  if (!slave_.moved_epochs_.empty())
+    s.redistributions = std::max<std::int64_t>(
+        s.redistributions, static_cast<std::int64_t>(slave_.moved_epochs_.size()));
   return s;
 }
 
-void context::hand_in() {
+void detail::context_state::hand_in() {
   writer slices;
-  detail::pack_arrays(slices, arrays_, unhanded_, detail::output_array);
-  net_.send(
-      protocol::master_rank, tag::gather,
-      protocol::encode(protocol::gather_msg{loop_id_, unhanded_, stats_now(), slices.data()}));
-  unhanded_.clear();
-  handed_in_ = true;
-  finishing_ = false;
+  detail::pack_arrays(slices, arrays_, recovery_.unhanded_, detail::output_array);
+  net_.send(protocol::master_rank, tag::gather,
+            protocol::encode(
+                protocol::gather_msg{loop_id_, recovery_.unhanded_, stats_now(), slices.data()}));
+  recovery_.unhanded_.clear();
+  recovery_.handed_in_ = true;
+  recovery_.finishing_ = false;
   const int loop = loop_id_;
   const messenger::match answer([loop](const delivered& d) {
     return d.kind == tag::lost || (d.kind == tag::recover && protocol::peek_loop(d) == loop);
@@ -364,55 +376,57 @@ void context::hand_in() {
       take_lost(d);
       continue;
     }
-    st_.idle += net_.clock().now() - t0;
+    slave_.st_.idle += net_.clock().now() - t0;
     reader r = d.body();
     protocol::recover_msg m = protocol::decode_recover(r);
     if (m.ranges.empty()) {  // the loop is complete
-      remaining_.clear();
-      more_work_ = false;
+      slave_.remaining_.clear();
+      slave_.more_work_ = false;
       return;
     }
     reader in(m.slices);
     detail::unpack_arrays(in, arrays_, m.ranges, detail::moved_array);
-    remaining_ = std::move(m.ranges);
-    closed_ = true;  // no balancing of recovered work
-    more_work_ = true;
+    slave_.remaining_ = std::move(m.ranges);
+    slave_.closed_ = true;  // no balancing of recovered work
+    slave_.more_work_ = true;
     return;
   }
 }
 
-protocol::member_profile context::measure(double now) {
+protocol::member_profile detail::context_state::measure(double now) {
   protocol::member_profile mine;
-  mine.slave = me_;
-  mine.done = done_since_sync_;
-  mine.elapsed = now - sync_start_;
-  mine.speed = core::speed({done_since_sync_, mine.elapsed, 0, work_since_sync_}, last_speed_);
-  last_speed_ = mine.speed;
-  if (st_.syncs == 0) st_.first_speed = mine.speed;
-  mine.remaining = nonempty(remaining_);
+  mine.slave = slave_.me_;
+  mine.done = slave_.done_since_sync_;
+  mine.elapsed = now - slave_.sync_start_;
+  mine.speed = core::speed({slave_.done_since_sync_, mine.elapsed, 0, slave_.work_since_sync_},
+                           slave_.last_speed_);
+  slave_.last_speed_ = mine.speed;
+  if (slave_.st_.syncs == 0) slave_.st_.first_speed = mine.speed;
+  mine.remaining = nonempty(slave_.remaining_);
   return mine;
 }
 
-void context::run_sync() {
+void detail::context_state::run_sync() {
   const sync_protocol& row = proto_;
   auto& clk = net_.clock();
   // Fault injection (--kill-at-sync): entering a synchronization, before its profile is sent.
   rt_.fault_point(true);
   const double t_enter = clk.now();
   const std::string where = "loop " + std::to_string(loop_id_) + ", group " +
-                            std::to_string(group_) + ", synchronization " + std::to_string(epoch_);
+                            std::to_string(slave_.group_) + ", synchronization " +
+                            std::to_string(slave_.epoch_);
   const protocol::member_profile mine = measure(t_enter);
   const bytes profile = protocol::encode(protocol::profile_msg{current_sync(), mine});
   if (central_async()) {
     // The paper's centralized protocol: the profile goes to the balancer; a member with work
     // goes on (its instructions and work come between iterations); a requester waits.
     net_.send(protocol::master_rank, tag::profile, profile);
-    const int e = epoch_++;
-    ++st_.syncs;
-    done_since_sync_ = 0;
-    work_since_sync_ = 0.0;
-    if (core::iteration_count(remaining_) == 0) await_outcome(e, where);
-    sync_start_ = clk.now();
+    const int e = slave_.epoch_++;
+    ++slave_.st_.syncs;
+    slave_.done_since_sync_ = 0;
+    slave_.work_since_sync_ = 0.0;
+    if (core::iteration_count(slave_.remaining_) == 0) await_outcome(e, where);
+    slave_.sync_start_ = clk.now();
     return;
   }
   switch (row.profiles_to) {
@@ -436,76 +450,78 @@ void context::run_sync() {
       break;
   }
   apply(d, at);
-  ++st_.syncs;
-  if (d.reason == core::balance_reason::moved) ++st_.redistributions;
-  ++epoch_;
-  done_since_sync_ = 0;
-  work_since_sync_ = 0.0;
-  sync_start_ = clk.now();
+  ++slave_.st_.syncs;
+  if (d.reason == core::balance_reason::moved) ++slave_.st_.redistributions;
+  ++slave_.epoch_;
+  slave_.done_since_sync_ = 0;
+  slave_.work_since_sync_ = 0.0;
+  slave_.sync_start_ = clk.now();
   // ADAPTIVE: a re-selection has epoch 2s, the committed strategy's synchronization 2s + 1.
-  if (adaptive() && epoch_ % 2 == 0) return_to_reselection();
+  if (adaptive() && slave_.epoch_ % 2 == 0) return_to_reselection();
 }
 
-protocol::decision context::await_decision(const std::string& where) {
+protocol::decision detail::context_state::await_decision(const std::string& where) {
   auto m = wait_in_sync(protocol::in_sync(tag::decision, current_sync(), protocol::master_rank),
                         "the master's decision (" + where + ")");
   reader r = m.body();
   protocol::decision_msg msg = protocol::decode_decision(r);
-  if (msg.commit) adopt(msg.commit->strategy, msg.commit->group, active_, msg.commit->members);
+  if (msg.commit)
+    adopt(msg.commit->strategy, msg.commit->group, slave_.active_, msg.commit->members);
   return std::move(msg.body);
 }
 
-void context::apply(const protocol::decision& d, const protocol::sync_header& at) {
+void detail::context_state::apply(const protocol::decision& d, const protocol::sync_header& at) {
   // Senders: ship the end of their remaining work (take_from_end: the current range keeps its
   // begin).
   std::int64_t n = 0;
   core::range_list given;
   for (const auto& t : d.transfers) {
-    if (t.from != me_) continue;
+    if (t.from != slave_.me_) continue;
     n += t.count;
     given.insert(given.end(), t.ranges.begin(), t.ranges.end());
   }
-  if (n > core::iteration_count(remaining_))
-    throw run_error("decision asks " + net_.describe(static_cast<int>(me_) + 1) +
+  if (n > core::iteration_count(slave_.remaining_))
+    throw run_error("decision asks " + net_.describe(static_cast<int>(slave_.me_) + 1) +
                     " for more work than it holds");
   const core::range_list taken = take_from_end(n);
   if (core::normalized(taken) != core::normalized(given)) {
-    throw run_error("decision and remaining work of " + net_.describe(static_cast<int>(me_) + 1) +
-                    " disagree");
+    throw run_error("decision and remaining work of " +
+                    net_.describe(static_cast<int>(slave_.me_) + 1) + " disagree");
   }
   for (const auto& t : d.transfers) {
-    if (t.from != me_) continue;
+    if (t.from != slave_.me_) continue;
     writer slices;
     detail::pack_arrays(slices, arrays_, t.ranges, detail::moved_array);
-    st_.bytes_sent += slices.size();
-    st_.iterations_sent += t.count;
+    slave_.st_.bytes_sent += slices.size();
+    slave_.st_.iterations_sent += t.count;
     net_.send(static_cast<int>(t.to) + 1, tag::work,
               protocol::encode(protocol::work_msg{at, core::transfers_to(d.transfers, t.to),
                                                   t.ranges, slices.data()}));
   }
   // Receivers: wait for each transfer addressed to them.
   for (const auto& t : d.transfers) {
-    if (t.to != me_) continue;
+    if (t.to != slave_.me_) continue;
     const int from = static_cast<int>(t.from) + 1;
     receive_work(
         wait_in_sync(protocol::in_sync(tag::work, at, from), "work from " + net_.describe(from)));
   }
   // Who is still active, as every member sees it.
   std::size_t k = 0;
-  for (std::size_t p = 0; p < members_.size(); ++p) {
-    if (!active_[p]) continue;
-    if (k < d.counts_after.size() && d.counts_after[k] == 0) active_[p] = false;
+  for (std::size_t p = 0; p < slave_.members_.size(); ++p) {
+    if (!slave_.active_[p]) continue;
+    if (k < d.counts_after.size() && d.counts_after[k] == 0) slave_.active_[p] = false;
     ++k;
   }
-  for (std::size_t p = 0; p < members_.size() && members_[p] < known_active_.size(); ++p)
-    known_active_[members_[p]] = active_[p];
+  for (std::size_t p = 0;
+       p < slave_.members_.size() && slave_.members_[p] < slave_.known_active_.size(); ++p)
+    slave_.known_active_[slave_.members_[p]] = slave_.active_[p];
   // A decision not to move: under the stop rule balancing in the group ends here; under the
   // idle rule the members left without work (the requester) went inactive above and the others
   // go on, the next to run out synchronizing again among them.
   if (d.reason != core::balance_reason::moved && balance_.no_move == core::after_no_move::stop)
-    closed_ = true;
-  if (core::iteration_count(remaining_) > 0) {
-    more_work_ = true;
+    slave_.closed_ = true;
+  if (core::iteration_count(slave_.remaining_) > 0) {
+    slave_.more_work_ = true;
   } else {
     out_of_work();
   }

@@ -4,7 +4,8 @@
 #
 #  1. installs the build tree into a temporary prefix (what `make install PREFIX=...` does), then
 #     moves the prefix elsewhere: everything must work from where it lands (relocatable);
-#  2. checks that no installed file carries a path of the checkout or of the first prefix;
+#  2. checks that only the public headers are installed (none of lib/runtime/internal) and that
+#     no installed file carries a path of the checkout or of the first prefix;
 #  3. copies tests/install/outside (myloop: a loop of uneven iterations that checks its result)
 #     to a temporary directory, the only thing taken from the source tree, and, with the source
 #     tree and the build tree hidden (an empty tmpfs mounted over them in a private mount
@@ -42,6 +43,11 @@ for f in lib/libdlb.so lib/pkgconfig/dlb.pc lib/cmake/DLB/DLBConfig.cmake \
          share/dlb/network/ethernet1996.profile share/dlb/network/native-loopback.profile; do
   [[ -f $prefix/$f ]] || fail "not installed: $f"
 done
+
+echo "== the public headers only: none of the runtime's internals is installed"
+internal=$(find "$prefix/include/dlb" -name '*.hpp' | grep -E \
+  '/(seam|clocks|pvm_transport|sim|wire|protocol|messenger|network|strategy_table|context_impl)\.hpp$' || true)
+[[ -z $internal ]] || fail "internal headers installed: $internal"
 
 echo "== no path of the checkout ($source) or of the install prefix in the installed files"
 while IFS= read -r -d '' f; do

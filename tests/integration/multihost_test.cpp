@@ -200,15 +200,29 @@ TEST_P(MultiHostApps, VerifiedWithSlavesOnEveryHost) {
 
 #ifdef DLB_MPIRUN
 // The MPI backend over the same hosts: mpirun starts its daemons through the namespace wrapper
-// (the run's rsh) and the ranks talk over the hosts' own network; 3 ranks on host 0 (the master
+// (the run's rsh, through mpi_rsh) and the ranks talk over the hosts' own network; 3 ranks on host 0 (the master
 // and 2 slaves), 2 slaves on each other host.
+// Open MPI's remote shell on these hosts: the run's rsh, each host's daemon with a session
+// directory of its own (the namespaces share /tmp and the machine's host name, and daemons
+// starting together on "one host" race to create the same directories).
+std::string mpi_rsh(const ns_hosts& h) {
+  const std::string path = h.write_hostfile(
+      "mpirsh",
+      "#!/bin/sh\n"
+      "d=$(dirname \"$0\"); host=$1; shift\n"
+      "exec \"$d/rsh\" \"$host\" \"mkdir -p $d/mpitmp/$host && "
+      "export OMPI_MCA_orte_tmpdir_base=$d/mpitmp/$host && $*\"\n");
+  fs::permissions(path, fs::perms::owner_all, fs::perm_options::add);
+  return path;
+}
+
 std::vector<std::string> mpirun_on(const ns_hosts& h, std::vector<std::string> program) {
   mpi_testing::allow_root_once();
   std::vector<std::string> argv{
       DLB_MPIRUN,
       "--mca",
       "plm_rsh_agent",
-      h.dir() + "/rsh",
+      mpi_rsh(h),
       "--mca",
       "btl",
       "tcp,self",

@@ -17,6 +17,8 @@
 
 #include "dlb/core/load.hpp"
 #include "dlb/dlb.hpp"
+#include "dlb/runtime/messenger.hpp"
+#include "dlb/runtime/network.hpp"
 #include "dlb/runtime/sim.hpp"
 #include "run_process.hpp"
 

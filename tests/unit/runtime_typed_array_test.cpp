@@ -28,6 +28,24 @@ TEST(TypedArray, DeducesTheElementTypeIntoTheDescription) {
             dlb::element_type::i64);
 }
 
+// The one list (DLB_ELEMENT_TYPES) gives the enum, the type check and the sizes the wire carries.
+TEST(TypedArray, ElementTypesComeFromTheOneList) {
+  static_assert(dlb::is_element_type<double> && dlb::is_element_type<float> &&
+                dlb::is_element_type<std::int32_t> && dlb::is_element_type<std::int64_t>);
+  static_assert(!dlb::is_element_type<char> && !dlb::is_element_type<std::uint64_t> &&
+                !dlb::is_element_type<long double>);
+  int listed = 0;
+#define DLB_TEST_ELEMENT_TYPE(name, type)                                       \
+  EXPECT_EQ(dlb::element_type_of<type>(), dlb::element_type::name);             \
+  EXPECT_EQ(dlb::element_size(dlb::element_type::name), sizeof(type)) << #name; \
+  ++listed;
+  DLB_ELEMENT_TYPES(DLB_TEST_ELEMENT_TYPE)
+#undef DLB_TEST_ELEMENT_TYPE
+  EXPECT_EQ(listed, 4);
+  EXPECT_EQ(dlb::element_size(dlb::element_type::f32), 4u);
+  EXPECT_EQ(dlb::element_size(dlb::element_type::i64), 8u);
+}
+
 TEST(TypedArray, RefusesBadExtentsNamingTheArray) {
   std::vector<double> d(6);
   struct row {

@@ -110,6 +110,27 @@ TEST(SweepOutput, ClassifiesRuns) {
   EXPECT_EQ(exit_text({k::timed_out, 0}), "timeout");
 }
 
+// A PREDICTION line's pairs are kept after the RESULT ones, and never replace them.
+TEST(SweepStore, RecordsThePredictionLineWithoutOverridingResult) {
+  temp_dir dir;
+  const fs::path file = dir.path() / "r.csv";
+  const run_spec run = sample_run();
+  run_record rec;
+  rec.output = parse_app_output(std::string(kGoodOutput) +
+                                "PREDICTION predicted_run_s=12.5 total_s=99 new_key=7\n");
+  ASSERT_EQ(rec.output.prediction.size(), 3u);
+  rec.verdict = classify_run(run, rec.output, {});
+  {
+    results_store store(file, {}, "resumed: x");
+    store.record(run, rec);
+  }
+  const auto t = read_csv_table(file);
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.field(t.rows[0], "predicted_run_s"), "12.5");
+  EXPECT_EQ(t.field(t.rows[0], "total_s"), "131.2");
+  EXPECT_EQ(t.field(t.rows[0], "new_key"), "9");
+}
+
 TEST(SweepProgress, FormatsElapsedAndEta) {
   EXPECT_EQ(format_hms(0), "0:00:00");
   EXPECT_EQ(format_hms(3725.4), "1:02:05");

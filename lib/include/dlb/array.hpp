@@ -43,10 +43,9 @@ class slice_view {
 
 template <class T>
 class array {
-  static_assert(std::is_same_v<T, double> || std::is_same_v<T, float> ||
-                    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>,
-                "dlb::array<T>: T must be double, float, std::int32_t or std::int64_t (the element "
-                "types the runtime packs)");
+  static_assert(is_element_type<T>,
+                "dlb::array<T>: T must be one of the element types the runtime packs "
+                "(DLB_ELEMENT_TYPES, dlb/element_type.hpp)");
 
  public:
   // A rows x cols array (row-major) over `data`, which must hold exactly rows * cols elements.

@@ -17,27 +17,27 @@
 #pragma once
 
 #include <cstdint>
-#include <fstream>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "dlb/core/cost_model.hpp"
-#include "dlb/core/fault.hpp"
-#include "dlb/core/load.hpp"
-#include "dlb/core/load_estimate.hpp"
-#include "dlb/core/paper.hpp"
-#include "dlb/core/policy.hpp"
-#include "dlb/core/redistribution.hpp"
-#include "dlb/core/strategy.hpp"
-#include "dlb/runtime/clocks.hpp"
-#include "dlb/runtime/messenger.hpp"
-#include "dlb/runtime/network.hpp"
+#include "dlb/runtime/errors.hpp"
 #include "dlb/runtime/options.hpp"
-#include "dlb/runtime/strategy_table.hpp"
+#include "dlb/runtime/params.hpp"
 
 namespace dlb {
+
+// What a launcher gives a runtime, and what it builds on them (internal headers: seam.hpp,
+// clocks.hpp, network.hpp, messenger.hpp).
+class transport;
+class clock;
+class shared_medium;
+class messenger;
+namespace core {
+struct network_profile;  // dlb/core/cost_model.hpp
+}
 
 // Where the library's words go. The library never writes to a stream itself: every line it has
 // for the user (the help text, the HOSTS line, AUTO's notice, PVM's root notice, errors) goes to
@@ -63,68 +63,7 @@ struct app_spec {
 // The options every DLB program has, and what they mean.
 std::vector<option_spec> common_options();
 
-// Which backend runs the tasks (--backend).
-// mpi: one MPI rank per task, started by mpirun or srun (built where MPI is found).
-enum class backend_kind { pvm, sim, mpi };
-std::string to_string(backend_kind b);
-
-// The run's parameters, read from the options (identically on master and slaves).
-struct run_params {
-  backend_kind backend = backend_kind::pvm;
-  core::strategy strategy = core::strategy::gddlb;
-  // What --strategy named: the strategy, or a self-scheduling chunk rule (strategy is then
-  // self_scheduling); core::to_string(policy) is the name the RESULT line echoes.
-  core::policy policy;
-  int procs = 4;  // P
-  int group = 4;  // K (resolved: --group, or P/2); global strategies run as one group of P
-  core::load_function load;
-  std::vector<double> speeds;  // S_i per slave (--speeds: a list or a named mix)
-  // Heterogeneous workstations (--initial speed, --groups power): lambda_i(0) proportional to
-  // S_i for a BLOCK loop, and local strategies' groups of equal total power
-  // (core/heterogeneous.hpp). Both default off: the paper's equal blocks and K-block groups.
-  bool initial_by_speed = false;
-  bool power_groups = false;
-  bool emulated = true;
-  double scale = 10.0;
-  network_params network;
-  double delta = 0.0;           // seconds the balancer spends on one decision
-  std::int64_t threshold = -1;  // move threshold in iterations; -1: threshold_pct of the loop
-  double threshold_pct = 1.0;   // move threshold in percent of the loop's iterations (at least 1)
-  double min_improvement = paper::min_improvement;
-  core::after_no_move after_no_move = core::after_no_move::idle;
-  // What the balancer splits in proportion to the speeds (--balance-by): the iterations' costs,
-  // with speeds in work per second, or the iterations, with speeds in iterations per second.
-  core::balance_unit balance_unit = core::balance_unit::work;
-  // The master task on slave 1's workstation (sharing its CPU), or on one of its own.
-  bool balancer_on_master = true;
-  // Centralized strategies: instructions to the senders only (the paper), or the decision to
-  // every member, who waits for it.
-  bool instructions_to_senders = true;
-  // Who owns a loop's first synchronization (--first-sync) and how a message to several tasks
-  // is sent (--broadcast): columns of the protocol (strategy_table.hpp).
-  first_sync_owner first_sync = first_sync_owner::master_group;
-  broadcast_kind broadcast = broadcast_kind::mcast;
-  // The load the cost model assumes (--model-load): the run's own load function, or ml and tl
-  // estimated from the speeds seen up to the first synchronization (core/load_estimate.hpp).
-  core::model_load model_load = core::model_load::run;
-  double timeout_s = 120.0;  // wall-clock bound on every wait
-  // --on-loss recover: a lost slave's unfinished iterations are computed by the survivors (the
-  // run fails only if the master or every slave is lost); abort: a lost slave ends the run.
-  bool recover = false;
-  // Fault injection (--kill-slave with --kill-at, --kill-after-iters or --kill-at-sync): which
-  // slave dies, and when (core/fault.hpp).
-  core::fault_plan fault;
-  // --fault-mark FILE (PVM): at the fault point the slave writes FILE and waits to be killed from
-  // outside (kill -9, its host deleted, the master's loss) instead of killing itself.
-  std::string fault_mark;
-  bool quiet = false;
-  std::string network_profile;  // file for the cost model; empty: the reference profile
-};
 run_params read_params(const options& o);
-// The options among the protocol's variants (strategy_table.hpp), from the run's parameters.
-protocol_options protocol_options_of(const run_params& p);
-// The emulated or simulated network of --network-file, or of --network and its knobs.
-network_params read_network_options(const options& o);
 
 // What a launcher hands a runtime. The transport and clock outlive the runtime.
 struct runtime_setup {
@@ -155,10 +94,13 @@ class runtime {
   int slaves() const { return params_.procs; }
   const options& opts() const { return opts_; }
   const run_params& params() const { return params_; }
-  messenger& net() { return *messenger_; }
-  dlb::clock& clock() { return clock_; }
   const std::string& app_name() const { return app_; }
   std::string vmid() const { return vmid_; }
+  // The task's clock now (seconds: emulated, simulated or real, as the run's clock is).
+  double now();
+  // The library's own: the messages, the clock and the transport under them (internal headers).
+  messenger& net();
+  dlb::clock& clock() { return clock_; }
   dlb::transport& transport() { return transport_; }
   // The network as the cost model sees it: --network-profile, or the reference profile measured
   // for the network in use (<network>.profile; native-loopback.profile under the native clock),

@@ -16,9 +16,9 @@
 #include "dlb/core/distribution.hpp"
 #include "dlb/core/redistribution.hpp"
 #include "dlb/core/strategy.hpp"
-#include "dlb/dlb.hpp"
 #include "dlb/runtime/messenger.hpp"
 #include "dlb/runtime/wire.hpp"
+#include "dlb/stats.hpp"
 
 namespace dlb::protocol {
 

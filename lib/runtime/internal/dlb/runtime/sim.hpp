@@ -32,7 +32,9 @@
 #include <string>
 #include <vector>
 
+#include "dlb/runtime/clocks.hpp"
 #include "dlb/runtime/runtime.hpp"
+#include "dlb/runtime/seam.hpp"
 
 namespace dlb::sim {
 

@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "dlb/runtime/errors.hpp"
 #include "dlb/runtime/network.hpp"
 #include "dlb/runtime/seam.hpp"
 
@@ -49,12 +50,7 @@ enum class tag : int {
   task_exit = kTaskExitTag,
 };
 
-// A failure of the run (a task died, the master aborted, a wait timed out, a malformed
-// message). The message names the task.
-class run_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// A failure of the run: run_error (errors.hpp).
 
 struct delivered {
   std::uint64_t seq = 0;  // order of receipt at this task

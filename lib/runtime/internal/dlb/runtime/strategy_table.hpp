@@ -51,14 +51,8 @@ enum class grouping {
   global,  // all P slaves (K = P)
   k_block  // K-block groups: slaves 0..K-1, K..2K-1, ... (core/groups.hpp)
 };
-// Who owns a loop's first synchronization (section 1.4.2; lib/README.md, "The first
-// synchronization").
-enum class first_sync_owner {
-  strategy,      // the strategy's own protocol, in its groups
-  master_group,  // the master: every slave's profile to it; it decides within the strategy's groups
-  master_global  // the master: every slave's profile to it; it decides over all P slaves
-};
-// How a message to several tasks is sent: broadcast_kind (network.hpp).
+// Who owns a loop's first synchronization: first_sync_owner (params.hpp).
+// How a message to several tasks is sent: broadcast_kind (params.hpp).
 
 // One strategy's protocol as section 1.2.1 describes it.
 struct strategy_row {
@@ -206,6 +200,9 @@ constexpr bool is_consistent(const sync_protocol& p) {
 }
 
 // Names of the option values, and their parsers (nothing for an unknown value).
+// The options among the protocol's variants, from the run's parameters (runtime.cpp).
+protocol_options protocol_options_of(const run_params& p);
+
 std::string_view to_string(first_sync_owner f);
 std::optional<first_sync_owner> parse_first_sync(std::string_view s);
 std::string_view to_string(broadcast_kind b);

@@ -29,63 +29,14 @@
 #include <string>
 
 #include "dlb/core/paper.hpp"
+#include "dlb/runtime/options.hpp"
+#include "dlb/runtime/params.hpp"
 
 namespace dlb {
 
-enum class network_kind { ethernet1996, switched, ideal };
-
-// How a message to several tasks (the distributed strategies' all-to-all profiles, interrupts,
-// the balancer's DECISION) is sent (--broadcast; messenger::multicast):
-enum class broadcast_kind {
-  unicast,  // one send per destination, each paying the sender's overhead o_s
-  mcast     // PVM 3's pvm_mcast: the task hands the message once to its pvmd (one o_s), which
-            // sends one copy to each destination host (each on the wire, each receiver's o_r)
-};
-std::string to_string(network_kind k);
-std::optional<network_kind> parse_network(const std::string& s);
-
-// The share of a byte's time on the wire that the period's evidence gives: the paper's
-// end-to-end B = 0.96 MB/s over 10 Mb/s Ethernet's raw 1.25 MB/s (network.cpp).
-inline constexpr double kPeriodWireShare = 0.96 / 1.25;
-
-struct network_params {
-  network_kind kind = network_kind::ethernet1996;
-  double latency = paper::latency_s;        // L, seconds: the one-way time of a 1-byte message
-  double bandwidth = paper::bandwidth_Bps;  // B, bytes per second, end to end
-  double send_overhead = 0.0;               // o_s, seconds of the sender's CPU per message
-  double recv_overhead = 0.0;               // o_r, seconds of the receiver's CPU per message
-  double header_bytes = 0.0;                // h, bytes on the wire per message besides the payload
-  // The share of a byte's end-to-end time 1/B spent on the wire (in (0, 1]); the rest is the
-  // hosts' (packing on the sender, unpacking on the receiver, half each). 1: every byte holds
-  // the medium for 1/B.
-  double wire_share = 1.0;
-  // The simulated backend: the transport itself carries the wire (SimGrid transfers of h + b
-  // bytes) and stamps each message's arrival (sim.hpp); the messenger charges the overheads.
-  bool carried_by_transport = false;
-  // Is there a 1996 network to honour (not ideal)?
-  bool modelled() const { return kind != network_kind::ideal; }
-  // The wire's own rate, B / wire_share.
-  double wire_bandwidth() const { return bandwidth / wire_share; }
-  // Seconds of the hosts' CPU per payload byte, sender and receiver together: (1 - share)/B.
-  double host_per_byte() const { return (1.0 - wire_share) / bandwidth; }
-  // l = L - o_s - o_r - (h + 1)/B_wire - host_per_byte: a 1-byte message takes L one way and a
-  // b-byte one L + (b - 1)/B; negative means an inconsistent description.
-  double wire_latency() const {
-    return latency - send_overhead - recv_overhead - (header_bytes + 1.0) / wire_bandwidth() -
-           host_per_byte();
-  }
-  // Seconds the medium is held by a message of `payload` bytes.
-  double transmission(std::size_t payload) const {
-    return (header_bytes + static_cast<double>(payload)) / wire_bandwidth();
-  }
-  // The sender's and the receiver's CPU for a message of `payload` bytes.
-  double send_cost(std::size_t payload) const {
-    return send_overhead + 0.5 * host_per_byte() * static_cast<double>(payload);
-  }
-  double recv_cost(std::size_t payload) const {
-    return recv_overhead + 0.5 * host_per_byte() * static_cast<double>(payload);
-  }
-};
+// The emulated or simulated network of --network-file, or of --network and its knobs
+// (runtime.cpp).
+network_params read_network_options(const options& o);
 
 // The reference description of a medium: the paper's L and B with our default split (sources in
 // network.cpp); ideal: all zero.

@@ -1,0 +1,248 @@
+// context_impl.hpp (internal): the state behind a dlb::context, grouped by role, and the
+// routines of the DLB calls that work on it. The DLB calls (dlb.hpp) reach it through
+// detail::state(DLB); the application sees only context's public functions.
+//
+//  - the loop as DLB_init resolved it (every task): the strategy, the protocol in force, the
+//    groups, the arrays;
+//  - slave_state: a slave's work, its synchronizations and its time accounting (slave_sync.cpp,
+//    distributed_balancer.cpp);
+//  - master_state: what the master gathers and counts (central_balancer.cpp, dlb.cpp);
+//  - self_scheduling_state: the master's chunk dispenser (self_scheduling.cpp);
+//  - recovery_state: --on-loss recover, on both sides (slave_sync.cpp, central_balancer.cpp).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dlb/core/chunks.hpp"
+#include "dlb/core/cost_model.hpp"
+#include "dlb/core/distribution.hpp"
+#include "dlb/core/redistribution.hpp"
+#include "dlb/core/strategy.hpp"
+#include "dlb/dlb.hpp"
+#include "dlb/runtime/messenger.hpp"
+#include "dlb/runtime/protocol.hpp"
+#include "dlb/runtime/strategy_table.hpp"
+
+namespace dlb::detail {
+
+// A slave's side of the loop.
+struct slave_state {
+  std::size_t me_ = 0;  // 0-based slave index
+  int group_ = 0;
+  std::vector<std::size_t> members_;
+  std::vector<bool> active_;  // per member position
+  // ADAPTIVE: per slave, active as far as this slave knows (exact for its own group's members;
+  // others may have finished since: an interrupt to them is ignored).
+  std::vector<bool> known_active_;
+  bool closed_ = false;              // balancing in this group has ended (a decision not to move)
+  std::int64_t works_received_ = 0;  // WORK messages received in this loop
+  std::map<int, int> work_got_, work_due_;  // per epoch: WORK received, and announced
+  std::set<int> moved_epochs_;  // synchronizations in which this slave shipped or got work
+  int epoch_ = 0;               // synchronizations completed in this group
+  core::range_list remaining_;  // element 0 is the range being worked through
+  core::range_list done_;
+  std::int64_t done_since_sync_ = 0;
+  double work_since_sync_ = 0.0;  // in the balancer's unit (work_cost)
+  double sync_start_ = 0.0;
+  // Time accounting (slave_stats: busy, sync, idle). body_from_: when the application's code
+  // last got control back from a DLB call (its time since then is busy: without a work
+  // function, an iteration's cost is the clock's advance from here to DLB_slave_sync).
+  // call_from_, call_busy_, call_idle_: the current call's start and what it had charged to busy
+  // and idle when it started (context_state::begin_call, end_call).
+  double body_from_ = 0.0;
+  double call_from_ = 0.0;
+  double call_busy_ = 0.0;
+  double call_idle_ = 0.0;
+  double last_speed_ = 0.0;
+  bool more_work_ = false;
+  bool interrupt_ = false;
+  bool sync_pending_ = false;
+  slave_stats st_;
+};
+
+// The master's side: the results gathered, the balancer's tally, the run's statistics.
+struct master_state {
+  std::vector<delivered> gathered_;
+  // The centralized balancer's count per group (synchronizations, those that moved work), exact
+  // where the slaves do not all see every decision.
+  std::map<int, std::pair<std::int64_t, std::int64_t>> tally_;
+  run_stats stats_;
+};
+
+// Self-scheduling (self_scheduling.cpp; beyond the paper), on the master.
+struct self_scheduling_state {
+  std::optional<core::chunk_dispenser> dispenser_;
+  std::int64_t next_chunk_begin_ = 0;  // where the next chunk starts
+  std::vector<std::int64_t> chunks_;   // the chunk sizes handed out, in order
+  std::uint64_t chunk_bytes_ = 0;      // input slices shipped with chunks on request
+};
+
+// --on-loss recover.
+struct recovery_state {
+  // Slave.
+  bool finishing_ = false;     // nothing left; hand in at the next DLB_send_interrupt
+  bool handed_in_ = false;     // has handed in once; takes no more WORK in this loop
+  core::range_list unhanded_;  // iterations done and not handed in yet
+  // Master: what each slave handed in (its results are unpacked on arrival), its latest
+  // statistics, and whether a loss at the scatter closed this loop's balancing.
+  std::vector<core::range_list> handed_in_ranges_;
+  std::vector<slave_stats> handed_in_stats_;
+  bool closed_at_scatter_ = false;
+  double recovery_from_ = -1.0;  // when the first reassignment went out (-1: none)
+};
+
+struct context_state {
+  explicit context_state(runtime& rt);
+
+  bool master() const { return rt_.master(); }
+
+  // Both balancers (dlb.cpp): the decision on a group's profiles, by core::decide_balance.
+  protocol::decision decide(const std::vector<protocol::member_profile>& profiles) const;
+  // What an iteration costs in the balancer's unit (--balance-by): the loop's work function
+  // under `work`, empty (every iteration one) under `iterations` or for a loop without one.
+  core::iteration_cost work_cost() const;
+  // The model's prediction for this loop, with the slaves' effective speeds in the balancer's
+  // unit per second (work_cost).
+  // With the run's --model-load, or with the given assumption about the load.
+  strategy_prediction predict(const std::vector<double>& speeds) const;
+  strategy_prediction predict(const std::vector<double>& speeds, core::model_load load) const;
+  // What every prediction shares: the network, the program (w: each iteration's base seconds,
+  // their mean, whether they are all equal), K and the groups; no start, machine or load.
+  core::model_input model_base(std::vector<double>& w, double& mean, bool& uniform) const;
+  // Customized mode, after the first synchronization (AUTO) or a re-selection (ADAPTIVE): take
+  // up strategy c, in its group `group`; `members`: the members of that group that took part
+  // (ADAPTIVE; AUTO: those active before).
+  void adopt(core::strategy c, int group, const std::vector<bool>& active_before,
+             const std::optional<std::vector<std::size_t>>& members);
+  // ADAPTIVE (adaptive.cpp): after the committed strategy's synchronization, back to the
+  // re-selection protocol (global, centralized, the master chooses again).
+  bool adaptive() const { return strategy_ == core::strategy::adaptive; }
+  void return_to_reselection();
+  // ADAPTIVE, on the master: the model's predicted time from `now` to the loop's end under each
+  // balancing strategy, each starting from starts[k] (every slave's work after this
+  // synchronization's decision under that strategy); speeds and window: what the profiles
+  // showed (for --model-load estimated and the native clock). Nothing if the model cannot run.
+  std::optional<std::array<double, 4>> predict_remaining(
+      const std::array<std::vector<core::range_list>, 4>& starts, double now,
+      const std::vector<double>& speeds, double window) const;
+  // Every slave's initial ranges (chi_i(0)), known to all tasks by the same formula.
+  std::vector<core::range_list> initial_distribution() const;
+  // How many iterations each slave starts with (what a slave needs of the start: O(P)).
+  std::vector<std::int64_t> initial_counts() const;
+  // The groups of group size K (K >= P: one group of all slaves), known to all tasks by the
+  // same formula: K-block, or of equal total power under --groups power.
+  std::vector<std::vector<std::size_t>> groups_for(int K) const;
+
+  // Self-scheduling (self_scheduling.cpp; beyond the paper): a master-worker loop in which the
+  // master hands out chunks by the run's chunk rule (core::chunk_dispenser) to workers that ask.
+  bool self_scheduled() const { return strategy_ == core::strategy::self_scheduling; }
+  // Master, at the scatter: the dispenser, and each slave's first chunk (chunks 0..P-1).
+  std::vector<core::range_list> first_chunks();
+  // Worker, its chunk done: REQUEST the next, and take the CHUNK that answers (none: done).
+  void request_chunk();
+
+  // The slave's synchronizations (slave_sync.cpp).
+  protocol::sync_header current_sync() const;
+  bool others_active() const;
+  std::vector<int> active_other_ranks() const;
+  bool poll_interrupt();
+  void send_interrupts();
+  // One synchronization of this slave's group, under the protocol in force (proto_).
+  void run_sync();
+  // This slave's profile now (and its speed remembered for the next one).
+  protocol::member_profile measure(double now);
+  // A centralized protocol: the master's DECISION (and customized mode's commitment).
+  protocol::decision await_decision(const std::string& where);
+  // A distributed protocol (distributed_balancer.cpp): the other active members' profiles, and
+  // the decision every member computes from the same profiles.
+  protocol::decision decide_in_group(const protocol::member_profile& mine,
+                                     const std::string& where);
+  // Ship and receive the work the decision of synchronization `at` moves; update who is
+  // active.
+  void apply(const protocol::decision& d, const protocol::sync_header& at);
+  // --on-loss recover (slave_sync.cpp). A wait of a synchronization that also ends on the
+  // master's LOST: then the synchronization is abandoned (sync_abandoned) and balancing in this
+  // loop ends for this slave.
+  delivered wait_in_sync(const messenger::match& m, const std::string& what);
+  void take_lost(const delivered& d);
+  // This slave has nothing left: under abort, it leaves the loop; under recover, it hands in at
+  // its next DLB_send_interrupt.
+  void out_of_work();
+  // Hands in the results not handed in yet, then waits for the master: more iterations (nobody
+  // handed them in) or the loop's end.
+  void hand_in();
+  // The statistics as they stand now, inside a DLB call (its own time so far is sync).
+  slave_stats stats_now();
+  // The centralized strategies as the paper has them (slave_sync.cpp): after its profile a
+  // member with work goes on computing; the master instructs the senders only, receivers learn
+  // from the data, a requester that gets nothing is told so and goes idle. Which protocols do is
+  // the `told` column of proto_ (resolve_protocol: not the master's own synchronization, whose
+  // commitment every slave must learn, nor the variants under which every member must learn the
+  // outcome).
+  bool central_async() const { return proto_.told == decision_audience::tell_senders; }
+  // Between iterations and while waiting: the master's instructions (ship) and incoming work.
+  void take_instructions_and_work();
+  void ship(const protocol::instruction_msg& m);
+  // Removes the last n iterations of the remaining work (fewer if it holds fewer) and returns
+  // them in work order; the current range keeps its begin.
+  core::range_list take_from_end(std::int64_t n);
+  void receive_work(const delivered& d);
+  // A requester (no work left) after its profile: until its work has come or it is told none
+  // comes.
+  void await_outcome(int epoch, const std::string& where);
+
+  // Time accounting of a slave's DLB calls (call_scope).
+  void begin_call();
+  void end_call();
+  // Handles a slave's exit notice on the master: marks it lost, records the loss and tells the
+  // survivors (LOST). Returns false if it was known already.
+  bool note_loss(int rank);
+
+  runtime& rt_;
+  messenger& net_;
+  int loop_id_ = 0;
+  core::strategy strategy_;
+  // The protocol in force (strategy_table.hpp), the one place the synchronization routines read
+  // who talks to whom: the strategy's row resolved under the options (popts_), or the master's
+  // own synchronization (customized mode until its commitment, ADAPTIVE's re-selections, a
+  // loop's first synchronization under --first-sync master-*). Resolved at DLB_init and again
+  // at a commitment, never re-read from the strategy.
+  sync_protocol proto_;
+  protocol_options popts_;
+  int local_group_size_ = 0;  // K for local strategies (customized mode may choose one)
+  std::vector<std::vector<std::size_t>> groups_;  // the groups in force (groups_for)
+  int procs_ = 0;
+  int group_size_ = 0;
+  loop_spec loop_;
+  std::vector<DLB_array*> arrays_;
+  core::balance_params balance_;
+  bool initialized_ = false;
+
+  slave_state slave_;
+  master_state master_;
+  self_scheduling_state self_sched_;
+  recovery_state recovery_;
+};
+
+// A slave's DLB call, for its time accounting (begin_call / end_call): ends the call when it
+// goes out of scope, on every return path.
+class call_scope {
+ public:
+  explicit call_scope(context_state& c);
+  ~call_scope();
+  call_scope(const call_scope&) = delete;
+  call_scope& operator=(const call_scope&) = delete;
+
+ private:
+  context_state& c_;
+};
+
+}  // namespace dlb::detail
