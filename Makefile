@@ -54,7 +54,9 @@ test: build
 #    $(SAN_DIR) and fails the check below.
 #  - detect_leaks=1: the tests' own processes exit normally, so LeakSanitizer runs in each;
 #    leaks inside libpvm3 and SimGrid (not ours, not instrumented) are suppressed by name in
-#    tests/sanitizer/lsan.supp.
+#    tests/sanitizer/lsan.supp. So are Open MPI's: the MPI tests' harness adds
+#    fast_unwind_on_malloc=0 to ASAN_OPTIONS for its mpirun jobs (with a notice), so that
+#    LeakSanitizer can name Open MPI's libraries in those stacks, and runs a smaller MPI matrix.
 CHECK_BUILD ?= build-check
 SAN_DIR = $(abspath $(CHECK_BUILD))/sanitizer
 SAN_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:log_path=$(SAN_DIR)/asan \
