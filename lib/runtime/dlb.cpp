@@ -59,7 +59,7 @@ std::string run_stats::summary() const {
 namespace detail {
 
 context_state::context_state(runtime& rt)
-    : rt_(rt), net_(rt.net()), strategy_(rt.params().strategy) {}
+    : rt_(rt), net_(rt.net()), states_(rt.states()), strategy_(rt.params().strategy) {}
 
 context_state& state(context& DLB) { return *DLB.state_; }
 
@@ -486,6 +486,12 @@ void DLB_gather_data(context& ctx) {
     DLB.slave_.st_.finish = net.clock().now();
     DLB.slave_.st_.busy +=
         DLB.slave_.st_.finish - DLB.slave_.body_from_;  // the application's, since its last call
+    if (auto* tr = DLB.states_) {
+      tr->record(DLB.slave_.body_from_, DLB.slave_.st_.finish, slave_activity::compute,
+                 DLB.loop_id_, DLB.slave_.st_.iterations_done);
+      tr->load(DLB.rt_.params().load, DLB.slave_.me_, DLB.slave_.st_.start, DLB.slave_.st_.finish,
+               DLB.loop_id_);
+    }
     DLB.slave_.st_.lag = std::max(net.clock().lag(), net.late_delivery());
     writer slices;
     detail::pack_arrays(slices, DLB.arrays_, DLB.slave_.done_, detail::output_array);

@@ -21,6 +21,7 @@
 #include "dlb/runtime/network.hpp"
 #include "dlb/runtime/network_profile.hpp"
 #include "dlb/runtime/protocol.hpp"
+#include "dlb/runtime/state_trace.hpp"
 #include "dlb/runtime/strategy_table.hpp"
 
 namespace dlb {
@@ -499,6 +500,7 @@ void runtime::trace_messages(const std::string& dir) {
   trace_ = std::make_unique<std::ofstream>(path);
   if (!*trace_) throw usage_error("option --trace-dir: cannot write '" + path + "'");
   *trace_ << "time,from,to,type,bytes,loop,group,epoch\n" << std::setprecision(12);
+  if (rank_ != 0) states_ = std::make_unique<state_trace>(dir, rank_);
   messenger_->observe_sends([this](double t, int to, tag kind, const bytes& body) {
     // The DLB messages start with their loop and, within a synchronization, group and epoch
     // (protocol.hpp).
