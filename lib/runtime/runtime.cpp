@@ -192,7 +192,9 @@ const option_spec kOtherOptions[] = {
      "(--clock native)"},
     {"trace-dir", "",
      "write every message each task sends to DIR/messages.<rank>.csv (time, from, to, type, "
-     "bytes, loop, group, epoch)"},
+     "bytes, loop, group, epoch), and each slave's compute, sync and idle intervals to "
+     "DIR/states.<rank>.csv (start, end, state, loop, iterations) and its external load to "
+     "DIR/load.<rank>.csv (time_start, time_end, load, loop); dlb_plot_timeline draws them"},
     {"quiet", "", "print only the result lines", true},
 };
 
