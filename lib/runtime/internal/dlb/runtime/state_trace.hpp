@@ -9,9 +9,11 @@
 //
 // and iterations the iterations completed in a compute interval (0 otherwise). The intervals
 // are recorded where those totals are accumulated (slave_sync.cpp, dlb.cpp), so that per loop
-// they add up to the slave's busy, sync and idle. Adjacent intervals of the same state merge and
-// empty ones are left out. And DIR/load.<rank>.csv: `time_start,time_end,load,loop`, the
-// external load (core::load_at) of this slave's workstation over each loop, block by block.
+// they add up to the slave's busy, sync and idle (under --on-loss recover: those it handed in, to
+// where it handed them in; its trace goes on to the loop's end). Adjacent intervals of the same
+// state merge and empty ones are left out. And DIR/load.<rank>.csv:
+// `time_start,time_end,load,loop`, the external load (core::load_at) of this slave's workstation
+// over each loop, block by block.
 #pragma once
 
 #include <cstdint>
