@@ -24,8 +24,8 @@ namespace {
 const std::string kBackend = TIMELINE_BACKEND;
 
 fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() /
-                     ("dlb_timeline_" + kBackend + "_" + name + "_" + std::to_string(getpid()));
+  fs::path d = fs::temp_directory_path() /
+               ("dlb_timeline_" + kBackend + "_" + name + "_" + std::to_string(getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
