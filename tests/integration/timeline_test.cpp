@@ -1,8 +1,9 @@
 // The time line of a run (--trace-dir's states.<rank>.csv and load.<rank>.csv) and its figure
 // (dlb_plot_timeline): per slave, the traced compute, sync and idle intervals add up to the
 // busy, sync and idle its statistics report (the synthetic application's SLAVE lines), under
-// every strategy, on the backend TIMELINE_BACKEND; the plot tool refuses a bad trace naming the
-// file and line (exit 2) and draws a small run as non-empty PNG and SVG.
+// every strategy (and two self-scheduling baselines), on the backend TIMELINE_BACKEND; the plot
+// tool refuses a bad trace naming the file and line (exit 2) and draws a small run as non-empty PNG
+// and SVG.
 #include "timeline.hpp"
 
 #include <gtest/gtest.h>
@@ -95,7 +96,7 @@ TEST_P(StatesTrace, IntervalsAddUpToEachSlavesBusySyncAndIdle) {
 
 INSTANTIATE_TEST_SUITE_P(Strategies, StatesTrace,
                          ::testing::Values("NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO",
-                                           "ADAPTIVE"));
+                                           "ADAPTIVE", "GSS", "AWF"));
 
 // Without --trace-dir the run is the same (its RESULT and SLAVE lines, but for wall time).
 TEST(StatesTraceOff, TracingChangesNothingInTheRun) {
