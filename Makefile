@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement agreement-mpi bench-mpi scale cost-ablation uneven sensitivity sensitivity-quick baselines heterogeneous beyond format clean
+.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement agreement-mpi bench-mpi scale cost-ablation uneven sensitivity sensitivity-quick baselines heterogeneous beyond timeline format clean
 
 all: build
 
@@ -194,6 +194,13 @@ baselines heterogeneous scale: build
 # scale study P = 4 ... 1024 (scripts/beyond; PARTS="scale" for one part).
 beyond: build
 	BUILD=$(BUILD) JOBS=$(JOBS) bash scripts/beyond
+
+# The time line of chosen runs (dlb_plot_timeline: each slave's compute, sync and idle, its
+# external load, the messages): TIMELINE_RUNS, "NAME:APP ARGS" separated by ';' (default: TRFD,
+# P = 4, n = 30, simulated, seed 1, under GCDLB and LDDLB), into results/timeline/NAME.png/.svg.
+TIMELINE_RUNS ?=
+timeline: build
+	BUILD=$(BUILD) RUNS="$(TIMELINE_RUNS)" bash scripts/timeline
 
 format:
 	find pvm lib apps experiments plots tests -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i

@@ -29,6 +29,7 @@
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/messenger.hpp"
 #include "dlb/runtime/protocol.hpp"
+#include "dlb/runtime/state_trace.hpp"
 #include "dlb/runtime/strategy_table.hpp"
 
 namespace dlb::detail {
@@ -208,6 +209,13 @@ struct context_state {
 
   runtime& rt_;
   messenger& net_;
+  // --trace-dir, on a slave: its intervals, recorded where slave_stats' busy, sync and idle are
+  // accumulated (null: not traced).
+  state_trace* states_ = nullptr;
+  // Records [start, end] as `what` inside the current DLB call (nothing when not traced).
+  void trace_in_call(double start, double end, slave_activity what) {
+    if (states_) states_->in_call(start, end, what, loop_id_, slave_.st_.iterations_done);
+  }
   int loop_id_ = 0;
   core::strategy strategy_;
   // The protocol in force (strategy_table.hpp), the one place the synchronization routines read

@@ -59,7 +59,7 @@ std::string run_stats::summary() const {
 namespace detail {
 
 context_state::context_state(runtime& rt)
-    : rt_(rt), net_(rt.net()), strategy_(rt.params().strategy) {}
+    : rt_(rt), net_(rt.net()), states_(rt.states()), strategy_(rt.params().strategy) {}
 
 context_state& state(context& DLB) { return *DLB.state_; }
 
@@ -472,6 +472,19 @@ double oracle_time(const run_params& prm, const loop_spec& loop, double start) {
   return core::oracle_makespan(prm.load, prm.speeds, start, work) - start;
 }
 
+// A slave at the end of its loop: the application's time since its last DLB call is busy (and,
+// under --trace-dir, traced with the loop's external load).
+void finish_loop(detail::context_state& DLB) {
+  auto& me = DLB.slave_;
+  me.st_.finish = DLB.net_.clock().now();
+  me.st_.busy += me.st_.finish - me.body_from_;
+  if (auto* tr = DLB.states_) {
+    tr->record(me.body_from_, me.st_.finish, slave_activity::compute, DLB.loop_id_,
+               me.st_.iterations_done);
+    tr->load(DLB.rt_.params().load, me.me_, me.st_.start, me.st_.finish, DLB.loop_id_);
+  }
+}
+
 }  // namespace
 
 void DLB_gather_data(context& ctx) {
@@ -483,9 +496,7 @@ void DLB_gather_data(context& ctx) {
       DLB.slave_.st_.redistributions =
           std::max<std::int64_t>(DLB.slave_.st_.redistributions,
                                  static_cast<std::int64_t>(DLB.slave_.moved_epochs_.size()));
-    DLB.slave_.st_.finish = net.clock().now();
-    DLB.slave_.st_.busy +=
-        DLB.slave_.st_.finish - DLB.slave_.body_from_;  // the application's, since its last call
+    finish_loop(DLB);
     DLB.slave_.st_.lag = std::max(net.clock().lag(), net.late_delivery());
     writer slices;
     detail::pack_arrays(slices, DLB.arrays_, DLB.slave_.done_, detail::output_array);

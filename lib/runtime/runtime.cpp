@@ -21,6 +21,7 @@
 #include "dlb/runtime/network.hpp"
 #include "dlb/runtime/network_profile.hpp"
 #include "dlb/runtime/protocol.hpp"
+#include "dlb/runtime/state_trace.hpp"
 #include "dlb/runtime/strategy_table.hpp"
 
 namespace dlb {
@@ -195,7 +196,9 @@ const option_spec kOtherOptions[] = {
      "(--clock native)"},
     {"trace-dir", "",
      "write every message each task sends to DIR/messages.<rank>.csv (time, from, to, type, "
-     "bytes, loop, group, epoch)"},
+     "bytes, loop, group, epoch), and each slave's compute, sync and idle intervals to "
+     "DIR/states.<rank>.csv (start, end, state, loop, iterations) and its external load to "
+     "DIR/load.<rank>.csv (time_start, time_end, load, loop); dlb_plot_timeline draws them"},
     {"quiet", "", "print only the result lines", true},
 };
 
@@ -513,6 +516,7 @@ void runtime::trace_messages(const std::string& dir) {
   trace_ = std::make_unique<std::ofstream>(path);
   if (!*trace_) throw usage_error("option --trace-dir: cannot write '" + path + "'");
   *trace_ << "time,from,to,type,bytes,loop,group,epoch\n" << std::setprecision(12);
+  if (rank_ != 0) states_ = std::make_unique<state_trace>(dir, rank_);
   messenger_->observe_sends([this](double t, int to, tag kind, const bytes& body) {
     // The DLB messages start with their loop and, within a synchronization, group and epoch
     // (protocol.hpp).

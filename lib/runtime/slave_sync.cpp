@@ -114,6 +114,7 @@ bool DLB_slave_sync(context& ctx) {
     const double w = DLB.loop_.work(i);
     DLB.net_.compute(w);
     DLB.slave_.st_.busy += clk.now() - t0;
+    DLB.trace_in_call(t0, clk.now(), slave_activity::compute);
     const bool in_work = DLB.balance_.unit == core::balance_unit::work;
     DLB.slave_.work_since_sync_ += in_work ? w : 1.0;
     DLB.slave_.st_.work_done += in_work ? w : 1.0;
@@ -143,6 +144,11 @@ void detail::context_state::begin_call() {
   slave_.st_.busy += slave_.call_from_ - slave_.body_from_;
   slave_.call_busy_ = slave_.st_.busy;
   slave_.call_idle_ = slave_.st_.idle;
+  if (states_) {
+    states_->record(slave_.body_from_, slave_.call_from_, slave_activity::compute, loop_id_,
+                    slave_.st_.iterations_done);
+    states_->begin_call(slave_.call_from_);
+  }
 }
 
 void detail::context_state::end_call() {
@@ -152,6 +158,7 @@ void detail::context_state::end_call() {
   // Rounding leaves a call that only computed at a few ulps either side of 0; anything larger
   // below 0 is an accounting error, kept so that the statistics' checks see it.
   slave_.st_.sync += (own < 0 && own > -1e-9) ? 0.0 : own;
+  if (states_) states_->end_call(slave_.body_from_, loop_id_, slave_.st_.iterations_done);
 }
 
 void detail::context_state::send_interrupts() {
@@ -230,6 +237,7 @@ void detail::context_state::await_outcome(int epoch, const std::string& where) {
     const double t0 = net_.clock().now();
     delivered d = wait_in_sync(match, what);
     slave_.st_.idle += net_.clock().now() - t0;
+    trace_in_call(t0, net_.clock().now(), slave_activity::idle);
     return d;
   };
   while (!(slave_.work_got_[epoch] > 0 && slave_.work_got_[epoch] >= slave_.work_due_[epoch])) {
@@ -377,6 +385,7 @@ void detail::context_state::hand_in() {
       continue;
     }
     slave_.st_.idle += net_.clock().now() - t0;
+    trace_in_call(t0, net_.clock().now(), slave_activity::idle);
     reader r = d.body();
     protocol::recover_msg m = protocol::decode_recover(r);
     if (m.ranges.empty()) {  // the loop is complete

@@ -55,10 +55,12 @@ inline std::vector<traced_message> read_trace(const std::string& dir, int procs)
   return all;
 }
 
-// Every message of whatever files `dir` holds (a killed task may have written none).
+// Every message of whatever messages.<rank>.csv files `dir` holds (a killed task may have written
+// none; the slaves' states and load files beside them are not messages).
 inline std::vector<traced_message> read_trace(const std::filesystem::path& dir) {
   std::vector<traced_message> all;
   for (const auto& f : std::filesystem::directory_iterator(dir)) {
+    if (f.path().filename().string().rfind("messages.", 0) != 0) continue;
     auto part = read_trace_file(f.path());
     all.insert(all.end(), part.begin(), part.end());
   }

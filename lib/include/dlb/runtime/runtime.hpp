@@ -35,6 +35,7 @@ class transport;
 class clock;
 class shared_medium;
 class messenger;
+class state_trace;
 namespace core {
 struct network_profile;  // dlb/core/cost_model.hpp
 }
@@ -102,6 +103,9 @@ class runtime {
   messenger& net();
   dlb::clock& clock() { return clock_; }
   dlb::transport& transport() { return transport_; }
+  // A slave's computation, synchronization and idle intervals under --trace-dir (internal
+  // header state_trace.hpp); null without it, and on the master.
+  state_trace* states() { return states_.get(); }
   // The network as the cost model sees it: --network-profile, or the reference profile measured
   // for the network in use (<network>.profile; native-loopback.profile under the native clock),
   // found by find_network_profile (network_profile.hpp). Read once, on first use.
@@ -151,9 +155,10 @@ class runtime {
   std::shared_ptr<shared_medium> medium_;
   std::unique_ptr<messenger> messenger_;
   std::unique_ptr<core::network_profile> model_network_;
-  // --trace-dir: every message this task sends, one line each.
+  // --trace-dir: every message this task sends, one line each; a slave's intervals too.
   void trace_messages(const std::string& dir);
   std::unique_ptr<std::ofstream> trace_;
+  std::unique_ptr<state_trace> states_;
 };
 
 using app_body = std::function<int(runtime&)>;
