@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <thread>
 
 #include "dlb/runtime/network_profile.hpp"
@@ -66,6 +67,13 @@ int run_app(int argc, char** argv, const app_spec& app, const app_body& body,
       } catch (const std::exception& e) {
         throw usage_error(std::string("option --network-profile: ") + e.what());
       }
+    }
+    // The trace files go into an existing directory: a missing one is a usage error now, not
+    // a task that cannot open its file later.
+    if (const std::string dir = opts.str("trace-dir"); !dir.empty()) {
+      std::error_code ec;
+      if (!std::filesystem::is_directory(dir, ec))
+        throw usage_error("option --trace-dir: '" + dir + "' is not a directory (create it first)");
     }
     if (params.backend == backend_kind::sim && !opts.str("hostfile").empty())
       throw usage_error(

@@ -93,6 +93,9 @@ const std::vector<bad_input>& table() {
       {"ProfileMissingFile",
        {"trfd", "--backend", "sim", "--network-profile", "{fix}/missing.profile"},
        "missing.profile"},
+      {"TraceDirMissing",
+       {"mxm", "--backend", "sim", "--trace-dir", "{fix}/no-such-directory"},
+       "no-such-directory"},
       // dlb_sweep and its configuration files.
       {"SweepUnknownOption", cat({"dlb_sweep", "--bogus"}, sweep_ok), "--bogus"},
       {"SweepMissingValue", {"dlb_sweep", "--config"}, "--config"},
