@@ -19,9 +19,9 @@
 
 #include "beyond.hpp"
 #include "summary.hpp"
-#include "uneven.hpp"
 #include "sweep/cli.hpp"
 #include "sweep/csv_table.hpp"
+#include "uneven.hpp"
 
 using namespace dlb;
 using namespace dlb::report::beyond;
@@ -31,7 +31,8 @@ using dlb::report::spread;
 namespace {
 
 const char* kUsage =
-    "usage: dlb_beyond oracle|choice|baselines|scale|uneven|cost --results RESULTS.csv [--results ...]\n"
+    "usage: dlb_beyond oracle|choice|baselines|scale|uneven|cost --results RESULTS.csv [--results "
+    "...]\n"
     "                  [--targets]   (oracle: judge the MXM target too)\n"
     "Prints one Markdown section of experiments/BEYOND.md from dlb_sweep results (verified runs\n"
     "only). Ratios: geometric mean over the load seeds [95% interval, Student's t on the logs].\n";
@@ -281,18 +282,19 @@ std::vector<std::string> uneven_policies(const uneven::cells& c) {
 }
 
 void uneven_units_table(const uneven::cells& c) {
-  std::cout << "## Block start: work against iterations\n\n"
-               "Synchronizations without external load (ml = 0; median over the seeds: work | "
-               "iterations); with load (ml = 5), each strategy's time under *work* over its time "
-               "under *iterations* (same seed; median, min-max over seeds); AUTO's predicted total "
-               "over its measured one (ml = 5).\n\n"
-               "| shape | strategy | syncs ml=0, work \\| iterations | time ml=5, work / "
-               "iterations | AUTO predicted / measured, work \\| iterations |\n|---|---|---|---|---|\n";
+  std::cout
+      << "## Block start: work against iterations\n\n"
+         "Synchronizations without external load (ml = 0; median over the seeds: work | "
+         "iterations); with load (ml = 5), each strategy's time under *work* over its time "
+         "under *iterations* (same seed; median, min-max over seeds); AUTO's predicted total "
+         "over its measured one (ml = 5).\n\n"
+         "| shape | strategy | syncs ml=0, work \\| iterations | time ml=5, work / "
+         "iterations | AUTO predicted / measured, work \\| iterations |\n|---|---|---|---|---|\n";
   for (const auto& shape : c.shapes()) {
     for (const auto& p : uneven_policies(c)) {
       const auto row = uneven::compare_units(c, shape, p);
-      std::cout << "| " << shape << " | " << p << " | " << number_or_dash(row.syncs_work)
-                << " \\| " << number_or_dash(row.syncs_iterations) << " | "
+      std::cout << "| " << shape << " | " << p << " | " << number_or_dash(row.syncs_work) << " \\| "
+                << number_or_dash(row.syncs_iterations) << " | "
                 << range(row.time_work_over_iterations) << " | ";
       if (p == "AUTO")
         std::cout << range(row.predicted_over_measured_work) << " \\| "
@@ -387,9 +389,10 @@ int main(int argc, char** argv) {
         auto more = uneven::verified_runs(table);
         uneven_runs.insert(uneven_runs.end(), more.begin(), more.end());
         rows += table.rows.size();
+      } else {
+        auto more = verified_runs(table);
+        runs.insert(runs.end(), more.begin(), more.end());
       }
-      auto more = verified_runs(table);
-      runs.insert(runs.end(), more.begin(), more.end());
     }
   } catch (const std::exception& e) {
     std::cerr << "dlb_beyond: " << e.what() << "\n";

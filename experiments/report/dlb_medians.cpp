@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stats.hpp"
@@ -22,15 +23,6 @@ const char* kUsage =
     "usage: dlb_medians --by KEY --field NAME [--field NAME ...] < LINES\n"
     "Groups the input's `key=value` lines by KEY's value and prints each field's median (min-max)\n"
     "per group. Lines without KEY are ignored.\n";
-
-std::map<std::string, std::string> pairs_of(const std::string& line) {
-  std::map<std::string, std::string> out;
-  for (const auto& w : dlb::sweep::split_blanks(line)) {
-    const auto eq = w.find('=');
-    if (eq != std::string::npos && eq > 0) out[w.substr(0, eq)] = w.substr(eq + 1);
-  }
-  return out;
-}
 
 std::string three(double v) {
   char b[64];
@@ -49,7 +41,8 @@ int main(int argc, char** argv) {
   std::map<std::string, std::map<std::string, std::vector<double>>> samples;
   std::string line;
   for (int n = 1; std::getline(std::cin, line); ++n) {
-    const auto p = pairs_of(line);
+    std::map<std::string, std::string> p;  // a key given twice: the last value
+    for (auto& [k, v] : dlb::sweep::key_values(line)) p[k] = std::move(v);
     const auto group = p.find(by);
     if (group == p.end()) continue;
     if (!samples.count(group->second)) order.push_back(group->second);

@@ -60,17 +60,6 @@ std::string echo_mismatch(const run_spec& run, std::string_view key, std::string
   return "RESULT " + std::string(key) + "=" + std::string(got) + " but the run asked for " + want;
 }
 
-// The key=value words of a line, in order; a word that is not key=value is ignored.
-std::vector<std::pair<std::string, std::string>> key_values(std::string_view words) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& w : split_blanks(words)) {
-    const auto eq = w.find('=');
-    if (eq == std::string::npos || eq == 0) continue;
-    out.emplace_back(w.substr(0, eq), w.substr(eq + 1));
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string_view to_string(run_status s) {

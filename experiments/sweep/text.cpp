@@ -28,6 +28,16 @@ std::vector<std::string> split_blanks(std::string_view s) {
   return out;
 }
 
+std::vector<std::pair<std::string, std::string>> key_values(std::string_view words) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& w : split_blanks(words)) {
+    const auto eq = w.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    out.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+  }
+  return out;
+}
+
 std::vector<std::string> split_on(std::string_view s, char sep) {
   std::vector<std::string> out;
   for (;;) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dlb::sweep {
@@ -13,6 +14,9 @@ namespace dlb::sweep {
 std::string_view trim(std::string_view s);
 // Splits on runs of blanks (spaces, tabs); no empty pieces.
 std::vector<std::string> split_blanks(std::string_view s);
+// The `key=value` words of a line, in order; a word that is not key=value (no '=', or nothing
+// before it) is skipped. "size=n=400" gives ("size", "n=400").
+std::vector<std::pair<std::string, std::string>> key_values(std::string_view words);
 // Splits on one separator character, trimming each piece; keeps empty pieces.
 std::vector<std::string> split_on(std::string_view s, char sep);
 
