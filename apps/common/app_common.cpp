@@ -95,6 +95,7 @@ loop_totals totals(const std::vector<const dlb::run_stats*>& loops) {
     t.bytes_moved += s->bytes_moved;
     t.lag = std::max(t.lag, s->lag);
     t.oracle_s += s->oracle_time;
+    t.comm_bound_s += s->comm_bound_time;
     t.recover = t.recover || s->recover;
     for (const auto& l : s->lost) {
       char at[64];
@@ -174,6 +175,7 @@ void add_outcome(result_line& line, const outcome& o) {
       .add("predicted_best_estimated", o.predicted_best_estimated)
       .add("est_ml", o.est_ml)
       .add("est_tl", o.est_tl)
+      .add("comm_bound_s", o.stats.comm_bound_s)
       .add("max_rss_mb", peak_rss_mb(), 1);
   if (o.stats.recover)
     line.add("lost_slaves", o.stats.lost_slaves)

@@ -91,6 +91,8 @@ struct loop_totals {
   std::uint64_t bytes_moved = 0;
   double lag = 0.0;
   double oracle_s = 0.0;  // the loops' oracle bounds, summed (dlb::run_stats::oracle_time)
+  // The loops' communication-aware bounds, summed (dlb::run_stats::comm_bound_time).
+  double comm_bound_s = 0.0;
   // --on-loss recover only (then the RESULT line ends with lost_slaves, lost, recovered_iters,
   // recovery_s): the slaves lost, "slave@t" of each (t from its loop's start, loops joined by
   // '/'), the iterations recomputed by the survivors and the recoveries' time, summed.
@@ -132,7 +134,8 @@ struct outcome {
   double wall_s = 0.0;
   // Appended after oracle_s: model_load (the assumption predicted_best used),
   // predicted_best_run, predicted_best_estimated (both assumptions), est_ml, est_tl (the load
-  // parameters the estimated prediction assumed), then max_rss_mb (peak_rss_mb()).
+  // parameters the estimated prediction assumed), comm_bound_s (the loops' communication-aware
+  // bounds, summed: core/comm_bound.hpp), then max_rss_mb (peak_rss_mb()).
   std::string model_load = "run";
   std::string predicted_best_run = "-";
   std::string predicted_best_estimated = "-";

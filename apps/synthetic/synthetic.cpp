@@ -180,13 +180,14 @@ void print_result(const dlb::runtime& rt, const dlb::run_stats& st, std::int64_t
       "RESULT app=synthetic strategy=%s P=%d K=%d iterations=%lld wrong=%lld stats_ok=%d "
       "total_s=%.6f syncs=%lld "
       "redistributions=%lld iterations_moved=%lld bytes_moved=%llu lag_s=%.6f wall_s=%.3f "
-      "verified=%d oracle_s=%.6f max_rss_mb=%.1f chosen=%s predicted_best=%s choices=%s%s\n",
+      "verified=%d oracle_s=%.6f comm_bound_s=%.6f max_rss_mb=%.1f chosen=%s predicted_best=%s choices=%s%s\n",
       dlb::core::to_string(rt.params().policy).c_str(), st.procs,
       apps::common::requested_group(rt),  // K as asked for, as the applications echo it
       static_cast<long long>(I), static_cast<long long>(wrong), stats_ok ? 1 : 0, st.total_time(),
       static_cast<long long>(st.syncs), static_cast<long long>(st.redistributions),
       static_cast<long long>(st.iterations_moved), static_cast<unsigned long long>(st.bytes_moved),
-      st.lag, wall, wrong == 0 && stats_ok ? 1 : 0, st.oracle_time, apps::common::peak_rss_mb(),
+      st.lag, wall, wrong == 0 && stats_ok ? 1 : 0, st.oracle_time, st.comm_bound_time,
+      apps::common::peak_rss_mb(),
       std::string(dlb::core::to_string(st.chosen)).c_str(),
       st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)).c_str() : "-",
       dlb::choice_sequence(st).c_str(), loss_keys(st).c_str());

@@ -56,6 +56,7 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
     r.seed = std::string(t.field(row, "seed"));
     r.time = number(t.field(row, "total_s"));
     r.oracle = number(t.field(row, "oracle_s"));
+    r.bound = number(t.field(row, "comm_bound_s"));
     r.wall = number(t.field(row, "run_wall_s"));
     r.rss_mb = number(t.field(row, "max_rss_mb"));
     // A program of two balanced loops (TRFD) reports each loop's: "loop 1 / loop 2".
@@ -94,6 +95,11 @@ std::vector<config_runs> by_config(const std::vector<run>& runs) {
     if (!c.time.count(r.policy)) c.policies.push_back(r.policy);
     c.time[r.policy][r.seed] = r.time;
     if (r.oracle > 0) c.oracle[r.seed] = r.oracle;
+    if (r.bound > 0) {
+      c.bound[r.seed] = r.bound;
+      ++c.with_bound;
+      if (r.time < r.bound * (1 - 1e-9)) ++c.below_bound;
+    }
     if (!r.chose.empty() && r.chose != "-") c.chose[r.policy][r.seed] = r.chose;
     c.wall[r.policy] = std::max(c.wall[r.policy], r.wall);
     c.rss_mb[r.policy] = std::max(c.rss_mb[r.policy], r.rss_mb);
@@ -114,13 +120,36 @@ std::optional<double> median_time(const config_runs& c, const std::string& polic
   return median(v);
 }
 
-std::optional<double> median_over_oracle(const config_runs& c, const std::string& policy) {
+namespace {
+
+// Median over the seeds of time / reference[seed].
+std::optional<double> median_over(const config_runs& c, const std::string& policy,
+                                  const std::map<std::string, double>& reference) {
   const auto it = c.time.find(policy);
   if (it == c.time.end()) return std::nullopt;
   std::vector<double> v;
   for (const auto& [seed, t] : it->second) {
+    const auto o = reference.find(seed);
+    if (o != reference.end() && o->second > 0) v.push_back(t / o->second);
+  }
+  return median(v);
+}
+
+}  // namespace
+
+std::optional<double> median_over_oracle(const config_runs& c, const std::string& policy) {
+  return median_over(c, policy, c.oracle);
+}
+
+std::optional<double> median_over_bound(const config_runs& c, const std::string& policy) {
+  return median_over(c, policy, c.bound);
+}
+
+std::optional<double> bound_over_oracle(const config_runs& c) {
+  std::vector<double> v;
+  for (const auto& [seed, b] : c.bound) {
     const auto o = c.oracle.find(seed);
-    if (o != c.oracle.end() && o->second > 0) v.push_back(t / o->second);
+    if (o != c.oracle.end() && o->second > 0) v.push_back(b / o->second);
   }
   return median(v);
 }
@@ -279,18 +308,6 @@ std::vector<simulation_cost> simulation_costs(const std::vector<config_runs>& co
     out.push_back(cost);
   }
   return out;
-}
-
-std::optional<double> mxm_scatter_bound(const config_runs& c) {
-  if (c.app != "mxm" || c.network != "ethernet1996") return std::nullopt;
-  double n = 0, r = 0, m = 0;
-  for (const auto& [name, value] : size_of(c.size).params) {
-    if (name == "n") n = static_cast<double>(value);
-    if (name == "r") r = static_cast<double>(value);
-    if (name == "m") m = static_cast<double>(value);
-  }
-  if (n <= 0 || r <= 0 || m <= 0) return std::nullopt;
-  return (c.procs * r * m + n * r) * 8.0 / 0.96e6;
 }
 
 const std::vector<std::string>& paper_strategies() {

@@ -30,6 +30,7 @@ struct run {
   std::string seed;
   double time = 0;    // total_s
   double oracle = 0;  // oracle_s (0: none)
+  double bound = 0;   // comm_bound_s, the communication-aware bound (0: none, an older run)
   double wall = 0;    // run_wall_s: the run's wall time, measured by the driver
   double rss_mb = 0;  // max_rss_mb (0: not reported)
   // What a customized run chose: the column `choices` (ADAPTIVE's sequence) if the run has one,
@@ -53,6 +54,11 @@ struct config_runs {
   std::string network;
   std::map<std::string, std::map<std::string, double>> time;        // policy -> seed -> seconds
   std::map<std::string, double> oracle;                             // seed -> seconds
+  std::map<std::string, double> bound;  // seed -> seconds: the communication-aware bound
+  // Runs faster than their communication-aware bound (none if the bound is one), and all runs
+  // that had one.
+  int below_bound = 0;
+  int with_bound = 0;
   std::map<std::string, double> wall;                               // policy -> the largest run's
   std::map<std::string, double> rss_mb;                             // policy -> the largest run's
   std::map<std::string, std::map<std::string, std::string>> chose;  // policy -> seed -> run.chose
@@ -61,9 +67,14 @@ struct config_runs {
 // Grouped by configuration, in order of first appearance.
 std::vector<config_runs> by_config(const std::vector<run>& runs);
 
-// Median over the seeds of a policy's time, or of time / oracle; nullopt if not measured.
+// Median over the seeds of a policy's time, of time / oracle, or of time / the
+// communication-aware bound; nullopt if not measured.
 std::optional<double> median_time(const config_runs& c, const std::string& policy);
 std::optional<double> median_over_oracle(const config_runs& c, const std::string& policy);
+std::optional<double> median_over_bound(const config_runs& c, const std::string& policy);
+// Median over the seeds of the communication-aware bound over the oracle: what the network
+// alone adds to the ideal balancer; nullopt without both.
+std::optional<double> bound_over_oracle(const config_runs& c);
 
 // The policy of `candidates` with the smallest median time (ties: the first listed); nullopt if
 // none was measured.
@@ -119,12 +130,6 @@ struct simulation_cost {
   double peak_rss_mb = 0;
 };
 std::vector<simulation_cost> simulation_costs(const std::vector<config_runs>& configs);
-
-// A lower bound on the time of MXM's scatter on the paper's shared Ethernet (0.96 MB/s, one
-// message at a time): every slave receives the whole Y (r x m doubles) and the master sends the
-// n rows of X (r doubles each): (P r m + n r) 8 bytes. nullopt for another app or network.
-// The oracle counts computation only, so this is time no balancer can win back.
-std::optional<double> mxm_scatter_bound(const config_runs& c);
 
 // The four strategies of the paper and the self-scheduling baselines present in a configuration.
 const std::vector<std::string>& paper_strategies();

@@ -26,6 +26,7 @@
 #include "dlb/core/groups.hpp"
 #include "dlb/core/heterogeneous.hpp"
 #include "dlb/core/load_estimate.hpp"
+#include "dlb/core/comm_bound.hpp"
 #include "dlb/core/oracle.hpp"
 #include "dlb/core/profile.hpp"
 #include "dlb/runtime/protocol.hpp"
@@ -472,6 +473,62 @@ double oracle_time(const run_params& prm, const loop_spec& loop, double start) {
   return core::oracle_makespan(prm.load, prm.speeds, start, work) - start;
 }
 
+// Bytes of the arrays the program must ship (comm_bound.hpp): the whole input arrays (in every
+// scatter message), one iteration's distributed input slices and output slices, and all of them.
+struct program_bytes {
+  double whole = 0.0, in_one = 0.0, out_one = 0.0, in_all = 0.0, out_all = 0.0;
+};
+
+program_bytes bytes_of(const std::vector<DLB_array*>& arrays, std::int64_t iterations) {
+  program_bytes b;
+  for (const DLB_array* a : arrays) {
+    const double slice = static_cast<double>(a->slice_length() * element_size(a->type));
+    const double all = slice * static_cast<double>(a->slice_count());
+    const double per = iterations > 0 ? all / static_cast<double>(iterations) : 0.0;
+    if (a->input && a->distribution == data_distribution::whole) b.whole += all;
+    if (a->moves()) {
+      b.in_one += per;
+      b.in_all += all;
+    }
+    if (a->output) {
+      b.out_one += per;
+      b.out_all += all;
+    }
+  }
+  return b;
+}
+
+// The network's part of the communication-aware bound, from its description (network.hpp): the
+// smallest scatter message that lets a slave start, the smallest gather message, and every byte
+// the program puts on a shared medium (the master's port under `switched`: the scatter only).
+core::comm_costs comm_costs_of(const network_params& n, const program_bytes& b, int procs) {
+  core::comm_costs c;
+  if (!n.modelled()) return c;
+  const double host = n.host_per_byte() / 2.0, Bw = n.wire_bandwidth();
+  const double first = b.whole + b.in_one;
+  c.scatter_send = n.send_overhead + first * host;
+  c.scatter_wire = (n.header_bytes + first) / Bw;
+  c.scatter_after = n.wire_latency() + n.recv_overhead + first * host;
+  c.gather_last = n.send_overhead + n.recv_overhead + 2.0 * b.out_one * host +
+                  (n.header_bytes + b.out_one) / Bw + n.wire_latency();
+  const double P = static_cast<double>(procs);
+  const double scatter = P * (n.header_bytes + b.whole) + b.in_all;
+  const double gather = P * n.header_bytes + b.out_all;
+  c.medium_total =
+      (n.kind == network_kind::ethernet1996 ? scatter + gather : scatter) / Bw;
+  return c;
+}
+
+// The communication-aware bound from the loop's start (0 where the oracle has none).
+double comm_bound_time(const run_params& prm, const loop_spec& loop,
+                       const std::vector<DLB_array*>& arrays, int procs, double start) {
+  if (!prm.emulated || !loop.work) return 0.0;
+  double work = 0.0;
+  for (std::int64_t i = 0; i < loop.iterations; ++i) work += loop.work(i);
+  const auto costs = comm_costs_of(prm.network, bytes_of(arrays, loop.iterations), procs);
+  return core::comm_bound(prm.load, prm.speeds, start, work, costs).end - start;
+}
+
 // A slave at the end of its loop: the application's time since its last DLB call is busy (and,
 // under --trace-dir, traced with the loop's external load).
 void finish_loop(detail::context_state& DLB) {
@@ -542,6 +599,8 @@ void DLB_gather_data(context& ctx) {
   st.recovery_time =
       DLB.recovery_.recovery_from_ >= 0 ? st.end_time - DLB.recovery_.recovery_from_ : 0.0;
   st.oracle_time = oracle_time(DLB.rt_.params(), DLB.loop_, st.start_time);
+  st.comm_bound_time =
+      comm_bound_time(DLB.rt_.params(), DLB.loop_, DLB.arrays_, DLB.procs_, st.start_time);
   // The model's prediction from the speeds each slave saw up to its first synchronization
   // (a slave that never synchronized: its speed over its whole span), for a run under one of
   // the four strategies, with the load --model-load names. Customized runs keep the prediction

@@ -128,14 +128,36 @@ TEST(BeyondConfigs, WorkloadsWeakOrStrong) {
   EXPECT_EQ(labels.at(c[7].config), labels.at(c[1].config));
 }
 
-TEST(BeyondConfigs, MxmScatterBound) {
-  // P = 16, n = 1600, r = m = 400: (16 * 400 * 400 + 1600 * 400) * 8 bytes = 25.6 MB at 0.96 MB/s.
-  const auto c = configs_of(row("mxm", 16, "n=1600 r=400 m=400", "NONE", 1, 150, 110) +
-                            row("trfd", 16, "n=30", "NONE", 1, 10, 4));
-  ASSERT_EQ(c.size(), 2u);
-  ASSERT_TRUE(mxm_scatter_bound(c[0]));
-  EXPECT_NEAR(*mxm_scatter_bound(c[0]), 25.6e6 / 0.96e6, 1e-9);
-  EXPECT_FALSE(mxm_scatter_bound(c[1]));
+// The communication-aware bound read from comm_bound_s, beside the oracle.
+TEST(BeyondConfigs, CommunicationAwareBound) {
+  const std::string header = std::string(kHeader).substr(0, std::string(kHeader).size() - 1) +
+                             ",comm_bound_s\n";
+  auto with_bound = [](std::string r, double bound) {
+    r.pop_back();  // the newline
+    return r + "," + std::to_string(bound) + "\n";
+  };
+  // Seed 1: GDDLB 120 over bound 100 and oracle 80; seed 2: 130 over 110 and 100; seed 3: 90,
+  // below its bound 95 (counted: a bound that is not one). NONE's run has none (0).
+  const std::string size = "n=1600 r=400 m=400";
+  const std::string rows = with_bound(row("mxm", 16, size, "GDDLB", 1, 120, 80), 100) +
+                           with_bound(row("mxm", 16, size, "GDDLB", 2, 130, 100), 110) +
+                           with_bound(row("mxm", 16, size, "GDDLB", 3, 90, 85), 95) +
+                           with_bound(row("mxm", 16, size, "NONE", 4, 150, 110), 0);
+  const auto c = by_config(verified_runs(dlb::sweep::parse_csv_table(header + rows, "test")));
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].with_bound, 3);
+  EXPECT_EQ(c[0].below_bound, 1);
+  // Medians over the seeds: time / bound {1.2, 130/110, 90/95}; bound / oracle {1.25, 1.1, 95/85}.
+  ASSERT_TRUE(median_over_bound(c[0], "GDDLB"));
+  EXPECT_NEAR(*median_over_bound(c[0], "GDDLB"), 130.0 / 110.0, 1e-9);
+  ASSERT_TRUE(bound_over_oracle(c[0]));
+  EXPECT_NEAR(*bound_over_oracle(c[0]), 95.0 / 85.0, 1e-9);
+  // NONE ran with seed 4 only, which has no bound.
+  EXPECT_FALSE(median_over_bound(c[0], "NONE"));
+  // A table without the column: no bound, nothing counted.
+  const auto old = configs_of(row("mxm", 16, "n=1600 r=400 m=400", "GDDLB", 1, 120, 80));
+  EXPECT_EQ(old[0].with_bound, 0);
+  EXPECT_FALSE(bound_over_oracle(old[0]));
 }
 
 TEST(BeyondConfigs, WhatACustomizedRunChose) {

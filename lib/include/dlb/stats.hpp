@@ -84,6 +84,10 @@ struct run_stats {
   // this loop's work from its start, every slave busy throughout, under the run's load (0 under
   // the native clock, where the work function is not the iterations' real cost).
   double oracle_time = 0.0;
+  // The communication-aware bound (core/comm_bound.hpp): the oracle plus what every schedule of
+  // the program must put on the network (the scatter before a slave starts, the last gather,
+  // every byte on a shared medium), at its cheapest order; 0 where oracle_time is.
+  double comm_bound_time = 0.0;
   // Self-scheduling: the chunk sizes the master handed out, in order (the scatter's first).
   std::vector<std::int64_t> chunks;
   // Customized mode: the strategy the run committed to at its first synchronization.
