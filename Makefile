@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement agreement-mpi bench-mpi scale cost-ablation uneven sensitivity sensitivity-quick baselines heterogeneous beyond timeline format clean
+.PHONY: all deps configure build install test check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement agreement-mpi bench-mpi scale cost-ablation uneven sensitivity sensitivity-quick irregular heterogeneous beyond timeline format clean
 
 all: build
 
@@ -180,18 +180,19 @@ uneven: build
 	BUILD=$(BUILD) JOBS=$(JOBS) bash scripts/uneven
 
 # One part of `make beyond` alone, simulated and resumable, its runs kept in results/beyond/PART
-# (where `make beyond` finds them) and its tables in results/beyond/PART.md: the paper's
-# strategies against the self-scheduling baselines under the paper's load (baselines.conf, about
-# 6 minutes), heterogeneous workstations (heterogeneous.conf, about 3), or the scale study,
-# P = 4 ... 1024, every policy, with the simulation's own wall time and memory (scale.conf).
-baselines heterogeneous scale: build
+# (where `make beyond` finds them) and its tables in results/beyond/PART.md: loops whose iterations
+# cost different amounts under every policy (irregular.conf), heterogeneous workstations
+# (heterogeneous.conf), or the scale study, P = 4 ... 4096, with the simulation's own wall time
+# and memory (scale.conf).
+irregular heterogeneous scale: build
 	BUILD=$(BUILD) JOBS=$(JOBS) PARTS=$@ DOC=results/beyond/$@.md FIG=results/beyond/$@-figures \
 	  bash scripts/beyond
 
 # Everything beyond the paper, simulated, resumable, into results/beyond and
-# experiments/BEYOND.md (+ experiments/beyond/ figures): the paper with ADAPTIVE against the oracle
-# and the best fixed strategy, the self-scheduling baselines, heterogeneous workstations, and the
-# scale study P = 4 ... 1024 (scripts/beyond; PARTS="scale" for one part).
+# experiments/BEYOND.md (+ experiments/beyond/ figures): the paper under every policy against the
+# oracle and communication-aware bounds, the customized choices (AUTO, ADAPTIVE, AUTO-ALL) against
+# every fixed policy, the self-scheduling baselines, irregular loops, heterogeneous workstations,
+# the scale study P = 4 ... 4096 and a run's time line (scripts/beyond; PARTS="scale" for one part).
 beyond: build
 	BUILD=$(BUILD) JOBS=$(JOBS) bash scripts/beyond
 
