@@ -54,43 +54,51 @@ std::string cell(const std::optional<double>& v) { return v ? fixed(*v) : "-"; }
 
 bool has(const config_runs& c, const std::string& p) { return c.time.count(p) > 0; }
 
-// The paper's strategy nearest a bound (median time / bound); with a few seeds whose bounds
-// differ it can differ from the best by median time.
-std::optional<std::string> nearest(const config_runs& c,
+// The policy of `candidates` nearest a bound (median time / bound); with a few seeds whose
+// bounds differ it can differ from the best by median time.
+std::optional<std::string> nearest(const config_runs& c, const std::vector<std::string>& candidates,
                                    std::optional<double> (*over)(const config_runs&,
                                                                  const std::string&)) {
   std::optional<std::string> best;
-  for (const auto& p : paper_strategies()) {
+  for (const auto& p : candidates) {
     const auto r = over(c, p);
     if (r && (!best || *r < *over(c, *best))) best = p;
   }
   return best;
 }
 
-// One row of the oracle table; counts the MXM configurations within 10% of each bound.
+std::string named(const std::optional<std::string>& p, const std::optional<double>& r) {
+  return p ? *p + " " + cell(r) : "-";
+}
+
+// One row of the oracle table; counts the MXM configurations within 10% of each bound: the
+// paper's best strategy against the oracle and the communication-aware bound, and the best of
+// every policy run against the latter.
 struct mxm_tally {
-  int configs = 0, within_oracle = 0, within_bound = 0;
-  std::vector<std::string> misses;  // against the communication-aware bound
+  int configs = 0, paper_oracle = 0, paper_bound = 0, any_bound = 0;
+  std::vector<std::string> misses;  // the best policy against the communication-aware bound
 };
 
 void oracle_row(const config_runs& c, const std::vector<std::string>& cols, mxm_tally& mxm) {
-  const auto best = nearest(c, median_over_oracle);
-  const auto best_b = nearest(c, median_over_bound);
+  const auto paper = nearest(c, paper_strategies(), median_over_oracle);
+  const auto paper_b = nearest(c, paper_strategies(), median_over_bound);
+  const auto any_b = nearest(c, c.policies, median_over_bound);
   std::cout << "| " << c.config << " | " << c.oracle.size() << " |";
   for (const auto& p : cols) std::cout << " " << cell(median_over_oracle(c, p)) << " |";
-  const auto r = best ? median_over_oracle(c, *best) : std::nullopt;
-  const auto rb = best_b ? median_over_bound(c, *best_b) : std::nullopt;
-  std::cout << " " << (best ? *best + " " + cell(r) : "-") << " | " << cell(bound_over_oracle(c))
-            << " | " << (best_b ? *best_b + " " + cell(rb) : "-") << " |\n";
+  const auto r = paper ? median_over_oracle(c, *paper) : std::nullopt;
+  const auto rb = paper_b ? median_over_bound(c, *paper_b) : std::nullopt;
+  const auto ab = any_b ? median_over_bound(c, *any_b) : std::nullopt;
+  std::cout << " " << named(paper, r) << " | " << cell(bound_over_oracle(c)) << " | "
+            << named(paper_b, rb) << " | " << named(any_b, ab) << " |\n";
   if (c.app != "mxm" || !r) return;
   ++mxm.configs;
-  if (*r <= 1.10) ++mxm.within_oracle;
-  if (rb && *rb <= 1.10) {
-    ++mxm.within_bound;
-  } else if (rb) {
-    mxm.misses.push_back(c.config + ": " + *best_b + " at " + fixed(*rb, 3) +
-                         "x the communication-aware bound (" + fixed(*r, 3) +
-                         "x the oracle; the network alone adds " +
+  if (*r <= 1.10) ++mxm.paper_oracle;
+  if (rb && *rb <= 1.10) ++mxm.paper_bound;
+  if (ab && *ab <= 1.10) {
+    ++mxm.any_bound;
+  } else if (ab) {
+    mxm.misses.push_back(c.config + ": " + *any_b + " at " + fixed(*ab, 3) +
+                         "x the communication-aware bound (the network alone adds " +
                          cell(bound_over_oracle(c)) + "x to the oracle)");
   }
 }
@@ -99,9 +107,10 @@ void oracle_section(const std::vector<config_runs>& configs, bool targets) {
   const auto cols = policies_of(configs);
   std::cout << "| configuration | seeds |";
   for (const auto& p : cols) std::cout << " " << p << " |";
-  std::cout << " best fixed | bound / oracle | best / bound |\n|---|---:|";
+  std::cout << " paper's best / oracle | bound / oracle | paper's best / bound | best / bound |"
+               "\n|---|---:|";
   for (std::size_t i = 0; i < cols.size(); ++i) std::cout << "---:|";
-  std::cout << "---|---:|---|\n";
+  std::cout << "---|---:|---|---|\n";
   mxm_tally mxm;
   int runs = 0, below = 0;
   for (const auto& c : configs) {
@@ -111,20 +120,21 @@ void oracle_section(const std::vector<config_runs>& configs, bool targets) {
     below += c.below_bound;
   }
   std::cout << "\nMedian total time over the oracle bound (an ideal balancer with zero overhead "
-               "under the same load; 1 = the bound); best fixed: the paper's strategy nearest the "
-               "bound. **bound / oracle**: the communication-aware bound (the oracle plus what "
-               "every schedule of the program must put on the network: each slave's scatter "
-               "before it computes, the last gather, every byte on the shared medium; "
-               "`lib/core/comm_bound.cpp`) over the oracle, median over the seeds; **best / "
-               "bound**: the paper's strategy nearest it, and its median time over it. Runs "
-               "faster than their communication-aware bound: "
+               "under the same load; 1 = the bound). **paper's best / oracle**: the paper's "
+               "strategy nearest the oracle; **bound / oracle**: the communication-aware bound "
+               "(the oracle plus what every schedule of the program must put on the network: each "
+               "slave's scatter before it computes, the last gather, every byte on the shared "
+               "medium; `lib/core/comm_bound.cpp`) over the oracle, median over the seeds; "
+               "**paper's best / bound**, **best / bound**: the paper's strategy, and the policy "
+               "of all those run, nearest the communication-aware bound, with their median time "
+               "over it. Runs faster than their communication-aware bound: "
             << below << " of " << runs << ".\n\n";
   if (!targets) return;
-  std::cout << "**Target: the best fixed strategy within 10% of the bound on every MXM "
-               "configuration.** Against the oracle: met on "
-            << mxm.within_oracle << " of " << mxm.configs
-            << " MXM configurations under load. Against the communication-aware bound: met on "
-            << mxm.within_bound << " of " << mxm.configs << ".";
+  std::cout << "**Target: the best policy within 10% of the bound on every MXM configuration.** "
+               "Against the communication-aware bound: the best of all policies within 10% on "
+            << mxm.any_bound << " of " << mxm.configs << " MXM configurations under load, the "
+            << "paper's best strategy on " << mxm.paper_bound << ". Against the oracle, the "
+            << "paper's best strategy: " << mxm.paper_oracle << " of " << mxm.configs << ".";
   if (!mxm.misses.empty()) {
     std::cout << " Missed on:\n\n";
     for (const auto& m : mxm.misses) std::cout << "- " << m << "\n";
