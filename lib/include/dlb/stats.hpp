@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dlb/core/auto_all.hpp"
@@ -123,5 +124,11 @@ struct run_stats {
 // ADAPTIVE's choices as "GDDLB@0.512,LDDLB@3.204" (strategy@seconds from the loop's start);
 // "-" if there were none.
 std::string choice_sequence(const run_stats& st);
+
+// AUTO-ALL's fields of a RESULT line, in order (none for another strategy): committed (the
+// policy), candidates ("GCDLB:12.3/.../AWF:11.9": each candidate's predicted time of the loop,
+// seconds), choice_wall_s (the master's wall seconds computing them) and choice_s (the run
+// clock's seconds from the last profile in to the commitment sent).
+std::vector<std::pair<std::string, std::string>> auto_all_fields(const run_stats& st);
 
 }  // namespace dlb
