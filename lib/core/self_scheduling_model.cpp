@@ -3,7 +3,9 @@
 #include "dlb/core/self_scheduling_model.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <queue>
 #include <stdexcept>
 
 namespace dlb::core {
@@ -50,6 +52,19 @@ struct medium {
   }
 };
 
+// A message waiting for the medium: a worker's request (chunk < 0) or the master's answer with
+// its chunk (0: none left).
+struct transmission {
+  double ready = 0.0;  // the sender's CPU is done with it
+  std::uint64_t seq = 0;
+  std::size_t worker = 0;
+  std::int64_t chunk = -1;
+  range_list ranges;
+  bool operator>(const transmission& o) const {
+    return ready != o.ready ? ready > o.ready : seq > o.seq;
+  }
+};
+
 }  // namespace
 
 message_parts message_cost(const message_costs& net, double bytes) {
@@ -78,37 +93,41 @@ self_scheduling_prediction predict_self_scheduling(const self_scheduling_input& 
   chunk_dispenser dispenser(cp);
   if (in.rule == chunk_rule::awf && in.weights.size() == P) dispenser.set_weights(in.weights);
   range_list pool = in.pool;
-  // Each worker's next request: when it sends it (its CPU free), or done.
-  std::vector<double> asks = in.ready.empty() ? std::vector<double>(P, in.start_time) : in.ready;
-  std::vector<bool> done(P, false);
   medium wire{in.network.shared_medium};
   double master_free = -std::numeric_limits<double>::infinity();
   const message_parts request = message_cost(in.network, in.request_bytes);
-  for (std::size_t left = P; left > 0;) {
-    std::size_t w = P;
-    for (std::size_t k = 0; k < P; ++k)
-      if (!done[k] && (w == P || asks[k] < asks[w])) w = k;
-    // The request: w's CPU, the medium, the rest of the latency; the master takes it when free.
-    const double arrived =
-        wire.transmit(asks[w] + request.send, request.wire) + request.rest;
-    const double taken = std::max(arrived, master_free) + request.receive;
-    const std::int64_t c = dispenser.next(w);
-    range_split split = split_front(pool, c);
-    pool = std::move(split.back);
-    const message_parts answer = message_cost(
-        in.network, in.answer_bytes + static_cast<double>(c) * in.bytes_per_iteration);
-    master_free = taken + answer.send;
-    const double received =
-        wire.transmit(master_free, answer.wire) + answer.rest + answer.receive;
-    out.messages += 2;
-    if (c == 0) {
-      done[w] = true;
-      out.finish[w] = received;
-      --left;
+  // Transmissions in the order they are ready for the medium (ties: the order they were queued).
+  std::priority_queue<transmission, std::vector<transmission>, std::greater<>> queue;
+  std::uint64_t seq = 0;
+  for (std::size_t w = 0; w < P; ++w)
+    queue.push({(in.ready.empty() ? in.start_time : in.ready[w]) + request.send, seq++, w, -1, {}});
+  while (!queue.empty()) {
+    transmission t = queue.top();
+    queue.pop();
+    if (t.chunk < 0) {  // a request: the master takes it when it arrives and is free
+      const double arrived = wire.transmit(t.ready, request.wire) + request.rest;
+      const double taken = std::max(arrived, master_free) + request.receive;
+      const std::int64_t c = dispenser.next(t.worker);
+      range_split split = split_front(pool, c);
+      pool = std::move(split.back);
+      const message_parts answer = message_cost(
+          in.network, in.answer_bytes + static_cast<double>(c) * in.bytes_per_iteration);
+      master_free = taken + answer.send;
+      queue.push({master_free, seq++, t.worker, c, std::move(split.front)});
       continue;
     }
-    out.chunks.push_back(c);
-    asks[w] = finish_time(in.load, w, in.base_speeds[w], received, work_of(in, split.front));
+    const message_parts answer = message_cost(
+        in.network, in.answer_bytes + static_cast<double>(t.chunk) * in.bytes_per_iteration);
+    const double received = wire.transmit(t.ready, answer.wire) + answer.rest + answer.receive;
+    out.messages += 2;
+    if (t.chunk == 0) {
+      out.finish[t.worker] = received;
+      continue;
+    }
+    out.chunks.push_back(t.chunk);
+    const double done = finish_time(in.load, t.worker, in.base_speeds[t.worker], received,
+                                    work_of(in, t.ranges));
+    queue.push({done + request.send, seq++, t.worker, -1, {}});
   }
   out.total_time = *std::max_element(out.finish.begin(), out.finish.end()) - in.start_time;
   return out;

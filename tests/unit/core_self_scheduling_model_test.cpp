@@ -43,16 +43,17 @@ TEST(SelfSchedulingModel, HandWorkedTable) {
   }
   {
     // Two workers, CSS:1 on 2 iterations; only the wire costs (10 bytes at 100 B/s = 0.1 s per
-    // message), one shared medium. w0: request [0, 0.1], answer [0.1, 0.2], computes to 1.2.
-    // w1 (also asking at 0) waits for the medium: request [0.2, 0.3], answer [0.3, 0.4],
-    // computes to 1.4. Final requests: w0 [1.2, 1.3] + [1.3, 1.4], w1 [1.4, 1.5] + [1.5, 1.6].
+    // message), one shared medium, taken in the order messages are ready. Both ask at 0: w0's
+    // request [0, 0.1], w1's [0.1, 0.2]; the answers (ready at 0.1 and 0.2) [0.2, 0.3] and
+    // [0.3, 0.4]: w0 computes to 1.3, w1 to 1.4. Final requests: w0's [1.3, 1.4]; at 1.4 w1's
+    // request (queued first) [1.4, 1.5], then the answer to w0 [1.5, 1.6], to w1 [1.6, 1.7].
     auto in = idle(chunk_rule::css, 2, 2);
     in.fixed = 1;
     in.request_bytes = in.answer_bytes = 10;
     in.network.bandwidth = 100;
-    rows.push_back({"CSS shared medium", in, 1.6, 8});
-    // The same on a medium without a queue: w1's request and answer overlap w0's: both finish
-    // at 1.4.
+    rows.push_back({"CSS shared medium", in, 1.7, 8});
+    // The same on a medium without a queue: w1's messages overlap w0's: both compute from 0.2
+    // to 1.2 and get their final answers at 1.4.
     in.network.shared_medium = false;
     rows.push_back({"CSS no shared medium", in, 1.4, 8});
   }

@@ -27,8 +27,11 @@
 // start_time: the pool's computation, every chunk's two messages and their queueing at the
 // medium and the master, and the tail (the last chunks, whose workers finish at different
 // times). AWF's weights are fixed (the speeds observed before the prediction); the runtime's
-// AWF updates them from each request. The ordering of events is deterministic: the earliest
-// request first, ties to the lower worker.
+// AWF updates them from each request. Messages take the medium in the order their senders are
+// done with them (a discrete event simulation, deterministic: ties go to the message queued
+// first, the workers' first requests in worker order); the master serves requests in the order
+// they arrive. Not modelled: the master's CPU shared with slave 1 (--balancer master) and AWF's
+// weights updated from each request.
 #pragma once
 
 #include <cstddef>
