@@ -15,6 +15,7 @@
 
 #include "context_impl.hpp"
 #include "dlb/core/auto_all.hpp"
+#include "dlb/core/load_estimate.hpp"
 #include "dlb/core/self_scheduling_model.hpp"
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/strategy_table.hpp"
@@ -58,8 +59,8 @@ std::optional<core::model_input> detail::context_state::model_for_choice(
   if (!four.valid || !(mean > 0) || speeds.size() != prm.speeds.size()) return std::nullopt;
   in.start = initial_distribution();
   // As predict (dlb.cpp): the observed speeds held constant under real time, else the
-  // workstations' speeds under the run's load or the estimated one (one load function of the
-  // estimated ml and tl, seed 0: the seeds are not the model's to know).
+  // workstations' speeds under the run's load or the estimated one (the estimated ml and tl;
+  // the seed of expected_choice's first draw: predict_self_scheduled averages over its draws).
   if (!prm.emulated || !loop_.work) {
     const double per_unit = work_cost() ? 1.0 : mean;
     for (double v : speeds) in.machine.base_speeds.push_back(std::max(v * per_unit, 1e-12));
@@ -70,7 +71,7 @@ std::optional<core::model_input> detail::context_state::model_for_choice(
     if (four.load == core::model_load::run) {
       in.machine.load = prm.load;
     } else {
-      in.machine.load.seed = 0;
+      in.machine.load.seed = core::model_load_seed(0);
       in.machine.load.max_load = four.max_load;
       in.machine.load.persistence = four.persistence;
     }
@@ -99,10 +100,18 @@ double detail::context_state::predict_self_scheduled(const core::policy& p,
   ss.base_speeds = in.machine.base_speeds;
   ss.load = in.machine.load;
   ss.weights = speeds;
-  // The commitment reaches the workers first (one DECISION each way's cost).
+  // The commitment reaches the workers first (one DECISION's cost).
   const double decision = total(core::message_cost(ss.network, ss.answer_bytes));
   ss.start_time = in.start_time + elapsed + decision;
-  return elapsed + decision + core::predict_self_scheduling(ss).total_time;
+  // Under --model-load estimated, the mean over expected_choice's load functions, as the four's.
+  const bool estimated = prm.emulated && loop_.work && prm.model_load == core::model_load::estimated;
+  const std::size_t draws = estimated ? core::estimated_load_draws : 1;
+  double sum = 0.0;
+  for (std::size_t d = 0; d < draws; ++d) {
+    if (estimated) ss.load.seed = core::model_load_seed(d);
+    sum += core::predict_self_scheduling(ss).total_time;
+  }
+  return elapsed + decision + sum / static_cast<double>(draws);
 }
 
 detail::auto_all_pick detail::context_state::choose_policy(
@@ -124,9 +133,12 @@ detail::auto_all_pick detail::context_state::choose_policy(
         core::balancing_strategies.begin());
     if (k < 4 && stats.prediction.valid) {
       t = stats.prediction.total_time[k];
-    } else if (c.kind == core::strategy::adaptive && in) {
-      t = core::predict_adaptive(core::predict(stats.prediction.best, *in), in->network,
-                                 static_cast<std::size_t>(procs_), prm.delta);
+    } else if (c.kind == core::strategy::adaptive && in && stats.prediction.valid) {
+      // The best of the four as predicted above; its synchronizations from the model on `in`.
+      core::prediction best = core::predict(stats.prediction.best, *in);
+      best.total_time = *std::min_element(stats.prediction.total_time.begin(),
+                                          stats.prediction.total_time.end());
+      t = core::predict_adaptive(best, in->network, static_cast<std::size_t>(procs_), prm.delta);
     } else if (c.kind == core::strategy::self_scheduling && in) {
       t = predict_self_scheduled(c, *in, pool, speeds, elapsed);
     }
