@@ -7,6 +7,8 @@
 // Simulated, plus PVM runs of the switch to self-scheduling (each starts its private pvmd).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -98,6 +100,40 @@ INSTANTIATE_TEST_SUITE_P(Pvm, AutoAllSwitch,
                            return std::get<0>(i.param) + "_" + std::get<1>(i.param) + "_" +
                                   std::get<2>(i.param);
                          });
+
+// "GCDLB:12.3/CSS:16:4.5" -> {GCDLB: 12.3, CSS:16: 4.5}.
+std::map<std::string, double> times_of(const std::string& c) {
+  std::map<std::string, double> m;
+  std::size_t at = 0;
+  while (at < c.size()) {
+    auto slash = c.find('/', at);
+    if (slash == std::string::npos) slash = c.size();
+    const std::string item = c.substr(at, slash - at);
+    const auto colon = item.rfind(':');
+    m[item.substr(0, colon)] = std::stod(item.substr(colon + 1));
+    at = slash + 1;
+  }
+  return m;
+}
+
+// ADAPTIVE is predicted as the best of the four plus its re-selections: never below that best,
+// under either assumption about the load (estimated: the same averaged prediction of the four).
+TEST(AutoAll, AdaptiveNeverBelowTheBestOfTheFour) {
+  for (const char* load : {"run", "estimated"}) {
+    const auto r = app_testing::run(TRFD_BIN, {"--n", "10", "--t-op", "1e-4", "--seed", "5",
+                                               "--strategy", "AUTO-ALL", "--procs", "4",
+                                               "--backend", "sim", "--model-load", load});
+    auto res = app_testing::expect_verified_run(r, {{"strategy", "AUTO-ALL"}});
+    for (const char* loop : {"loop1_", "loop2_"}) {
+      const auto t = times_of(res[std::string(loop) + "candidates"]);
+      ASSERT_EQ(t.size(), 11u) << r.out;
+      const double best =
+          std::min({t.at("GCDLB"), t.at("GDDLB"), t.at("LCDLB"), t.at("LDDLB")});
+      EXPECT_GE(t.at("ADAPTIVE"), best) << load << " " << loop << ": " << r.out;
+      EXPECT_NE(res[std::string(loop) + "committed"], "ADAPTIVE") << r.out;
+    }
+  }
+}
 
 // Unforced, the commitment is the fastest predicted candidate.
 TEST(AutoAll, CommitsToTheFastestPrediction) {
