@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 namespace dlb::core {
@@ -61,6 +62,28 @@ double predict_adaptive(const prediction& best, const network_profile& net, std:
   for (const auto& g : best.groups) eta = std::max(eta, g.synchronizations);
   return best.total_time +
          static_cast<double>(eta) * (synchronization_cost(true, net, slaves) + delta);
+}
+
+double first_run_out(const model_input& in) {
+  const auto& speeds = in.machine.base_speeds;
+  if (in.start.size() != speeds.size())
+    throw std::invalid_argument("first_run_out: start and speeds of different sizes");
+  double first = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < speeds.size(); ++i) {
+    if (!(speeds[i] > 0)) throw std::invalid_argument("first_run_out: a speed <= 0");
+    double work = 0.0;
+    for (const auto& r : in.start[i]) {
+      if (in.program.iteration_times.empty()) {
+        work += static_cast<double>(length(r)) * in.program.time_per_iteration;
+      } else {
+        for (std::int64_t k = r.begin; k < r.end; ++k)
+          work += in.program.iteration_times[static_cast<std::size_t>(k)];
+      }
+    }
+    if (work <= 0) continue;
+    first = std::min(first, finish_time(in.machine.load, i, speeds[i], in.start_time, work));
+  }
+  return first;
 }
 
 std::string format_candidate_times(const std::vector<candidate_time>& times) {

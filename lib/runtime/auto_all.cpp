@@ -125,6 +125,15 @@ detail::auto_all_pick detail::context_state::choose_policy(
   core::range_list pool;
   for (const auto& prof : profiles) pool.insert(pool.end(), prof.remaining.begin(), prof.remaining.end());
   const double elapsed = now - stats.start_time;
+  // The four's predictions run from the loop's start, their first phase the model's; the others
+  // are the time so far plus a prediction of the rest. The four are shifted by the first
+  // phase's measured length minus the model's (one shift for all four: AUTO's ranking stands).
+  double shift = 0.0;
+  if (in) {
+    const double t1 = core::first_run_out(*in);
+    if (std::isfinite(t1)) shift = elapsed - (t1 - in->start_time);
+  }
+  stats.first_phase_shift_s = shift;
   auto_all_pick pick;
   for (const core::policy& c : prm.candidates) {
     double t = -1.0;
@@ -132,12 +141,13 @@ detail::auto_all_pick detail::context_state::choose_policy(
         std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), c.kind) -
         core::balancing_strategies.begin());
     if (k < 4 && stats.prediction.valid) {
-      t = stats.prediction.total_time[k];
+      t = stats.prediction.total_time[k] + shift;
     } else if (c.kind == core::strategy::adaptive && in && stats.prediction.valid) {
       // The best of the four as predicted above; its synchronizations from the model on `in`.
       core::prediction best = core::predict(stats.prediction.best, *in);
       best.total_time = *std::min_element(stats.prediction.total_time.begin(),
-                                          stats.prediction.total_time.end());
+                                          stats.prediction.total_time.end()) +
+                        shift;
       t = core::predict_adaptive(best, in->network, static_cast<std::size_t>(procs_), prm.delta);
     } else if (c.kind == core::strategy::self_scheduling && in) {
       t = predict_self_scheduled(c, *in, pool, speeds, elapsed);

@@ -2,6 +2,7 @@
 // prediction.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -67,6 +68,38 @@ TEST(AutoAll, CandidateTimesFormat) {
   EXPECT_EQ(format_candidate_times({{parse_policy("GDDLB"), 12.5}, {parse_policy("CSS:16"), 3}}),
             "GDDLB:12.5/CSS:16:3");
   EXPECT_EQ(format_candidate_times({}), "-");
+}
+
+}  // namespace
+
+namespace {
+
+using namespace dlb::core;
+
+TEST(AutoAll, FirstRunOutIsTheEarliestFinishOfTheStart) {
+  // Slaves of speed 1 and 2 with 6 and 10 iterations of 1 s from t = 100: 6 s and 5 s.
+  model_input in;
+  in.program.time_per_iteration = 1.0;
+  in.machine.base_speeds = {1.0, 2.0};
+  in.machine.load.max_load = 0;
+  in.start = {{{0, 6}}, {{6, 16}}};
+  in.start_time = 100.0;
+  EXPECT_NEAR(first_run_out(in), 105.0, 1e-12);
+  // A load of 1 on slave 1 (block 0 onwards) halves it: 10 s; slave 0's 6 s is first.
+  in.machine.load.table = {{0}, {1}};
+  in.machine.load.max_load = 1;
+  EXPECT_NEAR(first_run_out(in), 106.0, 1e-12);
+  // Non-uniform: slave 0's iterations cost 3 s each now (18 s), slave 1's 10 s.
+  in.program.iteration_times.assign(16, 1.0);
+  for (std::size_t k = 0; k < 6; ++k) in.program.iteration_times[k] = 3.0;
+  EXPECT_NEAR(first_run_out(in), 110.0, 1e-12);
+  // A slave without work does not count; none with work: +infinity.
+  in.start = {{}, {{6, 16}}};
+  EXPECT_NEAR(first_run_out(in), 110.0, 1e-12);
+  in.start = {{}, {}};
+  EXPECT_TRUE(std::isinf(first_run_out(in)));
+  in.start = {{}};
+  EXPECT_THROW(first_run_out(in), std::invalid_argument);
 }
 
 }  // namespace

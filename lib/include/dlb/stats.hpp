@@ -101,6 +101,8 @@ struct run_stats {
   std::vector<core::candidate_time> candidates;
   double choice_wall_s = 0.0;
   double choice_time_s = 0.0;
+  // The first phase's measured length minus the model's, added to the four's predictions.
+  double first_phase_shift_s = 0.0;
   // What the model predicts from the speeds observed up to the first synchronization (every
   // run that balances; in AUTO runs, the prediction it committed on), with the load that
   // --model-load names; other_prediction is the same with the other assumption (both are

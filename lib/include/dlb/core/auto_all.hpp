@@ -1,7 +1,10 @@
 // AUTO-ALL (beyond the paper; lib/README.md, "AUTO-ALL"): customized mode over every policy. At
 // the loop's first synchronization (the master's: global, centralized) the master predicts the
 // loop's time under each candidate policy and commits to the fastest:
-//   - the paper's four strategies: the cost model, exactly as AUTO (cost_model.hpp);
+//   - the paper's four strategies: the cost model, exactly as AUTO (cost_model.hpp), from the
+//     loop's start; shifted by the first phase's measured length minus the model's
+//     (first_run_out), one shift for the four, so that every candidate's time is the time so far
+//     plus a prediction of the rest (the model's first phase leaves out the scatter);
 //   - a self-scheduling rule: the time so far plus the master-worker queue over the iterations
 //     that remain (self_scheduling_model.hpp);
 //   - ADAPTIVE: predict_adaptive below.
@@ -47,6 +50,12 @@ std::size_t fastest(const std::vector<candidate_time>& times);
 // way the model did not foresee) from the best of the four.
 double predict_adaptive(const prediction& best, const network_profile& net, std::size_t slaves,
                         double delta);
+
+// When the model has the first slave run out of the work it starts with (in.start, from
+// in.start_time, at its speed under the load): the model's time of the loop's first
+// synchronization (the master's, global), before any cost. +infinity if no slave holds work.
+// Throws std::invalid_argument for a speed <= 0 or in.start of the wrong size.
+double first_run_out(const model_input& in);
 
 // "GCDLB:12.345/GSS:11.2/..." (seconds, %.6g), for a RESULT line.
 std::string format_candidate_times(const std::vector<candidate_time>& times);
