@@ -30,9 +30,8 @@ std::vector<policy> parse_candidates(std::string_view text) {
       throw std::invalid_argument("candidate '" + std::string(word) + "': " + e.what());
     }
     if (p.kind == strategy::none || p.kind == strategy::automatic || p.kind == strategy::auto_all)
-      throw std::invalid_argument("candidate '" + std::string(word) +
-                                  "' is no candidate (known: " + std::string(default_candidates()) +
-                                  ", CSS:k)");
+      throw std::invalid_argument("candidate '" + std::string(word) + "' is no candidate (known: " +
+                                  std::string(default_candidates()) + ", CSS:k)");
     if (std::find(out.begin(), out.end(), p) != out.end())
       throw std::invalid_argument("candidate '" + std::string(word) + "' given twice");
     out.push_back(p);

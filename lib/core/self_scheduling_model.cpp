@@ -35,7 +35,8 @@ double work_of(const self_scheduling_input& in, const range_list& chunk) {
     return static_cast<double>(iteration_count(chunk)) * in.time_per_iteration;
   double w = 0.0;
   for (const auto& r : chunk)
-    for (std::int64_t k = r.begin; k < r.end; ++k) w += in.iteration_times[static_cast<std::size_t>(k)];
+    for (std::int64_t k = r.begin; k < r.end; ++k)
+      w += in.iteration_times[static_cast<std::size_t>(k)];
   return w;
 }
 
@@ -125,8 +126,8 @@ self_scheduling_prediction predict_self_scheduling(const self_scheduling_input& 
       continue;
     }
     out.chunks.push_back(t.chunk);
-    const double done = finish_time(in.load, t.worker, in.base_speeds[t.worker], received,
-                                    work_of(in, t.ranges));
+    const double done =
+        finish_time(in.load, t.worker, in.base_speeds[t.worker], received, work_of(in, t.ranges));
     queue.push({done + request.send, seq++, t.worker, -1, {}});
   }
   out.total_time = *std::max_element(out.finish.begin(), out.finish.end()) - in.start_time;

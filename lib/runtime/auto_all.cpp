@@ -9,12 +9,13 @@
 //    out the pool of what the slaves reported remaining (the union of their profiles'
 //    remaining ranges, in slave order) by the rule's dispenser, with each chunk's input slices
 //    from its own copy of the arrays (self_scheduling.cpp), until the loop's end.
+#include "dlb/core/auto_all.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
 #include "context_impl.hpp"
-#include "dlb/core/auto_all.hpp"
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/core/self_scheduling_model.hpp"
 #include "dlb/runtime/protocol.hpp"
@@ -94,8 +95,8 @@ double detail::context_state::predict_self_scheduled(const core::policy& p,
   ss.iteration_times = in.program.iteration_times;
   ss.bytes_per_iteration = in.program.bytes_per_iteration;
   ss.request_bytes = static_cast<double>(protocol::encode(protocol::request_msg{}).size());
-  ss.answer_bytes = static_cast<double>(
-      protocol::encode(protocol::chunk_msg{{}, 0, {{0, 1}}, {}}).size());
+  ss.answer_bytes =
+      static_cast<double>(protocol::encode(protocol::chunk_msg{{}, 0, {{0, 1}}, {}}).size());
   ss.network = message_costs_of(prm, rt_.model_network());
   ss.base_speeds = in.machine.base_speeds;
   ss.load = in.machine.load;
@@ -104,7 +105,8 @@ double detail::context_state::predict_self_scheduled(const core::policy& p,
   const double decision = total(core::message_cost(ss.network, ss.answer_bytes));
   ss.start_time = in.start_time + elapsed + decision;
   // Under --model-load estimated, the mean over expected_choice's load functions, as the four's.
-  const bool estimated = prm.emulated && loop_.work && prm.model_load == core::model_load::estimated;
+  const bool estimated =
+      prm.emulated && loop_.work && prm.model_load == core::model_load::estimated;
   const std::size_t draws = estimated ? core::estimated_load_draws : 1;
   double sum = 0.0;
   for (std::size_t d = 0; d < draws; ++d) {
@@ -123,7 +125,8 @@ detail::auto_all_pick detail::context_state::choose_policy(
   stats.prediction = predict(speeds);  // AUTO's: the paper's four
   const auto in = model_for_choice(stats.prediction, speeds);
   core::range_list pool;
-  for (const auto& prof : profiles) pool.insert(pool.end(), prof.remaining.begin(), prof.remaining.end());
+  for (const auto& prof : profiles)
+    pool.insert(pool.end(), prof.remaining.begin(), prof.remaining.end());
   const double elapsed = now - stats.start_time;
   // The four's predictions run from the loop's start, their first phase the model's; the others
   // are the time so far plus a prediction of the rest. The four are shifted by the first

@@ -34,10 +34,13 @@ std::string bin_of(const std::string& app) {
   return DLB_SYNTHETIC_APP;
 }
 
-bool self_scheduling(const std::string& p) { return p != "ADAPTIVE" && p.find("DLB") == std::string::npos; }
+bool self_scheduling(const std::string& p) {
+  return p != "ADAPTIVE" && p.find("DLB") == std::string::npos;
+}
 
 // The synthetic loop's RESULT line has keys of its own: checked here.
-std::map<std::string, std::string> expect_synthetic_verified(const testing_support::process_result& r) {
+std::map<std::string, std::string> expect_synthetic_verified(
+    const testing_support::process_result& r) {
   EXPECT_FALSE(r.timed_out) << r.err;
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("Verification = SUCCESSFUL"), std::string::npos) << r.out;
@@ -55,10 +58,11 @@ TEST_P(AutoAllSwitch, VerifiedAfterTheSwitch) {
   args.insert(args.end(), {"--strategy", "AUTO-ALL", "--auto-force", policy, "--procs", "4",
                            "--backend", backend, "--tl", "0.5", "--scale", "200"});
   const auto r = app_testing::run(bin_of(app), args);
-  auto res = app == "synthetic"
-                 ? expect_synthetic_verified(r)
-                 : app_testing::expect_verified_run(
-                       r, {{"app", app}, {"strategy", "AUTO-ALL"}, {"P", "4"}, {"backend", backend}});
+  auto res =
+      app == "synthetic"
+          ? expect_synthetic_verified(r)
+          : app_testing::expect_verified_run(
+                r, {{"app", app}, {"strategy", "AUTO-ALL"}, {"P", "4"}, {"backend", backend}});
   // TRFD has two loops, each with its own commitment.
   const std::string pre = app == "trfd" ? "loop1_" : "";
   EXPECT_EQ(res[pre + "committed"], policy) << r.out;
@@ -94,7 +98,8 @@ INSTANTIATE_TEST_SUITE_P(Sim, AutoAllSwitch,
                          });
 
 INSTANTIATE_TEST_SUITE_P(Pvm, AutoAllSwitch,
-                         ::testing::Values(Case{"mxm", "GSS", "pvm"}, Case{"synthetic", "AWF", "pvm"},
+                         ::testing::Values(Case{"mxm", "GSS", "pvm"},
+                                           Case{"synthetic", "AWF", "pvm"},
                                            Case{"trfd", "ADAPTIVE", "pvm"}),
                          [](const ::testing::TestParamInfo<Case>& i) {
                            return std::get<0>(i.param) + "_" + std::get<1>(i.param) + "_" +
@@ -120,15 +125,14 @@ std::map<std::string, double> times_of(const std::string& c) {
 // under either assumption about the load (estimated: the same averaged prediction of the four).
 TEST(AutoAll, AdaptiveNeverBelowTheBestOfTheFour) {
   for (const char* load : {"run", "estimated"}) {
-    const auto r = app_testing::run(TRFD_BIN, {"--n", "10", "--t-op", "1e-4", "--seed", "5",
-                                               "--strategy", "AUTO-ALL", "--procs", "4",
-                                               "--backend", "sim", "--model-load", load});
+    const auto r = app_testing::run(
+        TRFD_BIN, {"--n", "10", "--t-op", "1e-4", "--seed", "5", "--strategy", "AUTO-ALL",
+                   "--procs", "4", "--backend", "sim", "--model-load", load});
     auto res = app_testing::expect_verified_run(r, {{"strategy", "AUTO-ALL"}});
     for (const char* loop : {"loop1_", "loop2_"}) {
       const auto t = times_of(res[std::string(loop) + "candidates"]);
       ASSERT_EQ(t.size(), 11u) << r.out;
-      const double best =
-          std::min({t.at("GCDLB"), t.at("GDDLB"), t.at("LCDLB"), t.at("LDDLB")});
+      const double best = std::min({t.at("GCDLB"), t.at("GDDLB"), t.at("LCDLB"), t.at("LDDLB")});
       EXPECT_GE(t.at("ADAPTIVE"), best) << load << " " << loop << ": " << r.out;
       EXPECT_NE(res[std::string(loop) + "committed"], "ADAPTIVE") << r.out;
     }
@@ -137,9 +141,9 @@ TEST(AutoAll, AdaptiveNeverBelowTheBestOfTheFour) {
 
 // Unforced, the commitment is the fastest predicted candidate.
 TEST(AutoAll, CommitsToTheFastestPrediction) {
-  const auto r = app_testing::run(MXM_BIN, {"--n", "32", "--r", "16", "--m", "16", "--t-op",
-                                            "2e-4", "--seed", "3", "--strategy", "AUTO-ALL",
-                                            "--procs", "4", "--backend", "sim", "--tl", "0.5"});
+  const auto r = app_testing::run(
+      MXM_BIN, {"--n", "32", "--r", "16", "--m", "16", "--t-op", "2e-4", "--seed", "3",
+                "--strategy", "AUTO-ALL", "--procs", "4", "--backend", "sim", "--tl", "0.5"});
   auto res = app_testing::expect_verified_run(r, {{"strategy", "AUTO-ALL"}});
   const std::string c = res["candidates"];
   std::string best;

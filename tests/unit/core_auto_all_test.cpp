@@ -25,9 +25,9 @@ TEST(AutoAll, DefaultCandidatesParse) {
 
 TEST(AutoAll, CandidatesRefusedWithTheirName) {
   const std::vector<std::pair<const char*, const char*>> bad{
-      {"GDDLB FOO", "'FOO'"},   {"AUTO GSS", "'AUTO'"},  {"NONE", "'NONE'"},
-      {"AUTO-ALL", "'AUTO-ALL'"}, {"GSS gss", "'gss'"},  {"CSS", "'CSS'"},
-      {"CSS:0", "'CSS:0'"},     {"", "no candidate"},   {"  ", "no candidate"}};
+      {"GDDLB FOO", "'FOO'"},     {"AUTO GSS", "'AUTO'"}, {"NONE", "'NONE'"},
+      {"AUTO-ALL", "'AUTO-ALL'"}, {"GSS gss", "'gss'"},   {"CSS", "'CSS'"},
+      {"CSS:0", "'CSS:0'"},       {"", "no candidate"},   {"  ", "no candidate"}};
   for (const auto& [text, named] : bad) {
     try {
       parse_candidates(text);

@@ -57,26 +57,26 @@ struct message_costs {
 
 struct self_scheduling_input {
   chunk_rule rule = chunk_rule::gss;
-  std::int64_t fixed = 1;             // CSS's k
-  range_list pool;                    // the iterations left, in the order they are handed out
-  double time_per_iteration = 0.0;    // T, base seconds (iteration_times empty)
+  std::int64_t fixed = 1;               // CSS's k
+  range_list pool;                      // the iterations left, in the order they are handed out
+  double time_per_iteration = 0.0;      // T, base seconds (iteration_times empty)
   std::vector<double> iteration_times;  // T_k for every iteration of the loop: non-uniform
-  double bytes_per_iteration = 0.0;   // D
-  double request_bytes = 40.0;        // a request's payload
-  double answer_bytes = 48.0;         // an answer's payload besides the slices
+  double bytes_per_iteration = 0.0;     // D
+  double request_bytes = 40.0;          // a request's payload
+  double answer_bytes = 48.0;           // an answer's payload besides the slices
   message_costs network;
-  std::vector<double> base_speeds;    // S_w; P = size()
+  std::vector<double> base_speeds;  // S_w; P = size()
   load_function load;
-  std::vector<double> weights;        // AWF; empty: equal
+  std::vector<double> weights;  // AWF; empty: equal
   double start_time = 0.0;
-  std::vector<double> ready;          // when each worker sends its first request; empty: start
+  std::vector<double> ready;  // when each worker sends its first request; empty: start
 };
 
 struct self_scheduling_prediction {
-  double total_time = 0.0;            // the last finish - start_time
-  std::vector<std::int64_t> chunks;   // in the order handed out
-  std::vector<double> finish;         // per worker
-  std::size_t messages = 0;           // requests and answers
+  double total_time = 0.0;           // the last finish - start_time
+  std::vector<std::int64_t> chunks;  // in the order handed out
+  std::vector<double> finish;        // per worker
+  std::size_t messages = 0;          // requests and answers
 };
 
 // Throws std::invalid_argument for no workers, a speed <= 0, T <= 0 (uniform, non-empty pool),
