@@ -11,8 +11,10 @@
 //    and the slices of the moved input arrays, or no ranges (the loop is all handed out: its
 //    more_work() turns false).
 //  - The master answers requests in arrival order from core::chunk_dispenser (AWF: each worker's
-//    weight is the speed its last request reported), and collects the results as under the
-//    strategies (DLB_gather_data: the output slices of the iterations each worker executed).
+//    weight is the speed its last request reported), taking each chunk from the front of its
+//    pool ([0, I); under AUTO-ALL's switch, the iterations the slaves reported remaining:
+//    auto_all.cpp), and collects the results as under the strategies (DLB_gather_data: the
+//    output slices of the iterations each worker executed).
 //
 // Costs are the strategies': every message pays the messenger's sender and receiver overheads
 // and the network (the shared Ethernet by default), and under --balancer master the master's
