@@ -175,7 +175,7 @@ sensitivity-quick: build
 
 # Loops whose iterations cost different amounts: balancing in work against iterations, block
 # against cyclic starts: experiments/configs/uneven.conf swept, then dlb_beyond uneven writes
-# results/uneven/uneven.md (the tables of docs/library.md; 480 simulated runs).
+# results/uneven/uneven.md (the tables of docs/library.md; 560 simulated runs).
 uneven: build
 	BUILD=$(BUILD) JOBS=$(JOBS) bash scripts/uneven
 

@@ -83,6 +83,7 @@ void set_predictions(outcome& o, const dlb::runtime& rt, const dlb::run_stats& s
 }
 
 std::string chosen_strategy(const dlb::run_stats& st) {
+  if (!st.committed.empty()) return st.committed;  // AUTO-ALL: the policy, "GSS" or "GDDLB"
   return dlb::core::is_customized(st.strategy) ? std::string(dlb::core::to_string(st.chosen)) : "-";
 }
 
@@ -223,7 +224,9 @@ int report_single_loop(const dlb::runtime& rt, const std::string& app, const std
   auto line = parameters(rt, app, size);
   add_outcome(line, out);
   if (dlb::core::is_customized(st.strategy)) line.add("chosen", chosen_strategy(st));
-  if (st.strategy == dlb::core::strategy::adaptive) line.add("choices", dlb::choice_sequence(st));
+  if (st.strategy == dlb::core::strategy::adaptive || !st.choices.empty())
+    line.add("choices", dlb::choice_sequence(st));
+  for (const auto& [k, v] : dlb::auto_all_fields(st)) line.add(k, v);
   if (!reference.empty()) line.add("reference", reference);
   std::printf("%s\n", line.text().c_str());
   return out.verified ? 0 : 1;

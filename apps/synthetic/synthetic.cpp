@@ -173,6 +173,13 @@ void print_prediction(const dlb::runtime& rt, const dlb::run_stats& st) {
       own_time(dlb::core::model_load::estimated));
 }
 
+// AUTO-ALL's fields (dlb::auto_all_fields), " key=value" each; empty for another strategy.
+std::string auto_all_keys(const dlb::run_stats& st) {
+  std::string out;
+  for (const auto& [k, v] : dlb::auto_all_fields(st)) out += " " + k + "=" + v;
+  return out;
+}
+
 // The RESULT line: the run's identity, its verification and its statistics.
 void print_result(const dlb::runtime& rt, const dlb::run_stats& st, std::int64_t I,
                   std::int64_t wrong, bool stats_ok, double wall) {
@@ -188,9 +195,10 @@ void print_result(const dlb::runtime& rt, const dlb::run_stats& st, std::int64_t
       static_cast<long long>(st.iterations_moved), static_cast<unsigned long long>(st.bytes_moved),
       st.lag, wall, wrong == 0 && stats_ok ? 1 : 0, st.oracle_time, st.comm_bound_time,
       apps::common::peak_rss_mb(),
-      std::string(dlb::core::to_string(st.chosen)).c_str(),
+      st.committed.empty() ? std::string(dlb::core::to_string(st.chosen)).c_str()
+                           : st.committed.c_str(),
       st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)).c_str() : "-",
-      dlb::choice_sequence(st).c_str(), loss_keys(st).c_str());
+      dlb::choice_sequence(st).c_str(), (loss_keys(st) + auto_all_keys(st)).c_str());
 }
 
 // Figure 1.4, as printed (modulo C++ syntax).

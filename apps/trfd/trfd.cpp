@@ -138,10 +138,13 @@ int report(dlb::runtime& rt, const apps::trfd::problem& p, double t_op,
     line.add("loop1_chosen", apps::common::chosen_strategy(st1))
         .add("loop2_chosen", apps::common::chosen_strategy(st2));
   }
-  if (st1.strategy == dlb::core::strategy::adaptive) {
+  if (st1.strategy == dlb::core::strategy::adaptive || !st1.choices.empty() ||
+      !st2.choices.empty()) {
     line.add("loop1_choices", dlb::choice_sequence(st1))
         .add("loop2_choices", dlb::choice_sequence(st2));
   }
+  for (const auto& [k, v] : dlb::auto_all_fields(st1)) line.add("loop1_" + k, v);
+  for (const auto& [k, v] : dlb::auto_all_fields(st2)) line.add("loop2_" + k, v);
   if (c1.enabled) line.add("reference", c1.from_cache && c2.from_cache ? "cached" : "computed");
   std::printf("%s\n", line.text().c_str());
   return verified ? 0 : 1;

@@ -70,6 +70,11 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
     };
     r.chose = key("choices");
     if (r.chose.empty() || r.chose == "-") r.chose = key("chosen");
+    // AUTO-ALL: the policy it committed to (a self-scheduling rule has no ADAPTIVE sequence).
+    if (r.policy == "AUTO-ALL") {
+      const std::string c = key("committed");
+      if (!c.empty()) r.chose = c;
+    }
     out.push_back(std::move(r));
   }
   return out;
@@ -308,6 +313,51 @@ std::vector<simulation_cost> simulation_costs(const std::vector<config_runs>& co
     out.push_back(cost);
   }
   return out;
+}
+
+std::vector<std::string> fixed_policies(const config_runs& c) {
+  std::vector<std::string> out;
+  for (const auto& p : c.policies)
+    if (p != "NONE" && p != "AUTO-ALL") out.push_back(p);
+  return out;
+}
+
+std::optional<auto_all_row> compare_auto_all(const config_runs& c) {
+  const auto fixed = fixed_policies(c);
+  if (!c.time.count("AUTO-ALL") || fixed.empty()) return std::nullopt;
+  auto_all_row row;
+  row.config = c.config;
+  row.best = best_of(c, fixed).value_or("");
+  if (!row.best.empty()) row.vs_best = paired_ratio(c, "AUTO-ALL", row.best);
+  for (const auto& p : fixed)
+    if (const auto r = paired_ratio(c, "AUTO-ALL", p)) row.vs[p] = *r;
+  if (const auto it = c.chose.find("AUTO-ALL"); it != c.chose.end()) row.committed = it->second;
+  return row;
+}
+
+auto_all_summary summarize_auto_all(const std::vector<auto_all_row>& rows) {
+  auto_all_summary s;
+  std::map<std::string, std::vector<double>> per_policy;
+  for (const auto& r : rows) {
+    if (r.vs_best) {
+      ++s.configs;
+      if (r.vs_best->geo_mean <= 1.03) ++s.within;
+    }
+    for (const auto& [p, e] : r.vs) per_policy[p].push_back(e.geo_mean);
+    for (const auto& [seed, chose] : r.committed) {
+      // "GSS / GDDLB": a program of two loops, each loop's commitment.
+      std::size_t at = 0;
+      while (at <= chose.size()) {
+        auto end = chose.find(" / ", at);
+        if (end == std::string::npos) end = chose.size();
+        ++s.commitments[chose.substr(at, end - at)];
+        at = end + 3;
+      }
+    }
+  }
+  for (const auto& [p, v] : per_policy)
+    if (const auto e = ratio_of(v)) s.vs[p] = *e;
+  return s;
 }
 
 const std::vector<std::string>& paper_strategies() {

@@ -131,6 +131,32 @@ struct simulation_cost {
 };
 std::vector<simulation_cost> simulation_costs(const std::vector<config_runs>& configs);
 
+// AUTO-ALL (lib/README.md, "AUTO-ALL") against every fixed policy of a configuration: each
+// policy measured there but NONE and AUTO-ALL itself (the paper's four, ADAPTIVE, the
+// self-scheduling baselines, AUTO), in the driver's order.
+std::vector<std::string> fixed_policies(const config_runs& c);
+struct auto_all_row {
+  std::string config;
+  std::string best;                         // the fixed policy of least median time
+  std::optional<ratio_estimate> vs_best;    // AUTO-ALL / best, paired by seed
+  std::map<std::string, ratio_estimate> vs;  // AUTO-ALL / each fixed policy, paired by seed
+  std::map<std::string, std::string> committed;  // seed -> what AUTO-ALL committed to
+};
+// Nothing if AUTO-ALL or every fixed policy is missing.
+std::optional<auto_all_row> compare_auto_all(const config_runs& c);
+// Over the rows: how many have AUTO-ALL / best <= 1.03 (the target: >= 90% of them), and per
+// fixed policy the geometric mean over configurations of the per-configuration ratio (the
+// target: < 1 against every one) with its 95% interval over configurations.
+struct auto_all_summary {
+  std::size_t within = 0;
+  std::size_t configs = 0;  // rows with a ratio to the best
+  bool met() const { return configs > 0 && within * 10 >= configs * 9; }
+  std::map<std::string, ratio_estimate> vs;
+  // How often each policy was committed to, over the rows' seeds (TRFD: each loop's).
+  std::map<std::string, std::size_t> commitments;
+};
+auto_all_summary summarize_auto_all(const std::vector<auto_all_row>& rows);
+
 // The four strategies of the paper and the self-scheduling baselines present in a configuration.
 const std::vector<std::string>& paper_strategies();
 bool is_self_scheduling(const std::string& policy);

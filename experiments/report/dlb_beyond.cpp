@@ -142,6 +142,44 @@ void oracle_section(const std::vector<config_runs>& configs, bool targets) {
   std::cout << "\n";
 }
 
+// AUTO-ALL against every fixed policy (beyond.hpp, compare_auto_all), when the results have it.
+void auto_all_part(const std::vector<config_runs>& configs) {
+  std::vector<auto_all_row> rows;
+  for (const auto& c : configs)
+    if (c.ml > 0)
+      if (auto r = compare_auto_all(c)) rows.push_back(std::move(*r));
+  if (rows.empty()) return;
+  std::cout << "### AUTO-ALL against every fixed policy\n\n"
+               "| configuration | best fixed | AUTO-ALL / best | committed to (seed: policy) |\n"
+               "|---|---|---:|---|\n";
+  for (const auto& r : rows) {
+    std::string chose;
+    for (const auto& [seed, x] : r.committed) chose += (chose.empty() ? "" : ", ") + seed + ": " + x;
+    std::cout << "| " << r.config << " | " << (r.best.empty() ? "-" : r.best) << " | "
+              << estimate(r.vs_best) << " | " << (chose.empty() ? "-" : chose) << " |\n";
+  }
+  const auto s = summarize_auto_all(rows);
+  std::cout << "\nThe best fixed policy is the fastest by median of every policy measured in the "
+               "configuration but NONE and AUTO-ALL (the paper's four, ADAPTIVE, the "
+               "self-scheduling baselines, AUTO); ratios paired by load seed.\n\n"
+            << "**Target: AUTO-ALL within 3% of the best policy in >= 90% of configurations: "
+            << (s.met() ? "met" : "missed") << " on " << s.within << " of " << s.configs
+            << "** (AUTO-ALL / best <= 1.03 in " << s.within << " of " << s.configs
+            << " configurations under load).\n\n**Target: AUTO-ALL faster than every fixed policy on average** "
+               "(geometric mean over configurations of AUTO-ALL / policy [95% interval over "
+               "configurations]; < 1: AUTO-ALL faster):\n\n| policy | configurations | "
+               "AUTO-ALL / policy | below 1 |\n|---|---:|---:|---|\n";
+  for (const auto& p : policies_of(configs)) {
+    const auto it = s.vs.find(p);
+    if (it == s.vs.end()) continue;
+    std::cout << "| " << p << " | " << it->second.n << " | " << estimate(it->second) << " | "
+              << (it->second.geo_mean < 1.0 ? "yes" : "no") << " |\n";
+  }
+  std::cout << "\nWhat AUTO-ALL committed to (runs; TRFD: each loop):";
+  for (const auto& [p, n] : s.commitments) std::cout << " " << p << " " << n << ";";
+  std::cout << "\n\n";
+}
+
 void choice_section(const std::vector<config_runs>& configs) {
   const bool adaptive = std::any_of(configs.begin(), configs.end(),
                                     [](const config_runs& c) { return has(c, "ADAPTIVE"); });
@@ -216,6 +254,7 @@ void choice_section(const std::vector<config_runs>& configs) {
     }
     std::cout << "\n";
   }
+  auto_all_part(configs);
 }
 
 void baselines_section(const std::vector<config_runs>& configs) {

@@ -237,8 +237,10 @@ class parser {
 }  // namespace
 
 const std::vector<std::string>& known_strategies() {
-  static const std::vector<std::string> s{"NONE",     "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO",
-                                          "ADAPTIVE", "SS",    "GSS",   "TSS",   "FAC2",  "AWF"};
+  // AUTO-ALL last: the policies' order of the existing tables stays as it was.
+  static const std::vector<std::string> s{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB",
+                                          "AUTO", "ADAPTIVE", "SS", "GSS", "TSS",
+                                          "FAC2", "AWF", "AUTO-ALL"};
   return s;
 }
 

@@ -8,7 +8,7 @@
 namespace dlb::core {
 
 std::string_view known_policy_names() {
-  return "NONE GCDLB GDDLB LCDLB LDDLB AUTO ADAPTIVE SS CSS:k GSS TSS FAC2 AWF";
+  return "NONE GCDLB GDDLB LCDLB LDDLB AUTO ADAPTIVE AUTO-ALL SS CSS:k GSS TSS FAC2 AWF";
 }
 
 policy parse_policy(std::string_view text) {

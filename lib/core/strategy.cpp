@@ -7,9 +7,9 @@
 namespace dlb::core {
 namespace {
 
-constexpr std::array<strategy, 7> all_strategies = {
-    strategy::none,  strategy::gcdlb,     strategy::gddlb,   strategy::lcdlb,
-    strategy::lddlb, strategy::automatic, strategy::adaptive};
+constexpr std::array<strategy, 8> all_strategies = {
+    strategy::none,  strategy::gcdlb,     strategy::gddlb,    strategy::lcdlb,
+    strategy::lddlb, strategy::automatic, strategy::adaptive, strategy::auto_all};
 
 bool equal_ignoring_case(std::string_view a, std::string_view b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
@@ -38,6 +38,8 @@ std::string_view to_string(strategy s) {
       return "SELF";
     case strategy::adaptive:
       return "ADAPTIVE";
+    case strategy::auto_all:
+      return "AUTO-ALL";
   }
   return "UNKNOWN";
 }
@@ -53,6 +55,8 @@ bool is_global(strategy s) { return s == strategy::gcdlb || s == strategy::gddlb
 bool is_local(strategy s) { return s == strategy::lcdlb || s == strategy::lddlb; }
 bool is_centralized(strategy s) { return s == strategy::gcdlb || s == strategy::lcdlb; }
 bool is_distributed(strategy s) { return s == strategy::gddlb || s == strategy::lddlb; }
-bool is_customized(strategy s) { return s == strategy::automatic || s == strategy::adaptive; }
+bool is_customized(strategy s) {
+  return s == strategy::automatic || s == strategy::adaptive || s == strategy::auto_all;
+}
 
 }  // namespace dlb::core

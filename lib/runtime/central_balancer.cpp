@@ -68,6 +68,17 @@ class central_balancer {
   // Customized mode's pick at its first synchronization: the model on the speeds seen so far
   // (GDDLB if it cannot predict), with a notice of its predictions (not under --quiet).
   core::strategy auto_choice(const group_state& gs);
+  // AUTO-ALL's pick at its first synchronization (auto_all.cpp: every candidate predicted), with
+  // a notice of its predictions (not under --quiet). A self-scheduling rule or ADAPTIVE is taken
+  // up here (switch_to_self_scheduling, switch_to_adaptive); a paper strategy is returned for
+  // AUTO's commitment.
+  core::strategy auto_all_choice(const group_state& gs, const protocol::sync_header& h);
+  void switch_to_self_scheduling(const group_state& gs, const protocol::sync_header& h,
+                                 const core::policy& pick);
+  void switch_to_adaptive(const group_state& gs, const protocol::sync_header& h);
+  // AUTO-ALL committed to self-scheduling: the rest of the loop is the self scheduler's.
+  bool self_scheduling_ = false;
+  double complete_at_ = 0.0;  // when the synchronization's last profile came in
   // A strategy whose later synchronizations the master counts itself (it tells the senders
   // only) counts the master's first one too, in each group it decided for.
   void count_first_sync(std::size_t group, const std::vector<std::size_t>& members,
@@ -162,6 +173,10 @@ void central_balancer::run() {
       if (adaptive_) gathered(s);
     } else {
       take_profile(d);
+      if (self_scheduling_) {  // AUTO-ALL committed to a self-scheduling rule
+        run_self_scheduler(dlb_);
+        return;
+      }
     }
   }
 }
@@ -278,6 +293,7 @@ void central_balancer::serve_if_complete(group_state& gs, const protocol::sync_h
   const auto needed =
       static_cast<std::size_t>(std::count(gs.active.begin(), gs.active.end(), true));
   if (gs.profiles.size() < needed) return;
+  complete_at_ = net_.clock().now();
   net_.busy(dlb_.rt_.params().delta);
   if (choosing_) {
     choosing_ = false;
@@ -318,7 +334,7 @@ void central_balancer::serve_senders_only(group_state& gs, int g, const protocol
     net_.send(static_cast<int>(prof.slave) + 1, tag::notice,
               protocol::encode(protocol::notice_msg{h, transfers_to_[prof.slave]}));
   }
-  if (dlb_.strategy_ != core::strategy::automatic) {
+  if (!dlb_.chooses_once()) {
     auto& tally = dlb_.master_.tally_[g];
     ++tally.first;
     if (dec.reason == core::balance_reason::moved) ++tally.second;
@@ -355,8 +371,10 @@ void central_balancer::serve(group_state& gs, const protocol::sync_header& h) {
 // (master-group, and AUTO as the paper's customized mode has it) or once over every slave that
 // took part (master-global), whose transfers may cross the strategy's groups.
 void central_balancer::commit(const group_state& gs, const protocol::sync_header& h) {
-  const core::strategy c =
-      dlb_.strategy_ == core::strategy::automatic ? auto_choice(gs) : dlb_.strategy_;
+  const core::strategy c = dlb_.strategy_ == core::strategy::automatic  ? auto_choice(gs)
+                           : dlb_.strategy_ == core::strategy::auto_all ? auto_all_choice(gs, h)
+                                                                        : dlb_.strategy_;
+  if (!find_strategy_row(c)) return;  // AUTO-ALL took up self-scheduling or ADAPTIVE
   const sync_protocol after = resolve_protocol(c, dlb_.popts_).value();
   // master-global: one decision over every profile (in slave order); each group is sent its
   // part of it (the transfers that touch its members, their counts after).
@@ -408,8 +426,7 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
     }
     for (std::size_t k = 0; k < positions.size(); ++k)
       next[ng].active[positions[k]] = dec.counts_after[k] > 0;
-    if (dlb_.strategy_ != core::strategy::automatic &&
-        after.told == decision_audience::tell_senders)
+    if (!dlb_.chooses_once() && after.told == decision_audience::tell_senders)
       count_first_sync(ng, nm, dec);
     const protocol::commitment to{c, static_cast<int>(ng), std::nullopt};
     net_.multicast(ranks, tag::decision,
@@ -420,6 +437,8 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
   members_of_ = std::move(next_members);
   proto_ = after;
   group_size_ = K;
+  if (dlb_.strategy_ == core::strategy::auto_all)
+    dlb_.master_.stats_.choice_time_s = net_.clock().now() - complete_at_;
 }
 
 core::strategy central_balancer::auto_choice(const group_state& gs) {
@@ -442,6 +461,72 @@ core::strategy central_balancer::auto_choice(const group_state& gs) {
     dlb_.rt_.report(report_kind::notice, os.str());
   }
   return c;
+}
+
+core::strategy central_balancer::auto_all_choice(const group_state& gs,
+                                                 const protocol::sync_header& h) {
+  auto& stats = dlb_.master_.stats_;
+  std::vector<double> speeds(procs_, 0.0);
+  std::vector<protocol::member_profile> profiles;
+  for (const auto& [p, prof] : gs.profiles) {
+    speeds[prof.slave] = prof.speed;
+    profiles.push_back(prof);
+  }
+  const double now = net_.clock().now();
+  const auto pick = dlb_.choose_policy(profiles, speeds, now);
+  if (!dlb_.rt_.params().quiet) {
+    std::ostringstream os;
+    os << dlb_.rt_.app_name() << ": AUTO-ALL at t = " << now - stats.start_time << " s predicts";
+    for (const auto& t : pick.times) os << " " << core::to_string(t.candidate) << " " << t.time << " s";
+    os << "; commits to " << core::to_string(pick.policy)
+       << (dlb_.rt_.params().auto_force ? " (--auto-force)" : "");
+    dlb_.rt_.report(report_kind::notice, os.str());
+  }
+  if (pick.policy.kind == core::strategy::self_scheduling)
+    switch_to_self_scheduling(gs, h, pick.policy);
+  else if (pick.policy.kind == core::strategy::adaptive)
+    switch_to_adaptive(gs, h);
+  if (!find_strategy_row(pick.policy.kind)) stats.choice_time_s = net_.clock().now() - complete_at_;
+  return pick.policy.kind;
+}
+
+// Every slave that took part is told, in the commitment, to drop what it has not started; the
+// pool is what they reported remaining, in slave order (the profiles' ranges, which no slave
+// worked on while it waited for this decision).
+void central_balancer::switch_to_self_scheduling(const group_state& gs,
+                                                 const protocol::sync_header& h,
+                                                 const core::policy& pick) {
+  core::range_list pool;
+  std::vector<double> weights(procs_, 0.0);
+  std::vector<int> ranks;
+  protocol::decision dec;
+  dec.reason = core::balance_reason::nothing_left;
+  for (const auto& [p, prof] : gs.profiles) {
+    pool.insert(pool.end(), prof.remaining.begin(), prof.remaining.end());
+    weights[prof.slave] = prof.speed;
+    ranks.push_back(static_cast<int>(prof.slave) + 1);
+    dec.counts_after.push_back(0);
+  }
+  dlb_.start_pool(pick, std::move(pool), std::move(weights));
+  dlb_.master_.tally_[0] = {1, 0};  // this synchronization; the requests are added to it
+  const protocol::commitment to{core::strategy::self_scheduling, 0, std::nullopt};
+  net_.multicast(ranks, tag::decision,
+                 protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
+                 proto_.broadcast);
+  self_scheduling_ = true;
+}
+
+// This synchronization is ADAPTIVE's first re-selection (epoch 0): its commitment lists the
+// members that took part, which tells an AUTO-ALL slave that ADAPTIVE is in force.
+void central_balancer::switch_to_adaptive(const group_state& gs, const protocol::sync_header& h) {
+  adaptive_ = true;
+  dlb_.popts_.adaptive = true;
+  live_.assign(procs_, false);
+  for (const auto& [p, prof] : gs.profiles) {
+    live_[prof.slave] = true;
+    reselection_[prof.slave] = prof;
+  }
+  reselect(h);
 }
 
 void central_balancer::count_first_sync(std::size_t group, const std::vector<std::size_t>& members,
@@ -615,6 +700,7 @@ void central_balancer::commit_reselection(under_strategy& plan, core::strategy p
 
 void DLB_master_sync(context& ctx) {
   auto& DLB = detail::state(ctx);
+  DLB.master_.gathered_.clear();
   if (DLB.self_scheduled())
     detail::run_self_scheduler(DLB);
   else

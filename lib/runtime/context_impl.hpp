@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "dlb/core/auto_all.hpp"
 #include "dlb/core/chunks.hpp"
 #include "dlb/core/cost_model.hpp"
 #include "dlb/core/distribution.hpp"
@@ -81,9 +82,21 @@ struct master_state {
 // Self-scheduling (self_scheduling.cpp; beyond the paper), on the master.
 struct self_scheduling_state {
   std::optional<core::chunk_dispenser> dispenser_;
-  std::int64_t next_chunk_begin_ = 0;  // where the next chunk starts
-  std::vector<std::int64_t> chunks_;   // the chunk sizes handed out, in order
-  std::uint64_t chunk_bytes_ = 0;      // input slices shipped with chunks on request
+  core::chunk_rule rule_ = core::chunk_rule::gss;
+  // The iterations not handed out yet, in the order they go: [0, I) under a self-scheduling
+  // policy; under AUTO-ALL, what the slaves reported remaining at its commitment.
+  core::range_list pool_;
+  // AWF: each worker's weight, the speed its last request reported (0: none yet; under
+  // AUTO-ALL, the speed of its profile).
+  std::vector<double> weights_;
+  std::vector<std::int64_t> chunks_;  // the chunk sizes handed out, in order
+  std::uint64_t chunk_bytes_ = 0;     // input slices shipped with chunks on request
+};
+
+// AUTO-ALL's commitment (auto_all.cpp): the policy, and each candidate's predicted time.
+struct auto_all_pick {
+  core::policy policy;
+  std::vector<core::candidate_time> times;
 };
 
 // --on-loss recover.
@@ -149,6 +162,32 @@ struct context_state {
   std::vector<core::range_list> first_chunks();
   // Worker, its chunk done: REQUEST the next, and take the CHUNK that answers (none: done).
   void request_chunk();
+  // Master: the dispenser of policy p's rule over `pool` (AWF: with those weights), and the
+  // next chunk from the pool's front for a worker (empty: all handed out).
+  void start_pool(const core::policy& p, core::range_list pool, std::vector<double> weights);
+  core::range_list next_chunk(std::size_t worker);
+
+  // AUTO-ALL (auto_all.cpp; beyond the paper). Customized mode that decides once: AUTO or
+  // AUTO-ALL (whose commitment to a paper strategy is AUTO's).
+  bool chooses_once() const {
+    return strategy_ == core::strategy::automatic || strategy_ == core::strategy::auto_all;
+  }
+  // Master, at the first synchronization: every candidate's predicted time of the loop and the
+  // pick (the fastest, or --auto-force's), recorded in the run's statistics.
+  auto_all_pick choose_policy(const std::vector<protocol::member_profile>& profiles,
+                              const std::vector<double>& speeds, double now);
+  // The model's input from the first synchronization on, as predict has it (nothing if the
+  // model cannot run).
+  std::optional<core::model_input> model_for_choice(const strategy_prediction& four,
+                                                    const std::vector<double>& speeds) const;
+  // A self-scheduling rule's predicted time of the loop: `elapsed` so far, the commitment's
+  // message, and core::predict_self_scheduling over the pool.
+  double predict_self_scheduled(const core::policy& p, const core::model_input& in,
+                                const core::range_list& pool, const std::vector<double>& speeds,
+                                double elapsed) const;
+  // Slave, told AUTO-ALL committed to a self-scheduling rule: drops what it has not started and
+  // continues as a worker.
+  void become_worker();
 
   // The slave's synchronizations (slave_sync.cpp).
   protocol::sync_header current_sync() const;

@@ -45,6 +45,19 @@ std::string choice_sequence(const run_stats& st) {
   return out;
 }
 
+std::vector<std::pair<std::string, std::string>> auto_all_fields(const run_stats& st) {
+  if (st.committed.empty()) return {};
+  char wall[32], at[32], shift[32];
+  std::snprintf(wall, sizeof wall, "%.6f", st.choice_wall_s);
+  std::snprintf(at, sizeof at, "%.6f", st.choice_time_s);
+  std::snprintf(shift, sizeof shift, "%.6f", st.first_phase_shift_s);
+  return {{"committed", st.committed},
+          {"candidates", core::format_candidate_times(st.candidates)},
+          {"choice_wall_s", wall},
+          {"choice_s", at},
+          {"first_phase_shift_s", shift}};
+}
+
 std::string run_stats::summary() const {
   std::ostringstream os;
   os << to_string(strategy) << " P=" << procs << " K=" << group_size << ": total " << total_time()

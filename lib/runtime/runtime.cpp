@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "dlb/core/auto_all.hpp"
 #include "dlb/core/heterogeneous.hpp"
 #include "dlb/runtime/clocks.hpp"
 #include "dlb/runtime/messenger.hpp"
@@ -64,9 +65,16 @@ namespace {
 // The policy, the slaves and their load.
 const option_spec kRunOptions[] = {
     {"strategy", "GDDLB",
-     "NONE, GCDLB, GDDLB, LCDLB, LDDLB, AUTO (customized: the model chooses) or ADAPTIVE "
-     "(the model chooses again at every synchronization); or a loop "
-     "self-scheduling baseline: SS, CSS:k (chunks of k), GSS, TSS, FAC2 or AWF"},
+     "NONE, GCDLB, GDDLB, LCDLB, LDDLB, AUTO (customized: the model chooses), ADAPTIVE "
+     "(the model chooses again at every synchronization) or AUTO-ALL (the models choose once "
+     "among --candidates); or a loop self-scheduling baseline: SS, CSS:k (chunks of k), GSS, "
+     "TSS, FAC2 or AWF"},
+    {"candidates", std::string(core::default_candidates()),
+     "AUTO-ALL: the policies it predicts at the first synchronization and chooses among "
+     "(blank-separated: the paper's four, ADAPTIVE, SS, CSS:k, GSS, TSS, FAC2, AWF)"},
+    {"auto-force", "",
+     "AUTO-ALL, for testing and diagnosis: commit to this policy (one of --candidates' names) "
+     "whatever the predictions, which are still made and printed; empty: the fastest"},
     {"backend", "pvm",
      "pvm (real PVM tasks), sim (simulated workstations in virtual time, one process) or mpi "
      "(one MPI rank per task: mpirun -np P+1 PROGRAM --backend mpi ...)"},
@@ -276,6 +284,28 @@ const std::string& choice(const options& o, const char* name,
   throw usage_error("option --" + std::string(name) + " must be " + list + ", got '" + v + "'");
 }
 
+// AUTO-ALL's --candidates and --auto-force (checked whatever the strategy).
+void read_auto_all(const options& o, run_params& p) {
+  try {
+    p.candidates = core::parse_candidates(o.str("candidates"));
+  } catch (const std::invalid_argument& e) {
+    throw usage_error("option --candidates: " + std::string(e.what()));
+  }
+  if (o.str("auto-force").empty()) return;
+  std::vector<core::policy> forced;
+  try {
+    forced = core::parse_candidates(o.str("auto-force"));
+  } catch (const std::invalid_argument& e) {
+    throw usage_error("option --auto-force: " + std::string(e.what()));
+  }
+  if (forced.size() != 1)
+    throw usage_error("option --auto-force takes one policy, got '" + o.str("auto-force") + "'");
+  if (p.strategy != core::strategy::auto_all)
+    throw usage_error("option --auto-force needs --strategy AUTO-ALL, got --strategy " +
+                      o.str("strategy"));
+  p.auto_force = forced.front();
+}
+
 // The policy, the backend, P and K.
 void read_policy(const options& o, run_params& p) {
   try {
@@ -284,6 +314,7 @@ void read_policy(const options& o, run_params& p) {
     throw usage_error("option --strategy: " + std::string(e.what()));
   }
   p.strategy = p.policy.kind;
+  read_auto_all(o, p);
   const std::string backend = choice(o, "backend", {"pvm", "sim", "mpi"});
   p.backend = backend == "sim"   ? backend_kind::sim
               : backend == "mpi" ? backend_kind::mpi
@@ -362,6 +393,19 @@ void read_failures(const options& o, run_params& p) {
         "option --on-loss recover works with the DLB strategies (NONE, GCDLB, GDDLB, "
         "LCDLB, LDDLB, AUTO), not with the self-scheduling policy " +
         o.str("strategy") + " (lib/README.md, \"When a workstation is lost\")");
+  if (p.recover && p.strategy == core::strategy::auto_all)
+    throw usage_error(
+        "option --on-loss recover does not work with --strategy AUTO-ALL, which may commit to "
+        "self-scheduling or ADAPTIVE (lib/README.md, \"AUTO-ALL\")");
+  const bool may_adapt =
+      p.strategy == core::strategy::auto_all &&
+      (std::any_of(p.candidates.begin(), p.candidates.end(),
+                   [](const core::policy& c) { return c.kind == core::strategy::adaptive; }) ||
+       (p.auto_force && p.auto_force->kind == core::strategy::adaptive));
+  if (may_adapt && p.after_no_move == core::after_no_move::stop)
+    throw usage_error(
+        "option --after-no-move stop does not work with --strategy AUTO-ALL when ADAPTIVE is a "
+        "candidate (lib/README.md, \"AUTO-ALL\")");
   // ADAPTIVE's re-selections need every active slave's profile; a lost slave (recover) or a
   // group that stops balancing (stop) would leave it waiting for one that never comes.
   if (p.strategy == core::strategy::adaptive && p.recover)

@@ -11,8 +11,10 @@
 //    and the slices of the moved input arrays, or no ranges (the loop is all handed out: its
 //    more_work() turns false).
 //  - The master answers requests in arrival order from core::chunk_dispenser (AWF: each worker's
-//    weight is the speed its last request reported), and collects the results as under the
-//    strategies (DLB_gather_data: the output slices of the iterations each worker executed).
+//    weight is the speed its last request reported), taking each chunk from the front of its
+//    pool ([0, I); under AUTO-ALL's switch, the iterations the slaves reported remaining:
+//    auto_all.cpp), and collects the results as under the strategies (DLB_gather_data: the
+//    output slices of the iterations each worker executed).
 //
 // Costs are the strategies': every message pays the messenger's sender and receiver overheads
 // and the network (the shared Ethernet by default), and under --balancer master the master's
@@ -35,23 +37,10 @@ namespace dlb {
 
 std::vector<core::range_list> detail::context_state::first_chunks() {
   const auto& prm = rt_.params();
-  core::chunk_params cp;
-  cp.rule = prm.policy.rule;
-  cp.iterations = loop_.iterations;
-  cp.workers = static_cast<std::size_t>(procs_);
-  cp.fixed = prm.policy.chunk;
-  self_sched_.dispenser_.emplace(cp);
-  self_sched_.next_chunk_begin_ = 0;
-  self_sched_.chunks_.clear();
-  self_sched_.chunk_bytes_ = 0;
+  start_pool(prm.policy, {{0, loop_.iterations}},
+             std::vector<double>(static_cast<std::size_t>(procs_), 0.0));
   std::vector<core::range_list> first(static_cast<std::size_t>(procs_));
-  for (std::size_t s = 0; s < first.size(); ++s) {
-    const std::int64_t c = self_sched_.dispenser_->next(s);
-    if (c == 0) continue;
-    first[s].push_back({self_sched_.next_chunk_begin_, self_sched_.next_chunk_begin_ + c});
-    self_sched_.next_chunk_begin_ += c;
-    self_sched_.chunks_.push_back(c);
-  }
+  for (std::size_t s = 0; s < first.size(); ++s) first[s] = next_chunk(s);
   return first;
 }
 
@@ -89,11 +78,10 @@ void run_self_scheduler(context_state& DLB) {
   auto& net = DLB.net_;
   if (!DLB.self_sched_.dispenser_) throw run_error("DLB_master_sync before DLB_scatter_data");
   const auto P = static_cast<std::size_t>(DLB.procs_);
-  const bool awf = DLB.rt_.params().policy.rule == core::chunk_rule::awf;
-  std::vector<double> weights(P, 0.0);  // AWF: 0 until a worker has reported its speed
+  const bool awf = DLB.self_sched_.rule_ == core::chunk_rule::awf;
+  auto& weights = DLB.self_sched_.weights_;  // AWF: 0 until a worker has reported its speed
   std::int64_t requests = 0, served = 0;
   const int loop = DLB.loop_id_;
-  DLB.master_.gathered_.clear();
   while (DLB.master_.gathered_.size() < P) {
     auto d = net.wait(
         [loop](const delivered& m) {
@@ -116,23 +104,19 @@ void run_self_scheduler(context_state& DLB) {
       weights[s] = q.speed;
       DLB.self_sched_.dispenser_->set_weights(weights);
     }
-    const std::int64_t c = DLB.self_sched_.dispenser_->next(s);
-    core::range_list ranges;
     const auto index = static_cast<std::int64_t>(DLB.self_sched_.chunks_.size());
-    if (c > 0) {
-      ranges.push_back({DLB.self_sched_.next_chunk_begin_, DLB.self_sched_.next_chunk_begin_ + c});
-      DLB.self_sched_.next_chunk_begin_ += c;
-      DLB.self_sched_.chunks_.push_back(c);
-      ++served;
-    }
+    const core::range_list ranges = DLB.next_chunk(s);
+    if (!ranges.empty()) ++served;
     writer slices;
     pack_arrays(slices, DLB.arrays_, ranges, moved_array);
     DLB.self_sched_.chunk_bytes_ += slices.size();
     net.send(d.from, tag::chunk,
              protocol::encode(protocol::chunk_msg{q.sync, index, ranges, slices.data()}));
   }
-  // The balancer's own count, as for the centralized strategies (DLB_gather_data reads it).
-  DLB.master_.tally_[0] = {requests, served};
+  // The balancer's own count, as for the centralized strategies (DLB_gather_data reads it);
+  // under AUTO-ALL after its first synchronization, added to that one.
+  DLB.master_.tally_[0].first += requests;
+  DLB.master_.tally_[0].second += served;
 }
 
 }  // namespace detail

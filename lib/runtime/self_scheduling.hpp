@@ -7,7 +7,8 @@
 namespace dlb::detail {
 
 // Until every worker has handed in its results: answers each REQUEST with the next chunk of the
-// run's rule (none once the loop is all handed out), with the chunk's input slices.
+// rule in force (none once the pool is all handed out), with the chunk's input slices. The
+// results handed in before it is called (master_state::gathered_) count.
 void run_self_scheduler(context_state& DLB);
 
 }  // namespace dlb::detail

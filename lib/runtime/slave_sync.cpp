@@ -474,8 +474,17 @@ protocol::decision detail::context_state::await_decision(const std::string& wher
                         "the master's decision (" + where + ")");
   reader r = m.body();
   protocol::decision_msg msg = protocol::decode_decision(r);
-  if (msg.commit)
-    adopt(msg.commit->strategy, msg.commit->group, slave_.active_, msg.commit->members);
+  if (!msg.commit) return std::move(msg.body);
+  if (msg.commit->strategy == core::strategy::self_scheduling) {
+    become_worker();  // AUTO-ALL committed to a self-scheduling rule
+    return std::move(msg.body);
+  }
+  // AUTO-ALL's commitment to ADAPTIVE is a re-selection's: it lists the members.
+  if (strategy_ == core::strategy::auto_all && msg.commit->members) {
+    strategy_ = core::strategy::adaptive;
+    popts_.adaptive = true;
+  }
+  adopt(msg.commit->strategy, msg.commit->group, slave_.active_, msg.commit->members);
   return std::move(msg.body);
 }
 
@@ -529,7 +538,8 @@ void detail::context_state::apply(const protocol::decision& d, const protocol::s
   // go on, the next to run out synchronizing again among them.
   if (d.reason != core::balance_reason::moved && balance_.no_move == core::after_no_move::stop)
     slave_.closed_ = true;
-  if (core::iteration_count(slave_.remaining_) > 0) {
+  // A worker (AUTO-ALL took up self-scheduling) asks for its first chunk next.
+  if (core::iteration_count(slave_.remaining_) > 0 || self_scheduled()) {
     slave_.more_work_ = true;
   } else {
     out_of_work();

@@ -78,7 +78,7 @@ std::vector<mpi_case> sanitized_cases(const std::vector<std::string>& policies) 
 std::vector<mpi_case> mpi_cases() {
   const std::vector<std::string> policies{"NONE", "GCDLB",    "GDDLB", "LCDLB", "LDDLB",
                                           "AUTO", "ADAPTIVE", "SS",    "CSS:4", "GSS",
-                                          "TSS",  "FAC2",     "AWF"};
+                                          "TSS",  "FAC2",     "AWF",   "AUTO-ALL"};
   if (DLB_SANITIZED) return sanitized_cases(policies);
   std::vector<mpi_case> v;
   for (const char* app : {"mxm", "trfd", "ac", "synthetic"})
@@ -97,11 +97,25 @@ std::string mpi_case_name(const ::testing::TestParamInfo<mpi_case>& info) {
   const auto& [app, strategy, procs] = info.param;
   std::string s = strategy;
   for (char& c : s)
-    if (c == ':') c = '_';
+    if (c == ':' || c == '-') c = '_';
   return app + "_" + s + "_P" + std::to_string(procs);
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, MpiRuns, ::testing::ValuesIn(mpi_cases()), mpi_case_name);
+
+// AUTO-ALL's switch to self-scheduling (--auto-force) as an MPI job: verified, committed to it.
+TEST(MpiAutoAll, SwitchToSelfSchedulingVerified) {
+  auto args = small_run("mxm", "AUTO-ALL", 4);
+  args.insert(args.end(), {"--auto-force", "GSS"});
+  auto r = mpi_testing::run_mpi(5, args);
+  ASSERT_FALSE(r.timed_out) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto res = fields_of(r.out, "RESULT ");
+  EXPECT_EQ(res["verified"], "1") << r.out;
+  EXPECT_EQ(res["committed"], "GSS") << r.out;
+  EXPECT_EQ(res["iterations_moved"], "0") << r.out;
+  EXPECT_TRUE(processes_with_marker(r.marker).empty()) << "a rank of the job is still alive";
+}
 
 // The native clock: real time, the same checks.
 TEST(MpiNative, SyntheticGcdlbVerified) {

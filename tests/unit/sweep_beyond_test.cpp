@@ -211,3 +211,69 @@ TEST(BeyondConfigs, AMissingColumnIsNamed) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(BeyondAutoAll, AgainstEveryFixedPolicy) {
+  // Configuration 1: GDDLB 10/10, GSS 8/12, AUTO 11/11, AUTO-ALL 8.16/10.2, NONE 20/20. Medians:
+  // GDDLB 10, GSS 10 (tie: GDDLB first in the driver's order), AUTO 11: the best is GDDLB.
+  // AUTO-ALL / GDDLB per seed 0.816 and 1.02: geometric mean sqrt(0.816 x 1.02) <= 1.03.
+  // Configuration 2 (P = 16): GDDLB 10, AUTO-ALL 12 (one seed): 1.2, missed.
+  const std::string a = "n=64 r=128 m=128", b = "n=128 r=128 m=128";
+  const auto c = configs_of(
+      row("mxm", 4, a, "NONE", 1, 20, 5) + row("mxm", 4, a, "NONE", 2, 20, 5) +
+      row("mxm", 4, a, "GDDLB", 1, 10, 5) + row("mxm", 4, a, "GDDLB", 2, 10, 5) +
+      row("mxm", 4, a, "GSS", 1, 8, 5) + row("mxm", 4, a, "GSS", 2, 12, 5) +
+      row("mxm", 4, a, "AUTO", 1, 11, 5) + row("mxm", 4, a, "AUTO", 2, 11, 5) +
+      row("mxm", 4, a, "AUTO-ALL", 1, 8.16, 5) + row("mxm", 4, a, "AUTO-ALL", 2, 10.2, 5) +
+      row("mxm", 16, b, "GDDLB", 1, 10, 5) + row("mxm", 16, b, "AUTO-ALL", 1, 12, 5) +
+      row("mxm", 16, "n=256 r=128 m=128", "GDDLB", 1, 10, 5));
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(fixed_policies(c[0]), (std::vector<std::string>{"GDDLB", "AUTO", "GSS"}));
+  const auto r1 = compare_auto_all(c[0]);
+  ASSERT_TRUE(r1);
+  EXPECT_EQ(r1->best, "GDDLB");
+  ASSERT_TRUE(r1->vs_best);
+  EXPECT_NEAR(r1->vs_best->geo_mean, std::sqrt(0.816 * 1.02), 1e-9);
+  EXPECT_NEAR(r1->vs.at("GSS").geo_mean, std::sqrt(8.16 / 8 * 10.2 / 12), 1e-9);
+  EXPECT_NEAR(r1->vs.at("AUTO").geo_mean, std::sqrt(8.16 / 11 * 10.2 / 11), 1e-9);
+  EXPECT_EQ(r1->vs.count("NONE"), 0u);
+  const auto r2 = compare_auto_all(c[1]);
+  ASSERT_TRUE(r2);
+  EXPECT_NEAR(r2->vs_best->geo_mean, 1.2, 1e-9);
+  EXPECT_FALSE(compare_auto_all(c[2]));  // no AUTO-ALL
+  const auto s = summarize_auto_all({*r1, *r2});
+  EXPECT_EQ(s.configs, 2u);
+  EXPECT_EQ(s.within, 1u);
+  EXPECT_FALSE(s.met());
+  // Against GDDLB over the two configurations: geometric mean of sqrt(0.816 x 1.02) and 1.2.
+  EXPECT_NEAR(s.vs.at("GDDLB").geo_mean, std::sqrt(std::sqrt(0.816 * 1.02) * 1.2), 1e-9);
+  EXPECT_EQ(s.vs.at("GDDLB").n, 2u);
+  EXPECT_EQ(s.vs.at("GSS").n, 1u);
+  auto_all_row ok = *r1;
+  EXPECT_TRUE(summarize_auto_all({ok, ok, ok, ok, ok, ok, ok, ok, ok, *r2}).met());  // 9 of 10
+  EXPECT_FALSE(summarize_auto_all({ok, ok, ok, ok, ok, ok, ok, ok, *r2, *r2}).met());
+}
+
+TEST(BeyondAutoAll, WhatItCommittedTo) {
+  const std::string header =
+      "app,P,K,size,strategy,rep,seed,ml,tl,clock,scale,network,backend,extra_args,status,"
+      "verified,total_s,chosen,choices,committed,loop1_committed,loop2_committed\n";
+  const std::string common = ",0,1,5,5,emulated,10,ethernet1996,sim,,ok,1,10,";
+  const auto t = dlb::sweep::parse_csv_table(
+      header + "mxm,4,2,n=400 r=400 m=400,AUTO-ALL" + common + "GSS,-,GSS,,\n" +
+          "mxm,4,2,n=400 r=400 m=400,GDDLB" + common + "-,-,,,\n" +
+          "trfd,4,2,n=30,AUTO-ALL" + common + "-,-,,ADAPTIVE,FAC2\n" + "trfd,4,2,n=30,GDDLB" +
+          common + "-,-,,,\n",
+      "test");
+  const auto c = by_config(verified_runs(t));
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].chose.at("AUTO-ALL").at("1"), "GSS");
+  EXPECT_EQ(c[1].chose.at("AUTO-ALL").at("1"), "ADAPTIVE / FAC2");
+  const auto s = summarize_auto_all({*compare_auto_all(c[0]), *compare_auto_all(c[1])});
+  EXPECT_EQ(s.commitments.at("GSS"), 1u);
+  EXPECT_EQ(s.commitments.at("ADAPTIVE"), 1u);
+  EXPECT_EQ(s.commitments.at("FAC2"), 1u);
+}
+
+}  // namespace

@@ -7,8 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "dlb/core/auto_all.hpp"
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/core/strategy.hpp"
 
@@ -94,6 +96,17 @@ struct run_stats {
   core::strategy chosen = core::strategy::none;
   // ADAPTIVE: every re-selection, in order (chosen is the first one's strategy).
   std::vector<adaptive_choice> choices;
+  // AUTO-ALL: the policy it committed to as --strategy names it ("GSS", "CSS:16", "GDDLB",
+  // "ADAPTIVE"; chosen is its strategy), every candidate's predicted time of the loop (seconds
+  // from its start, in --candidates order; a candidate the model could not predict is left out),
+  // and what the choice cost: the master's wall seconds computing the predictions, and the run
+  // clock's seconds from the last profile in to the commitment sent (delta and the messages).
+  std::string committed;
+  std::vector<core::candidate_time> candidates;
+  double choice_wall_s = 0.0;
+  double choice_time_s = 0.0;
+  // The first phase's measured length minus the model's, added to the four's predictions.
+  double first_phase_shift_s = 0.0;
   // What the model predicts from the speeds observed up to the first synchronization (every
   // run that balances; in AUTO runs, the prediction it committed on), with the load that
   // --model-load names; other_prediction is the same with the other assumption (both are
@@ -117,5 +130,11 @@ struct run_stats {
 // ADAPTIVE's choices as "GDDLB@0.512,LDDLB@3.204" (strategy@seconds from the loop's start);
 // "-" if there were none.
 std::string choice_sequence(const run_stats& st);
+
+// AUTO-ALL's fields of a RESULT line, in order (none for another strategy): committed (the
+// policy), candidates ("GCDLB:12.3/.../AWF:11.9": each candidate's predicted time of the loop,
+// seconds), choice_wall_s (the master's wall seconds computing them) and choice_s (the run
+// clock's seconds from the last profile in to the commitment sent).
+std::vector<std::pair<std::string, std::string>> auto_all_fields(const run_stats& st);
 
 }  // namespace dlb

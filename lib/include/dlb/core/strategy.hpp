@@ -15,22 +15,35 @@
 
 namespace dlb::core {
 
-enum class strategy { none, gcdlb, gddlb, lcdlb, lddlb, automatic, self_scheduling, adaptive };
+// auto_all (beyond the paper) is customized mode over every policy: at the first synchronization
+// the master predicts the rest of the loop under each candidate (the paper's four, ADAPTIVE, the
+// self-scheduling rules; auto_all.hpp) and commits to the fastest.
+enum class strategy {
+  none,
+  gcdlb,
+  gddlb,
+  lcdlb,
+  lddlb,
+  automatic,
+  self_scheduling,
+  adaptive,
+  auto_all
+};
 
 // The four balancing strategies, in the order used for tie-breaking between equal predictions.
 inline constexpr std::array<strategy, 4> balancing_strategies = {strategy::gcdlb, strategy::gddlb,
                                                                  strategy::lcdlb, strategy::lddlb};
 
-// "NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO", "ADAPTIVE" ("SELF" for self_scheduling, whose
+// "NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO", "ADAPTIVE", "AUTO-ALL" ("SELF" for self_scheduling, whose
 // names are its chunk rules': policy.hpp).
 std::string_view to_string(strategy s);
 // Customized modes: the model chooses the strategy (automatic: once; adaptive: at every
-// synchronization).
+// synchronization; auto_all: once, among every candidate policy).
 bool is_customized(strategy s);
 // The names above but SELF, in any letter case; anything else is empty.
 std::optional<strategy> parse_strategy(std::string_view text);
 
-// For none, automatic, adaptive and self_scheduling all four are false: they are not a point on
+// For none, automatic, adaptive, auto_all and self_scheduling all four are false: they are not a point on
 // either axis.
 bool is_global(strategy s);
 bool is_local(strategy s);

@@ -94,6 +94,10 @@ struct run_params {
   // What --strategy named: the strategy, or a self-scheduling chunk rule (strategy is then
   // self_scheduling); core::to_string(policy) is the name the RESULT line echoes.
   core::policy policy;
+  // AUTO-ALL: the candidates it predicts (--candidates), and the policy it commits to whatever
+  // the predictions (--auto-force: a testing and diagnostic knob; empty: the fastest).
+  std::vector<core::policy> candidates;
+  std::optional<core::policy> auto_force;
   int procs = 4;  // P
   int group = 4;  // K (resolved: --group, or P/2); global strategies run as one group of P
   core::load_function load;

@@ -168,7 +168,8 @@ constexpr sync_protocol master_sync_protocol(const protocol_options& o) {
 // mode, and for the balancing strategies unless --first-sync strategy; nothing for NONE (and the
 // other strategies without a protocol).
 constexpr std::optional<sync_protocol> first_protocol(core::strategy s, const protocol_options& o) {
-  if (s == core::strategy::automatic || s == core::strategy::adaptive)
+  if (s == core::strategy::automatic || s == core::strategy::adaptive ||
+      s == core::strategy::auto_all)
     return master_sync_protocol(o);
   const auto p = resolve_protocol(s, o);
   if (!p || o.first_sync == first_sync_owner::strategy) return p;

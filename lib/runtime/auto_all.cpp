@@ -1,0 +1,209 @@
+// auto_all.cpp: AUTO-ALL's parts of the master and of a slave (beyond the paper; lib/README.md,
+// "AUTO-ALL"). At the loop's first synchronization (the master's own: global, centralized) the
+// master predicts the loop's time under every candidate (--candidates) and commits to the
+// fastest (or to --auto-force's):
+//  - a paper strategy: exactly AUTO's commitment (central_balancer.cpp, commit);
+//  - ADAPTIVE: that synchronization becomes ADAPTIVE's first re-selection (adaptive.cpp);
+//  - a self-scheduling rule: every slave that took part is told so in the commitment, drops the
+//    iterations it has not started and continues as a worker (REQUEST / CHUNK); the master hands
+//    out the pool of what the slaves reported remaining (the union of their profiles'
+//    remaining ranges, in slave order) by the rule's dispenser, with each chunk's input slices
+//    from its own copy of the arrays (self_scheduling.cpp), until the loop's end.
+#include "dlb/core/auto_all.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "context_impl.hpp"
+#include "dlb/core/load_estimate.hpp"
+#include "dlb/core/self_scheduling_model.hpp"
+#include "dlb/runtime/protocol.hpp"
+#include "dlb/runtime/strategy_table.hpp"
+
+namespace dlb {
+namespace {
+
+// What a message costs, as the messenger and the network charge it (network.hpp): the run's
+// emulated or simulated network; under the native clock the model's L and B (no overheads, no
+// shared medium); nothing on the ideal network.
+core::message_costs message_costs_of(const run_params& prm, const core::network_profile& model) {
+  core::message_costs m;
+  if (prm.emulated && prm.network.modelled()) {
+    const network_params& n = prm.network;
+    m.latency = n.latency;
+    m.bandwidth = n.bandwidth;
+    m.send_overhead = n.send_overhead;
+    m.recv_overhead = n.recv_overhead;
+    m.header_bytes = n.header_bytes;
+    m.wire_share = n.wire_share;
+    m.shared_medium = n.kind == network_kind::ethernet1996;
+  } else if (!prm.emulated) {
+    m.latency = model.latency;
+    m.bandwidth = model.bandwidth;
+    m.shared_medium = false;
+  }
+  return m;
+}
+
+double total(const core::message_parts& m) { return m.send + m.wire + m.rest + m.receive; }
+
+}  // namespace
+
+std::optional<core::model_input> detail::context_state::model_for_choice(
+    const strategy_prediction& four, const std::vector<double>& speeds) const {
+  const auto& prm = rt_.params();
+  std::vector<double> w;
+  double mean = 0.0;
+  bool uniform = true;
+  core::model_input in = model_base(w, mean, uniform);
+  if (!four.valid || !(mean > 0) || speeds.size() != prm.speeds.size()) return std::nullopt;
+  in.start = initial_distribution();
+  // As predict (dlb.cpp): the observed speeds held constant under real time, else the
+  // workstations' speeds under the run's load or the estimated one (the estimated ml and tl;
+  // the seed of expected_choice's first draw: predict_self_scheduled averages over its draws).
+  if (!prm.emulated || !loop_.work) {
+    const double per_unit = work_cost() ? 1.0 : mean;
+    for (double v : speeds) in.machine.base_speeds.push_back(std::max(v * per_unit, 1e-12));
+    in.machine.load.max_load = 0;
+  } else {
+    in.machine.base_speeds = prm.speeds;
+    in.start_time = master_.stats_.start_time;
+    if (four.load == core::model_load::run) {
+      in.machine.load = prm.load;
+    } else {
+      in.machine.load.seed = core::model_load_seed(0);
+      in.machine.load.max_load = four.max_load;
+      in.machine.load.persistence = four.persistence;
+    }
+  }
+  if (!uniform) in.program.iteration_times = std::move(w);
+  return in;
+}
+
+double detail::context_state::predict_self_scheduled(const core::policy& p,
+                                                     const core::model_input& in,
+                                                     const core::range_list& pool,
+                                                     const std::vector<double>& speeds,
+                                                     double elapsed) const {
+  const auto& prm = rt_.params();
+  core::self_scheduling_input ss;
+  ss.rule = p.rule;
+  ss.fixed = p.chunk;
+  ss.pool = pool;
+  ss.time_per_iteration = in.program.time_per_iteration;
+  ss.iteration_times = in.program.iteration_times;
+  ss.bytes_per_iteration = in.program.bytes_per_iteration;
+  ss.request_bytes = static_cast<double>(protocol::encode(protocol::request_msg{}).size());
+  ss.answer_bytes =
+      static_cast<double>(protocol::encode(protocol::chunk_msg{{}, 0, {{0, 1}}, {}}).size());
+  ss.network = message_costs_of(prm, rt_.model_network());
+  ss.base_speeds = in.machine.base_speeds;
+  ss.load = in.machine.load;
+  ss.weights = speeds;
+  // The commitment reaches the workers first (one DECISION's cost).
+  const double decision = total(core::message_cost(ss.network, ss.answer_bytes));
+  ss.start_time = in.start_time + elapsed + decision;
+  // Under --model-load estimated, the mean over expected_choice's load functions, as the four's.
+  const bool estimated =
+      prm.emulated && loop_.work && prm.model_load == core::model_load::estimated;
+  const std::size_t draws = estimated ? core::estimated_load_draws : 1;
+  double sum = 0.0;
+  for (std::size_t d = 0; d < draws; ++d) {
+    if (estimated) ss.load.seed = core::model_load_seed(d);
+    sum += core::predict_self_scheduling(ss).total_time;
+  }
+  return elapsed + decision + sum / static_cast<double>(draws);
+}
+
+detail::auto_all_pick detail::context_state::choose_policy(
+    const std::vector<protocol::member_profile>& profiles, const std::vector<double>& speeds,
+    double now) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  const auto& prm = rt_.params();
+  auto& stats = master_.stats_;
+  stats.prediction = predict(speeds);  // AUTO's: the paper's four
+  const auto in = model_for_choice(stats.prediction, speeds);
+  core::range_list pool;
+  for (const auto& prof : profiles)
+    pool.insert(pool.end(), prof.remaining.begin(), prof.remaining.end());
+  const double elapsed = now - stats.start_time;
+  // The four's predictions run from the loop's start, their first phase the model's; the others
+  // are the time so far plus a prediction of the rest. The four are shifted by the first
+  // phase's measured length minus the model's (one shift for all four: AUTO's ranking stands).
+  double shift = 0.0;
+  if (in) {
+    const double t1 = core::first_run_out(*in);
+    if (std::isfinite(t1)) shift = elapsed - (t1 - in->start_time);
+  }
+  stats.first_phase_shift_s = shift;
+  auto_all_pick pick;
+  for (const core::policy& c : prm.candidates) {
+    double t = -1.0;
+    const auto k = static_cast<std::size_t>(
+        std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), c.kind) -
+        core::balancing_strategies.begin());
+    if (k < 4 && stats.prediction.valid) {
+      t = stats.prediction.total_time[k] + shift;
+    } else if (c.kind == core::strategy::adaptive && in && stats.prediction.valid) {
+      // The best of the four as predicted above; its synchronizations from the model on `in`.
+      core::prediction best = core::predict(stats.prediction.best, *in);
+      best.total_time = *std::min_element(stats.prediction.total_time.begin(),
+                                          stats.prediction.total_time.end()) +
+                        shift;
+      t = core::predict_adaptive(best, in->network, static_cast<std::size_t>(procs_), prm.delta);
+    } else if (c.kind == core::strategy::self_scheduling && in) {
+      t = predict_self_scheduled(c, *in, pool, speeds, elapsed);
+    }
+    if (t >= 0 && std::isfinite(t)) pick.times.push_back({c, t});
+  }
+  if (prm.auto_force)
+    pick.policy = *prm.auto_force;
+  else if (!pick.times.empty())
+    pick.policy = pick.times[core::fastest(pick.times)].candidate;
+  else
+    pick.policy = core::policy{};  // GDDLB, as AUTO when the model cannot predict
+  stats.candidates = pick.times;
+  stats.committed = core::to_string(pick.policy);
+  stats.chosen = pick.policy.kind;
+  stats.choice_wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return pick;
+}
+
+void detail::context_state::start_pool(const core::policy& p, core::range_list pool,
+                                       std::vector<double> weights) {
+  core::chunk_params cp;
+  cp.rule = p.rule;
+  cp.iterations = core::iteration_count(pool);
+  cp.workers = static_cast<std::size_t>(procs_);
+  cp.fixed = p.chunk;
+  self_sched_.dispenser_.emplace(cp);
+  self_sched_.rule_ = p.rule;
+  self_sched_.pool_ = std::move(pool);
+  self_sched_.weights_ = std::move(weights);
+  if (p.rule == core::chunk_rule::awf) self_sched_.dispenser_->set_weights(self_sched_.weights_);
+  self_sched_.chunks_.clear();
+  self_sched_.chunk_bytes_ = 0;
+}
+
+core::range_list detail::context_state::next_chunk(std::size_t worker) {
+  const std::int64_t c = self_sched_.dispenser_->next(worker);
+  if (c == 0) return {};
+  core::range_split split = core::split_front(self_sched_.pool_, c);
+  self_sched_.pool_ = std::move(split.back);
+  self_sched_.chunks_.push_back(c);
+  return std::move(split.front);
+}
+
+void detail::context_state::become_worker() {
+  // The iterations not started go back to the master's pool: the current range keeps its begin
+  // (the application's loop ends it there), the rest is dropped.
+  strategy_ = core::strategy::self_scheduling;
+  const auto& rem = slave_.remaining_;
+  const std::int64_t at = rem.empty() ? 0 : rem.front().begin;
+  slave_.remaining_ = rem.empty() ? core::range_list{} : core::range_list{{at, at}};
+  slave_.closed_ = true;
+}
+
+}  // namespace dlb

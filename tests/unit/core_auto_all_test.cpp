@@ -1,0 +1,105 @@
+// AUTO-ALL's pure parts (dlb/core/auto_all.hpp): the candidate list, the pick, ADAPTIVE's
+// prediction.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "dlb/core/auto_all.hpp"
+
+namespace {
+
+using namespace dlb::core;
+
+TEST(AutoAll, DefaultCandidatesParse) {
+  const auto c = parse_candidates(default_candidates());
+  ASSERT_EQ(c.size(), 11u);
+  EXPECT_EQ(c[0].kind, strategy::gcdlb);
+  EXPECT_EQ(c[4].kind, strategy::adaptive);
+  EXPECT_EQ(c[6].kind, strategy::self_scheduling);
+  EXPECT_EQ(c[6].rule, chunk_rule::css);
+  EXPECT_EQ(c[6].chunk, 16);
+  EXPECT_EQ(to_string(c[10]), "AWF");
+}
+
+TEST(AutoAll, CandidatesRefusedWithTheirName) {
+  const std::vector<std::pair<const char*, const char*>> bad{
+      {"GDDLB FOO", "'FOO'"},     {"AUTO GSS", "'AUTO'"}, {"NONE", "'NONE'"},
+      {"AUTO-ALL", "'AUTO-ALL'"}, {"GSS gss", "'gss'"},   {"CSS", "'CSS'"},
+      {"CSS:0", "'CSS:0'"},       {"", "no candidate"},   {"  ", "no candidate"}};
+  for (const auto& [text, named] : bad) {
+    try {
+      parse_candidates(text);
+      ADD_FAILURE() << "accepted '" << text << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(named), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(parse_candidates("gss, CSS:4 ,GDDLB").size(), 3u);
+}
+
+TEST(AutoAll, FastestIsTheLeastFirstOnTies) {
+  const policy a = parse_policy("GDDLB"), b = parse_policy("GSS"), c = parse_policy("AWF");
+  EXPECT_EQ(fastest({{a, 3.0}, {b, 2.0}, {c, 2.5}}), 1u);
+  EXPECT_EQ(fastest({{a, 2.0}, {b, 2.0}, {c, 2.5}}), 0u);
+  EXPECT_EQ(fastest({{a, 5.0}, {b, 4.0}, {c, 4.0 * (1 + 1e-14)}}), 1u);
+  EXPECT_THROW(fastest({}), std::invalid_argument);
+  EXPECT_THROW(fastest({{a, -1.0}}), std::invalid_argument);
+}
+
+TEST(AutoAll, AdaptiveIsTheBestPlusItsReselections) {
+  // The best of the four predicted at 100 s with 3 synchronizations in its busiest group; a
+  // re-selection costs one-to-all(P) + all-to-one(P) + delta = (0.01 + 0.02) + 0.001.
+  prediction best;
+  best.total_time = 100.0;
+  best.groups.resize(2);
+  best.groups[0].synchronizations = 3;
+  best.groups[1].synchronizations = 2;
+  network_profile net;
+  net.one_to_all.coefficients = {0.01};
+  net.all_to_one.coefficients = {0.02};
+  EXPECT_NEAR(predict_adaptive(best, net, 4, 0.001), 100.0 + 3 * 0.031, 1e-12);
+  best.groups.clear();  // no synchronization: ADAPTIVE is the best
+  EXPECT_DOUBLE_EQ(predict_adaptive(best, net, 4, 0.001), 100.0);
+}
+
+TEST(AutoAll, CandidateTimesFormat) {
+  EXPECT_EQ(format_candidate_times({{parse_policy("GDDLB"), 12.5}, {parse_policy("CSS:16"), 3}}),
+            "GDDLB:12.5/CSS:16:3");
+  EXPECT_EQ(format_candidate_times({}), "-");
+}
+
+}  // namespace
+
+namespace {
+
+using namespace dlb::core;
+
+TEST(AutoAll, FirstRunOutIsTheEarliestFinishOfTheStart) {
+  // Slaves of speed 1 and 2 with 6 and 10 iterations of 1 s from t = 100: 6 s and 5 s.
+  model_input in;
+  in.program.time_per_iteration = 1.0;
+  in.machine.base_speeds = {1.0, 2.0};
+  in.machine.load.max_load = 0;
+  in.start = {{{0, 6}}, {{6, 16}}};
+  in.start_time = 100.0;
+  EXPECT_NEAR(first_run_out(in), 105.0, 1e-12);
+  // A load of 1 on slave 1 (block 0 onwards) halves it: 10 s; slave 0's 6 s is first.
+  in.machine.load.table = {{0}, {1}};
+  in.machine.load.max_load = 1;
+  EXPECT_NEAR(first_run_out(in), 106.0, 1e-12);
+  // Non-uniform: slave 0's iterations cost 3 s each now (18 s), slave 1's 10 s.
+  in.program.iteration_times.assign(16, 1.0);
+  for (std::size_t k = 0; k < 6; ++k) in.program.iteration_times[k] = 3.0;
+  EXPECT_NEAR(first_run_out(in), 110.0, 1e-12);
+  // A slave without work does not count; none with work: +infinity.
+  in.start = {{}, {{6, 16}}};
+  EXPECT_NEAR(first_run_out(in), 110.0, 1e-12);
+  in.start = {{}, {}};
+  EXPECT_TRUE(std::isinf(first_run_out(in)));
+  in.start = {{}};
+  EXPECT_THROW(first_run_out(in), std::invalid_argument);
+}
+
+}  // namespace
