@@ -263,6 +263,11 @@ std::optional<delivered> messenger::take(const match& m, bool due_only) {
   if (m.kind) {
     auto q = pending_.find(static_cast<int>(*m.kind));
     if (q != pending_.end()) consider(q->second);
+  } else if (!m.kinds.empty()) {
+    for (const tag t : m.kinds) {
+      auto q = pending_.find(static_cast<int>(t));
+      if (q != pending_.end()) consider(q->second);
+    }
   } else {
     for (auto& [t, q] : pending_) consider(q);
   }

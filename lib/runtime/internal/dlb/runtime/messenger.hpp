@@ -65,18 +65,25 @@ struct delivered {
   reader body() const { return reader(payload); }
 };
 
-// Which messages a receive wants: those of one tag (looked up among that tag's messages
-// alone, so a long queue of others is never scanned) or of any, for which `pred` holds.
+// Which messages a receive wants: those of one tag, or of a few (each looked up among that
+// tag's messages alone, so a long queue of others, such as the stale interrupts a waiting
+// requester never polls, is never scanned), or of any; of those, the ones for which `pred` holds.
 struct message_match {
   std::optional<tag> kind;
+  std::vector<tag> kinds;                      // with no `kind`: these tags only (empty: any)
   std::function<bool(const delivered&)> pred;  // empty: every message of `kind`
   message_match(tag t, std::function<bool(const delivered&)> p = {})
       : kind(t), pred(std::move(p)) {}
+  message_match(std::vector<tag> ts, std::function<bool(const delivered&)> p)
+      : kinds(std::move(ts)), pred(std::move(p)) {}
   template <class F>
   requires std::is_invocable_r_v<bool, const F&, const delivered&> message_match(F f)
       : pred(std::move(f)) {}
   bool operator()(const delivered& d) const {
-    return (!kind || d.kind == *kind) && (!pred || pred(d));
+    if (kind && d.kind != *kind) return false;
+    if (!kind && !kinds.empty() && std::find(kinds.begin(), kinds.end(), d.kind) == kinds.end())
+      return false;
+    return !pred || pred(d);
   }
 };
 
