@@ -177,10 +177,9 @@ std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const byt
   const auto wire = static_cast<std::size_t>(net_.params().header_bytes) + body.size();
   if (net_.params().carried_by_transport) {
     // The simulated network carries each copy (its interface queues them in order).
-    for (int r : to) {
-      if (observer_) observer_(sent, r, kind, body);
-      transport_.send(r, static_cast<int>(kind), framed(sent, leaves, body), wire);
-    }
+    if (observer_)
+      for (int r : to) observer_(sent, r, kind, body);
+    transport_.send_each(to, static_cast<int>(kind), framed(sent, leaves, body), wire);
     return body.size() * to.size();
   }
   std::vector<std::pair<int, double>> arrivals;
