@@ -191,7 +191,7 @@ std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const byt
   return body.size() * to.size();
 }
 
-void messenger::accept(const envelope& e) {
+void messenger::accept(envelope&& e) {
   if (e.tag == kTaskExitTag) {
     if (e.from >= 0 && static_cast<std::size_t>(e.from) < watched_.size() &&
         watched_[static_cast<std::size_t>(e.from)]) {
@@ -227,7 +227,11 @@ void messenger::accept(const envelope& e) {
   if (e.arrival >= 0) d.arrival = e.arrival;  // the backend's network delivered it then
   if (modelled() && net_.params().recv_cost(f.body.size()) > 0)
     uncharged_.push({d.arrival, net_.params().recv_cost(f.body.size())});
-  d.payload.assign(f.body.begin(), f.body.end());
+  // The body is the payload after its frame: the payload is kept, its frame erased (no copy
+  // of a large body into a new buffer).
+  const auto header = static_cast<std::size_t>(f.body.data() - e.payload.data());
+  d.payload = std::move(e.payload);
+  d.payload.erase(d.payload.begin(), d.payload.begin() + static_cast<std::ptrdiff_t>(header));
   d.seq = received_++;
   pending_[e.tag].push_back(std::move(d));
 }
@@ -235,7 +239,7 @@ void messenger::accept(const envelope& e) {
 void messenger::drain(std::chrono::microseconds bound) {
   auto e = transport_.receive(bound);
   while (e) {
-    accept(*e);
+    accept(std::move(*e));
     e = transport_.receive(std::chrono::microseconds(0));
   }
 }

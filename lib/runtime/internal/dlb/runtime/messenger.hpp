@@ -152,7 +152,7 @@ class messenger {
   // Does a 1996 network cost this task time (emulated or simulated)?
   bool modelled() const;
   void drain(std::chrono::microseconds bound);
-  void accept(const envelope& e);
+  void accept(envelope&& e);  // takes the payload
   // Charges the receive overhead o_r of every message that has arrived by now, in order of
   // arrival, on this task's CPU: one that arrived while the task was idle (waiting) is handled
   // from its arrival, one that arrived while it was busy (computing, sending, deciding) after
