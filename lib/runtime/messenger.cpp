@@ -233,7 +233,13 @@ void messenger::accept(envelope&& e) {
   d.payload = std::move(e.payload);
   d.payload.erase(d.payload.begin(), d.payload.begin() + static_cast<std::ptrdiff_t>(header));
   d.seq = received_++;
+  if (discard_ && (*discard_)(d)) return;
   pending_[e.tag].push_back(std::move(d));
+}
+
+void messenger::discard(match m) {
+  for (auto& [t, q] : pending_) std::erase_if(q, [&m](const delivered& d) { return m(d); });
+  discard_ = std::move(m);
 }
 
 void messenger::drain(std::chrono::microseconds bound) {

@@ -128,6 +128,12 @@ class messenger {
   // the awaited message in the timeout error.
   delivered wait(const match& m, const std::string& what);
 
+  // Messages this task will never take (a slave's interrupts of a loop it has left): dropped
+  // from the pending lists now and on arrival from now on, their receive overhead still
+  // charged. Without it an idle slave kept every later interrupt of the loop: P per slave, P^2
+  // per simulated run, under the interrupt storm at P = 4096 (lib/README.md).
+  void discard(match m);
+
   // Task-exit notifications for these ranks are failures; for others they are ignored.
   void set_watched(std::vector<bool> watched) { watched_ = std::move(watched); }
   // --on-loss recover, on the master: a watched task's exit is a message (tag::task_exit, from
@@ -168,6 +174,7 @@ class messenger {
   std::chrono::milliseconds timeout_;
   // Messages here but not yet taken, per tag, each queue in order of receipt.
   std::map<int, std::deque<delivered>> pending_;
+  std::optional<match> discard_;  // messages dropped on arrival (discard)
   std::uint64_t received_ = 0;  // receipt counter: delivered::seq
   std::vector<bool> watched_;
   bool deliver_exits_ = false;
