@@ -3,7 +3,7 @@
 // slices moved to it), not the full-size arrays of the generated code (O(I) per slave, P x I per
 // run); measured deterministically as the bytes in resident pages of each task's arrays
 // (synthetic --report-arrays 1, dlb::task_buffer::resident_bytes), in weak scaling (I = 20 P);
-// and the interrupts of a synchronization (lib/README.md, "The interrupt storm"): one
+// and the interrupts of a synchronization (lib/README.md, "Simulated runs at scale"): one
 // synchronization per epoch, one interrupt per slave and epoch, each to the K - 1 others.
 #include <gtest/gtest.h>
 #include <unistd.h>
