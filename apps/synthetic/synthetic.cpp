@@ -117,6 +117,13 @@ class iteration_costs {
   double factor_ = 0.0;
 };
 
+// The master's input array: in[i] = i/2 - 3.
+std::vector<double> initial_input(std::size_t n) {
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = 0.5 * static_cast<double>(i) - 3.0;
+  return v;
+}
+
 template <class In>
 double expected(const In& in, const std::vector<double>& w, std::int64_t i) {
   return 2 * in[static_cast<std::size_t>(i)] + w[static_cast<std::size_t>(i % 16)] +
@@ -257,11 +264,7 @@ int body(dlb::runtime& rt) {
   // Full-size arrays indexed globally, as generated; a slave's pages are resident only where it
   // holds slices (apps::common::task_array).
   const auto n = static_cast<std::size_t>(I);
-  auto in = apps::common::master_or_zeros(rt.master(), n, [n] {
-    std::vector<double> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = 0.5 * static_cast<double>(i) - 3.0;
-    return v;
-  });
+  auto in = apps::common::master_or_zeros(rt.master(), n, [n] { return initial_input(n); });
   auto out = apps::common::master_or_zeros(rt.master(), n, [n] { return std::vector<double>(n); });
   std::vector<double> w(16);
   if (rt.master())

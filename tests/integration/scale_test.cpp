@@ -1,4 +1,4 @@
-// Simulated runs at scale (lib/README.md, "Memory of a simulated run"; experiments/configs/
+// Simulated runs at scale (lib/README.md, "Simulated runs at scale"; experiments/configs/
 // scale.conf): the memory a simulated slave's arrays hold follows what it owns (O(I/P) plus the
 // slices moved to it), not the full-size arrays of the generated code (O(I) per slave, P x I per
 // run); measured deterministically as the bytes in resident pages of each task's arrays
