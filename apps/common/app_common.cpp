@@ -189,15 +189,15 @@ task_array::task_array(std::vector<double> values)
     : values_(std::move(values)), size_(values_.size()), data_(values_.data()) {}
 
 task_array::task_array(std::size_t size)
-    : zeros_(static_cast<double*>(std::calloc(size == 0 ? 1 : size, sizeof(double)))),
-      size_(size),
-      data_(zeros_.get()) {
-  if (data_ == nullptr) throw std::bad_alloc();
-}
+    : zeros_(size), slave_(true), size_(size), data_(zeros_.data()) {}
 
 const std::vector<double>& task_array::values() const {
-  if (zeros_ != nullptr) throw std::logic_error("task_array::values: a slave's array has no data");
+  if (slave_) throw std::logic_error("task_array::values: a slave's array has no data");
   return values_;
+}
+
+std::size_t task_array::resident_bytes() const {
+  return slave_ ? zeros_.resident_bytes() : values_.size() * sizeof(double);
 }
 
 task_array master_or_zeros(bool master, std::size_t size,

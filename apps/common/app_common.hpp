@@ -16,16 +16,18 @@
 
 #include "apps/verify.hpp"
 #include "dlb/dlb.hpp"
+#include "dlb/task_buffer.hpp"
 
 namespace apps::common {
 
 // A full-size array of one task, indexed globally as in the generated code. The master's holds
-// the program's data (a std::vector, checked at the end); a slave's is zeros from calloc, which
-// takes fresh pages from the kernel for a large block and writes none of them: the pages of the
-// slices a slave never holds are neither written nor resident. Under --backend sim every slave
-// lives in one process, so P slaves cost their own slices, not P zeroed copies: MXM 1600 x 400
-// x 400 on 16 simulated slaves (GDDLB, ml 5) took 0.58x the CPU time and 120 MiB instead of 252
-// (medians of 7 paired runs, 2026-11-24), with the same results.
+// the program's data (a std::vector, checked at the end); a slave's is zeros in a
+// dlb::task_buffer (dlb/task_buffer.hpp), a mapping of its own whose pages are resident only
+// once written or read: the pages of the slices a slave never holds cost nothing. Under
+// --backend sim every slave lives in one process, so P slaves cost their own slices, not P
+// copies (lib/README.md, "Simulated runs at scale"). (It was calloc before, whose large blocks
+// came from the heap under tune_malloc_for_messages' 64 MiB mmap threshold, zeroed, whenever
+// freed memory was reused.)
 class task_array {
  public:
   explicit task_array(std::vector<double> values);  // the master's data
@@ -34,16 +36,17 @@ class task_array {
   double* data() { return data_; }
   const double* data() const { return data_; }
   double& operator[](std::size_t i) { return data_[i]; }
+  const double& operator[](std::size_t i) const { return data_[i]; }
   std::size_t size() const { return size_; }
   // The master's data; throws std::logic_error on a slave's array.
   const std::vector<double>& values() const;
+  // Bytes of this task's array in resident pages: a slave's touched pages, all of the master's.
+  std::size_t resident_bytes() const;
 
  private:
-  struct free_deleter {
-    void operator()(double* p) const { std::free(p); }
-  };
   std::vector<double> values_;
-  std::unique_ptr<double, free_deleter> zeros_;
+  dlb::task_buffer<double> zeros_;
+  bool slave_ = false;
   std::size_t size_ = 0;
   double* data_ = nullptr;
 };

@@ -44,6 +44,9 @@ std::vector<dlb::option_spec> app_options() {
       {"kill-after", "5", "... after this many iterations"},
       {"deadlock-slave", "0", "this slave waits for a message that never comes; 0: none"},
       {"setup-ms", "0", "real milliseconds the master spends before the loop (its set-up)"},
+      {"report-arrays", "0",
+       "1: after the loop every task prints ARRAYS rank=R bytes=B, the bytes of its arrays in "
+       "resident pages (the memory tests; one process under --backend sim)"},
   };
 }
 
@@ -68,34 +71,61 @@ void validate(const dlb::options& o) {
   o.integer("kill-self", 0, 64);
   o.integer("kill-after", 0, 100'000'000);
   o.integer("deadlock-slave", 0, 4096);
+  o.integer("report-arrays", 0, 1);
 }
 
-// Base seconds of work of every iteration, of mean `work_s`.
-std::vector<double> iteration_costs(const std::string& shape, std::int64_t I, double work_s,
-                                    std::uint64_t seed) {
-  std::vector<double> c(static_cast<std::size_t>(I), work_s);
-  const double n = static_cast<double>(I);
-  double sum = 0.0;
-  for (std::int64_t i = 0; i < I; ++i) {
-    const auto k = static_cast<std::size_t>(i);
+// Base seconds of work of iteration i, of mean `work_s` over the loop: computed on demand, so
+// that no task holds I of them (every task calls the work function, lib/README.md). The heavy
+// shape's scale is one sum over the loop, made once.
+class iteration_costs {
+ public:
+  iteration_costs(const std::string& shape, std::int64_t I, double work_s, std::uint64_t seed)
+      : shape_(shape == "triangular" ? 1 : shape == "linear" ? 2 : shape == "heavy" ? 3 : 0),
+        n_(static_cast<double>(I)),
+        work_s_(work_s),
+        seed_(seed) {
+    if (shape_ != 3) return;
+    double sum = 0.0;
+    for (std::int64_t i = 0; i < I; ++i) sum += heavy_draw(i);
+    if (sum > 0) factor_ = work_s * n_ / sum;
+  }
+  double operator()(std::int64_t i) const {
     const auto x = static_cast<double>(i);
-    if (shape == "triangular") c[k] = 2.0 * work_s * (n - x) / n;
-    if (shape == "linear") c[k] = 2.0 * work_s * (x + 1) / (n + 1);
-    if (shape == "heavy") {
-      // u in (0, 1] from a counter-based hash of (seed, i); Pareto(1.1) = u^(-1/1.1), capped.
-      const std::uint64_t h =
-          dlb::core::splitmix64(dlb::core::splitmix64(seed) ^ static_cast<std::uint64_t>(i));
-      const double u = (static_cast<double>(h >> 11) + 1.0) / 9007199254740992.0;
-      c[k] = std::min(50.0, std::pow(u, -1.0 / 1.1));
-      sum += c[k];
+    switch (shape_) {
+      case 1:
+        return 2.0 * work_s_ * (n_ - x) / n_;
+      case 2:
+        return 2.0 * work_s_ * (x + 1) / (n_ + 1);
+      case 3:
+        return factor_ > 0 ? heavy_draw(i) * factor_ : heavy_draw(i);
+      default:
+        return work_s_;
     }
   }
-  if (shape == "heavy" && sum > 0)
-    for (double& v : c) v *= work_s * n / sum;
-  return c;
+
+ private:
+  // u in (0, 1] from a counter-based hash of (seed, i); Pareto(1.1) = u^(-1/1.1), capped.
+  double heavy_draw(std::int64_t i) const {
+    const std::uint64_t h =
+        dlb::core::splitmix64(dlb::core::splitmix64(seed_) ^ static_cast<std::uint64_t>(i));
+    const double u = (static_cast<double>(h >> 11) + 1.0) / 9007199254740992.0;
+    return std::min(50.0, std::pow(u, -1.0 / 1.1));
+  }
+  int shape_;
+  double n_, work_s_;
+  std::uint64_t seed_;
+  double factor_ = 0.0;
+};
+
+// The master's input array: in[i] = i/2 - 3.
+std::vector<double> initial_input(std::size_t n) {
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = 0.5 * static_cast<double>(i) - 3.0;
+  return v;
 }
 
-double expected(const std::vector<double>& in, const std::vector<double>& w, std::int64_t i) {
+template <class In>
+double expected(const In& in, const std::vector<double>& w, std::int64_t i) {
   return 2 * in[static_cast<std::size_t>(i)] + w[static_cast<std::size_t>(i % 16)] +
          static_cast<double>(i);
 }
@@ -227,8 +257,7 @@ dlb::run_stats figure_loop(dlb::runtime& rt, const dlb::loop_spec& loop,
 int body(dlb::runtime& rt) {
   const auto& o = rt.opts();
   const std::int64_t I = o.integer("iterations", 0, 100'000'000);
-  const std::vector<double> costs =
-      iteration_costs(o.str("shape"), I, o.real("work-ms", 0, 1e9) * 1e-3,
+  const iteration_costs costs(o.str("shape"), I, o.real("work-ms", 0, 1e9) * 1e-3,
                       static_cast<std::uint64_t>(o.integer("shape-seed", 0, INT64_MAX)));
   const double sleep_ms = o.real("body-sleep-ms", 0, 1e6);
   const int kill_self = static_cast<int>(o.integer("kill-self", 0, 64));
@@ -241,12 +270,14 @@ int body(dlb::runtime& rt) {
     std::this_thread::sleep_for(
         std::chrono::duration<double, std::milli>(o.real("setup-ms", 0, 1e6)));
 
-  std::vector<double> in(static_cast<std::size_t>(I)), out(static_cast<std::size_t>(I), 0.0), w(16);
-  if (rt.master()) {
-    for (std::int64_t i = 0; i < I; ++i)
-      in[static_cast<std::size_t>(i)] = 0.5 * static_cast<double>(i) - 3.0;
+  // Full-size arrays indexed globally, as generated; a slave's pages are resident only where it
+  // holds slices (apps::common::task_array).
+  const auto n = static_cast<std::size_t>(I);
+  auto in = apps::common::master_or_zeros(rt.master(), n, [n] { return initial_input(n); });
+  auto out = apps::common::master_or_zeros(rt.master(), n, [n] { return std::vector<double>(n); });
+  std::vector<double> w(16);
+  if (rt.master())
     for (int j = 0; j < 16; ++j) w[static_cast<std::size_t>(j)] = 100.0 * j;
-  }
   const auto dist = o.str("distribution") == "cyclic" ? dlb::data_distribution::cyclic
                                                       : dlb::data_distribution::block;
   auto a_in = dlb::DLB_array::of("in", in.data(), I, 1, dist);
@@ -256,7 +287,7 @@ int body(dlb::runtime& rt) {
   auto a_w = dlb::DLB_array::of("w", w.data(), 16, 1, dlb::data_distribution::whole);
   dlb::loop_spec loop;
   loop.iterations = I;
-  loop.work = [&costs](std::int64_t i) { return costs[static_cast<std::size_t>(i)]; };
+  loop.work = [&costs](std::int64_t i) { return costs(i); };
   std::int64_t executed = 0;
   const bool native = !rt.params().emulated;
   auto body_of = [&](std::int64_t i) {
@@ -277,6 +308,9 @@ int body(dlb::runtime& rt) {
   const dlb::run_stats st = o.str("style") == "parallel_for"
                                 ? dlb::parallel_for(rt, loop, {&a_out, &a_in, &a_w}, body_of)
                                 : figure_loop(rt, loop, {&a_out, &a_in, &a_w}, body_of);
+  if (o.integer("report-arrays", 0, 1) == 1)
+    std::printf("ARRAYS rank=%d bytes=%zu\n", rt.rank(),
+                in.resident_bytes() + out.resident_bytes() + w.size() * sizeof(double));
   if (!rt.master()) return 0;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

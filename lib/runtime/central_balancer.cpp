@@ -163,7 +163,8 @@ void central_balancer::run() {
     return;
   }
   while (dlb_.master_.gathered_.size() < procs_) {
-    auto d = net_.wait([this](const delivered& m) { return wanted(m); },
+    auto d = net_.wait(messenger::match({tag::gather, tag::profile},
+                                        [this](const delivered& m) { return wanted(m); }),
                        "profiles or results of loop " + std::to_string(dlb_.loop_id_) + " (" +
                            std::to_string(dlb_.master_.gathered_.size()) + " of " +
                            std::to_string(procs_) + " slaves done)");

@@ -567,6 +567,11 @@ void DLB_gather_data(context& ctx) {
           std::max<std::int64_t>(DLB.slave_.st_.redistributions,
                                  static_cast<std::int64_t>(DLB.slave_.moved_epochs_.size()));
     finish_loop(DLB);
+    // This slave takes part in no more synchronizations of this loop (or an earlier one): the
+    // interrupts still coming for them are dropped as they arrive.
+    net.discard(messenger::match(tag::interrupt, [loop = DLB.loop_id_](const delivered& d) {
+      return protocol::peek_loop(d) <= loop;
+    }));
     DLB.slave_.st_.lag = std::max(net.clock().lag(), net.late_delivery());
     writer slices;
     detail::pack_arrays(slices, DLB.arrays_, DLB.slave_.done_, detail::output_array);

@@ -177,10 +177,9 @@ std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const byt
   const auto wire = static_cast<std::size_t>(net_.params().header_bytes) + body.size();
   if (net_.params().carried_by_transport) {
     // The simulated network carries each copy (its interface queues them in order).
-    for (int r : to) {
-      if (observer_) observer_(sent, r, kind, body);
-      transport_.send(r, static_cast<int>(kind), framed(sent, leaves, body), wire);
-    }
+    if (observer_)
+      for (int r : to) observer_(sent, r, kind, body);
+    transport_.send_each(to, static_cast<int>(kind), framed(sent, leaves, body), wire);
     return body.size() * to.size();
   }
   std::vector<std::pair<int, double>> arrivals;
@@ -192,7 +191,7 @@ std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const byt
   return body.size() * to.size();
 }
 
-void messenger::accept(const envelope& e) {
+void messenger::accept(envelope&& e) {
   if (e.tag == kTaskExitTag) {
     if (e.from >= 0 && static_cast<std::size_t>(e.from) < watched_.size() &&
         watched_[static_cast<std::size_t>(e.from)]) {
@@ -228,15 +227,25 @@ void messenger::accept(const envelope& e) {
   if (e.arrival >= 0) d.arrival = e.arrival;  // the backend's network delivered it then
   if (modelled() && net_.params().recv_cost(f.body.size()) > 0)
     uncharged_.push({d.arrival, net_.params().recv_cost(f.body.size())});
-  d.payload.assign(f.body.begin(), f.body.end());
+  // The body is the payload after its frame: the payload is kept, its frame erased (no copy
+  // of a large body into a new buffer).
+  const auto header = static_cast<std::size_t>(f.body.data() - e.payload.data());
+  d.payload = std::move(e.payload);
+  d.payload.erase(d.payload.begin(), d.payload.begin() + static_cast<std::ptrdiff_t>(header));
   d.seq = received_++;
+  if (discard_ && (*discard_)(d)) return;
   pending_[e.tag].push_back(std::move(d));
+}
+
+void messenger::discard(match m) {
+  for (auto& [t, q] : pending_) std::erase_if(q, [&m](const delivered& d) { return m(d); });
+  discard_ = std::move(m);
 }
 
 void messenger::drain(std::chrono::microseconds bound) {
   auto e = transport_.receive(bound);
   while (e) {
-    accept(*e);
+    accept(std::move(*e));
     e = transport_.receive(std::chrono::microseconds(0));
   }
 }
@@ -263,6 +272,11 @@ std::optional<delivered> messenger::take(const match& m, bool due_only) {
   if (m.kind) {
     auto q = pending_.find(static_cast<int>(*m.kind));
     if (q != pending_.end()) consider(q->second);
+  } else if (!m.kinds.empty()) {
+    for (const tag t : m.kinds) {
+      auto q = pending_.find(static_cast<int>(t));
+      if (q != pending_.end()) consider(q->second);
+    }
   } else {
     for (auto& [t, q] : pending_) consider(q);
   }

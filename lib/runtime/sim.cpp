@@ -27,7 +27,7 @@ constexpr double kIdealBandwidth = 1e12;
 struct message {
   int from = -1;
   int tag = 0;
-  bytes payload;
+  std::shared_ptr<bytes> payload;  // one copy for all the destinations of send_each
   double arrival = -1.0;  // stamped by the network interface; -1: the messenger's stamp holds
 };
 
@@ -150,6 +150,17 @@ class sim_transport final : public transport {
   int size() const override { return static_cast<int>(w_.hosts.size()); }
 
   void send(int to, int tag, const bytes& payload, std::size_t charged_bytes) override {
+    send_shared(to, tag, std::make_shared<bytes>(payload), charged_bytes);
+  }
+
+  void send_each(std::span<const int> to, int tag, const bytes& payload,
+                 std::size_t charged_bytes) override {
+    const auto shared = std::make_shared<bytes>(payload);
+    for (int r : to) send_shared(r, tag, shared, charged_bytes);
+  }
+
+  void send_shared(int to, int tag, const std::shared_ptr<bytes>& payload,
+                   std::size_t charged_bytes) {
     if (w_.done[static_cast<std::size_t>(to)]) return;  // as PVM drops messages to exited tasks
     auto* m = new message{rank_, tag, payload};
     // The receiver's mailbox has a permanent receiver, so a transfer starts at once.
@@ -172,7 +183,7 @@ class sim_transport final : public transport {
     // Only aborts and unmodelled networks come here: detached, never blocking the sender.
     for (int r : to) {
       if (w_.done[static_cast<std::size_t>(r)]) continue;
-      auto* m = new message{rank_, tag, payload};
+      auto* m = new message{rank_, tag, std::make_shared<bytes>(payload)};
       mailbox(r)->put_init(m, payload.size())->detach([](void* p) {
         delete static_cast<message*>(p);
       });
@@ -187,7 +198,10 @@ class sim_transport final : public transport {
     if (bound.count() == 0 && !mailbox(rank_)->ready()) return std::nullopt;
     std::unique_ptr<message> m(mailbox(rank_)->get<message>());
     w_.waiting[static_cast<std::size_t>(rank_)].clear();
-    return envelope{m->from, m->tag, std::move(m->payload), m->arrival};
+    // The last (or only) destination of a payload takes it; the others copy it.
+    bytes payload;
+    if (m->payload) payload = m->payload.use_count() == 1 ? std::move(*m->payload) : *m->payload;
+    return envelope{m->from, m->tag, std::move(payload), m->arrival};
   }
 
   bool probe() override {

@@ -226,11 +226,11 @@ void detail::context_state::take_instructions_and_work() {
 void detail::context_state::await_outcome(int epoch, const std::string& where) {
   std::int64_t due = -1;
   const int loop = loop_id_;
-  const auto mine = [loop, epoch](const delivered& d) {
-    if (d.kind != tag::instruction && d.kind != tag::work && d.kind != tag::notice) return false;
-    const protocol::sync_header h = protocol::peek_sync(d);
-    return h.loop == loop && (d.kind != tag::notice || h.epoch == epoch);
-  };
+  const messenger::match mine({tag::instruction, tag::work, tag::notice},
+                              [loop, epoch](const delivered& d) {
+                                const protocol::sync_header h = protocol::peek_sync(d);
+                                return h.loop == loop && (d.kind != tag::notice || h.epoch == epoch);
+                              });
   // A requester with no work of its own: the time it waits for the balancer's answer or for its
   // work is idle (the paper's idle processor); handling what comes is synchronization.
   const auto wait_idle = [this](const auto& match, const std::string& what) {

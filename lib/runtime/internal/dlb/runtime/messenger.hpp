@@ -65,18 +65,25 @@ struct delivered {
   reader body() const { return reader(payload); }
 };
 
-// Which messages a receive wants: those of one tag (looked up among that tag's messages
-// alone, so a long queue of others is never scanned) or of any, for which `pred` holds.
+// Which messages a receive wants: those of one tag, or of a few (each looked up among that
+// tag's messages alone, so a long queue of others, such as the stale interrupts a waiting
+// requester never polls, is never scanned), or of any; of those, the ones for which `pred` holds.
 struct message_match {
   std::optional<tag> kind;
+  std::vector<tag> kinds;                      // with no `kind`: these tags only (empty: any)
   std::function<bool(const delivered&)> pred;  // empty: every message of `kind`
   message_match(tag t, std::function<bool(const delivered&)> p = {})
       : kind(t), pred(std::move(p)) {}
+  message_match(std::vector<tag> ts, std::function<bool(const delivered&)> p)
+      : kinds(std::move(ts)), pred(std::move(p)) {}
   template <class F>
   requires std::is_invocable_r_v<bool, const F&, const delivered&> message_match(F f)
       : pred(std::move(f)) {}
   bool operator()(const delivered& d) const {
-    return (!kind || d.kind == *kind) && (!pred || pred(d));
+    if (kind && d.kind != *kind) return false;
+    if (!kind && !kinds.empty() && std::find(kinds.begin(), kinds.end(), d.kind) == kinds.end())
+      return false;
+    return !pred || pred(d);
   }
 };
 
@@ -121,6 +128,12 @@ class messenger {
   // the awaited message in the timeout error.
   delivered wait(const match& m, const std::string& what);
 
+  // Messages this task will never take (a slave's interrupts of a loop it has left): dropped
+  // from the pending lists now and on arrival from now on, their receive overhead still
+  // charged. Without it an idle slave kept every later interrupt of the loop: P per slave, P^2
+  // per simulated run, under the interrupt storm at P = 4096 (lib/README.md).
+  void discard(match m);
+
   // Task-exit notifications for these ranks are failures; for others they are ignored.
   void set_watched(std::vector<bool> watched) { watched_ = std::move(watched); }
   // --on-loss recover, on the master: a watched task's exit is a message (tag::task_exit, from
@@ -145,7 +158,7 @@ class messenger {
   // Does a 1996 network cost this task time (emulated or simulated)?
   bool modelled() const;
   void drain(std::chrono::microseconds bound);
-  void accept(const envelope& e);
+  void accept(envelope&& e);  // takes the payload
   // Charges the receive overhead o_r of every message that has arrived by now, in order of
   // arrival, on this task's CPU: one that arrived while the task was idle (waiting) is handled
   // from its arrival, one that arrived while it was busy (computing, sending, deciding) after
@@ -161,6 +174,7 @@ class messenger {
   std::chrono::milliseconds timeout_;
   // Messages here but not yet taken, per tag, each queue in order of receipt.
   std::map<int, std::deque<delivered>> pending_;
+  std::optional<match> discard_;  // messages dropped on arrival (discard)
   std::uint64_t received_ = 0;  // receipt counter: delivered::seq
   std::vector<bool> watched_;
   bool deliver_exits_ = false;

@@ -46,6 +46,13 @@ class transport {
   // `charged_bytes`: the bytes a simulated network charges for (the message's body; the
   // timing header the messenger adds is not part of the paper's message).
   virtual void send(int to, int tag, const bytes& payload, std::size_t charged_bytes) = 0;
+  // The same message sent to each of `to` in turn, as that many send()s (a backend may hold one
+  // copy of the payload for all: the simulator does, so that a decision of O(P) bytes to P
+  // slaves is not P copies in memory).
+  virtual void send_each(std::span<const int> to, int tag, const bytes& payload,
+                         std::size_t charged_bytes) {
+    for (int r : to) send(r, tag, payload, charged_bytes);
+  }
   virtual void multicast(std::span<const int> to, int tag, const bytes& payload) = 0;
   // Any message; empty when none arrives within `bound` (0 polls). A backend that detects
   // deadlock itself (below) may block past `bound` until a message comes.
