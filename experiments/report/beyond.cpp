@@ -292,6 +292,27 @@ std::vector<std::string> policies_of(const std::vector<config_runs>& configs) {
   return out;
 }
 
+scale_target_result judge(const std::vector<config_runs>& configs, const scale_target& t) {
+  scale_target_result r;
+  r.target = t;
+  std::set<std::string> synthetic, done;
+  const auto labels = workload_labels(configs);
+  for (const auto& c : configs) {
+    if (c.app != "synthetic") continue;
+    synthetic.insert(labels.at(c.config));
+    if (c.procs != t.procs || !c.wall.count(t.policy)) continue;
+    done.insert(labels.at(c.config));
+    ++r.workloads;
+    const double w = c.wall.at(t.policy);
+    const double m = c.rss_mb.count(t.policy) ? c.rss_mb.at(t.policy) : 0.0;
+    r.worst_wall = std::max(r.worst_wall, w);
+    r.worst_rss = std::max(r.worst_rss, m);
+    if (w <= t.wall_s && m <= t.rss_mb) ++r.within;
+  }
+  r.missing = static_cast<int>(synthetic.size() - done.size());
+  return r;
+}
+
 std::vector<simulation_cost> simulation_costs(const std::vector<config_runs>& configs) {
   const auto labels = workload_labels(configs);
   std::map<int, simulation_cost> by_p;

@@ -131,6 +131,24 @@ struct simulation_cost {
 };
 std::vector<simulation_cost> simulation_costs(const std::vector<config_runs>& configs);
 
+// A target of the simulation's cost: `policy` at P = `procs` on the synthetic loop, every
+// synthetic workload of the results, within `wall_s` of wall time and `rss_mb` of peak memory per
+// run. A workload without that run leaves the target not shown (not met).
+struct scale_target {
+  std::string policy;
+  int procs = 0;
+  double wall_s = 60, rss_mb = 4096;
+};
+struct scale_target_result {
+  scale_target target;
+  int workloads = 0;            // synthetic workloads run at that P under that policy
+  int within = 0;               // of them, within both limits
+  int missing = 0;              // synthetic workloads without that run
+  double worst_wall = 0, worst_rss = 0;
+  bool met() const { return missing == 0 && workloads > 0 && within == workloads; }
+};
+scale_target_result judge(const std::vector<config_runs>& configs, const scale_target& t);
+
 // AUTO-ALL (lib/README.md, "AUTO-ALL") against every fixed policy of a configuration: each
 // policy measured there but NONE and AUTO-ALL itself (the paper's four, ADAPTIVE, the
 // self-scheduling baselines, AUTO), in the driver's order.

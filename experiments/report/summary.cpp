@@ -116,9 +116,14 @@ int app_rank(std::string_view app) {
 }
 
 int strategy_rank(std::string_view strategy) {
+  // Twice the position among the known names; CSS:k (any k) just before AUTO-ALL, after the
+  // other self-scheduling baselines; anything else last.
   const auto& s = sweep::known_strategies();
-  const auto it = std::find(s.begin(), s.end(), strategy);
-  return it == s.end() ? static_cast<int>(s.size()) : static_cast<int>(it - s.begin());
+  const auto at = [&s](std::string_view name) {
+    return static_cast<int>(std::find(s.begin(), s.end(), name) - s.begin());
+  };
+  if (strategy.rfind("CSS:", 0) == 0) return 2 * at("AUTO-ALL") - 1;
+  return 2 * at(strategy);
 }
 
 bool size_less(std::string_view a, std::string_view b) {

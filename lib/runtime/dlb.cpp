@@ -542,6 +542,28 @@ double comm_bound_time(const run_params& prm, const loop_spec& loop,
   return core::comm_bound(prm.load, prm.speeds, start, work, costs).end - start;
 }
 
+// The model's prediction from the speeds each slave saw up to its first synchronization
+// (a slave that never synchronized: its speed over its whole span), for a run under one of
+// the four strategies, with the load --model-load names. Customized runs keep the prediction
+// they committed on. Every balanced run also gets the prediction under the other assumption
+// about the load, from the same speeds.
+void predict_after_the_fact(const detail::context_state& DLB, run_stats& st) {
+  std::vector<double> speeds;
+  for (const auto& s : st.slaves)
+    speeds.push_back(s.first_speed >= 0
+                         ? s.first_speed
+                         : core::speed({s.iterations_done, s.finish - s.start, 0, s.work_done}));
+  // A run that lost a slave has no speed for it: no prediction after the fact (under the native
+  // clock the model would take its zero speed at its word). AUTO keeps the one it committed on.
+  const bool whole = st.lost.empty();
+  if (whole && find_strategy_row(DLB.strategy_)) st.prediction = DLB.predict(speeds);
+  if (whole && st.prediction.valid) {
+    const auto other = st.prediction.load == core::model_load::run ? core::model_load::estimated
+                                                                   : core::model_load::run;
+    st.other_prediction = DLB.predict(speeds, other);
+  }
+}
+
 // A slave at the end of its loop: the application's time since its last DLB call is busy (and,
 // under --trace-dir, traced with the loop's external load).
 void finish_loop(detail::context_state& DLB) {
@@ -619,25 +641,7 @@ void DLB_gather_data(context& ctx) {
   st.oracle_time = oracle_time(DLB.rt_.params(), DLB.loop_, st.start_time);
   st.comm_bound_time =
       comm_bound_time(DLB.rt_.params(), DLB.loop_, DLB.arrays_, DLB.procs_, st.start_time);
-  // The model's prediction from the speeds each slave saw up to its first synchronization
-  // (a slave that never synchronized: its speed over its whole span), for a run under one of
-  // the four strategies, with the load --model-load names. Customized runs keep the prediction
-  // they committed on. Every balanced run also gets the prediction under the other assumption
-  // about the load, from the same speeds.
-  std::vector<double> speeds;
-  for (const auto& s : st.slaves)
-    speeds.push_back(s.first_speed >= 0
-                         ? s.first_speed
-                         : core::speed({s.iterations_done, s.finish - s.start, 0, s.work_done}));
-  // A run that lost a slave has no speed for it: no prediction after the fact (under the native
-  // clock the model would take its zero speed at its word). AUTO keeps the one it committed on.
-  const bool whole = st.lost.empty();
-  if (whole && find_strategy_row(DLB.strategy_)) st.prediction = DLB.predict(speeds);
-  if (whole && st.prediction.valid) {
-    const auto other = st.prediction.load == core::model_load::run ? core::model_load::estimated
-                                                                   : core::model_load::run;
-    st.other_prediction = DLB.predict(speeds, other);
-  }
+  predict_after_the_fact(DLB, st);
 }
 
 run_stats parallel_for(runtime& rt, const loop_spec& loop, const std::vector<array_ref>& arrays,

@@ -160,6 +160,32 @@ TEST(BeyondConfigs, CommunicationAwareBound) {
   EXPECT_FALSE(bound_over_oracle(old[0]));
 }
 
+// A scale target is met when every synthetic workload ran the policy at that P within both
+// limits (run_wall_s 0.5 and max_rss_mb 40 in every row of these tables).
+TEST(BeyondScale, TargetsJudgedOnEverySyntheticWorkload) {
+  const auto both = configs_of(
+      row("synthetic", 64, "iterations=1280", "GCDLB", 1, 10, 5, "ok", "1", "--shape uniform") +
+      row("synthetic", 64, "iterations=1280", "GCDLB", 1, 10, 5, "ok", "1", "--shape triangular") +
+      row("mxm", 64, "n=2048 r=128 m=128", "GCDLB", 1, 10, 5));
+  EXPECT_TRUE(judge(both, {"GCDLB", 64}).met());
+  EXPECT_EQ(judge(both, {"GCDLB", 64}).workloads, 2);  // MXM is not the synthetic loop
+  // Too slow (0.5 s > 0.4 s), or too big (40 MB > 30 MB): missed.
+  EXPECT_FALSE(judge(both, {"GCDLB", 64, 0.4, 4096}).met());
+  EXPECT_FALSE(judge(both, {"GCDLB", 64, 60, 30}).met());
+  // Not run at that P, or not under that policy: not met, counted missing.
+  const auto none = judge(both, {"GCDLB", 128});
+  EXPECT_FALSE(none.met());
+  EXPECT_EQ(none.missing, 2);
+  // One workload lacks the run: not met although the other is within.
+  const auto one = configs_of(
+      row("synthetic", 64, "iterations=1280", "GCDLB", 1, 10, 5, "ok", "1", "--shape uniform") +
+      row("synthetic", 64, "iterations=1280", "NONE", 1, 10, 5, "ok", "1", "--shape triangular"));
+  const auto r = judge(one, {"GCDLB", 64});
+  EXPECT_EQ(r.within, 1);
+  EXPECT_EQ(r.missing, 1);
+  EXPECT_FALSE(r.met());
+}
+
 TEST(BeyondConfigs, WhatACustomizedRunChose) {
   // ADAPTIVE's sequence over AUTO's commitment; a program of two loops reports each loop's.
   const std::string header =
