@@ -51,7 +51,7 @@ std::vector<dlb::option_spec> app_options() {
 }
 
 void validate(const dlb::options& o) {
-  o.integer("iterations", 0, 100'000'000);
+  o.integer("iterations", 1, 100'000'000);
   const std::string& shape = o.str("shape");
   if (shape != "uniform" && shape != "triangular" && shape != "linear" && shape != "heavy") {
     throw dlb::usage_error("option --shape must be uniform, triangular, linear or heavy, got '" +
@@ -256,7 +256,7 @@ dlb::run_stats figure_loop(dlb::runtime& rt, const dlb::loop_spec& loop,
 
 int body(dlb::runtime& rt) {
   const auto& o = rt.opts();
-  const std::int64_t I = o.integer("iterations", 0, 100'000'000);
+  const std::int64_t I = o.integer("iterations", 1, 100'000'000);
   const iteration_costs costs(o.str("shape"), I, o.real("work-ms", 0, 1e9) * 1e-3,
                       static_cast<std::uint64_t>(o.integer("shape-seed", 0, INT64_MAX)));
   const double sleep_ms = o.real("body-sleep-ms", 0, 1e6);
