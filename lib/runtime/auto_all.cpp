@@ -22,12 +22,11 @@
 #include "dlb/runtime/strategy_table.hpp"
 
 namespace dlb {
-namespace {
-
 // What a message costs, as the messenger and the network charge it (network.hpp): the run's
 // emulated or simulated network; under the native clock the model's L and B (no overheads, no
 // shared medium); nothing on the ideal network.
-core::message_costs message_costs_of(const run_params& prm, const core::network_profile& model) {
+core::message_costs detail::message_costs_of(const run_params& prm,
+                                             const core::network_profile& model) {
   core::message_costs m;
   if (prm.emulated && prm.network.modelled()) {
     const network_params& n = prm.network;
@@ -45,6 +44,8 @@ core::message_costs message_costs_of(const run_params& prm, const core::network_
   }
   return m;
 }
+
+namespace {
 
 double total(const core::message_parts& m) { return m.send + m.wire + m.rest + m.receive; }
 
@@ -97,7 +98,7 @@ double detail::context_state::predict_self_scheduled(const core::policy& p,
   ss.request_bytes = static_cast<double>(protocol::encode(protocol::request_msg{}).size());
   ss.answer_bytes =
       static_cast<double>(protocol::encode(protocol::chunk_msg{{}, 0, {{0, 1}}, {}}).size());
-  ss.network = message_costs_of(prm, rt_.model_network());
+  ss.network = detail::message_costs_of(prm, rt_.model_network());
   ss.base_speeds = in.machine.base_speeds;
   ss.load = in.machine.load;
   ss.weights = speeds;

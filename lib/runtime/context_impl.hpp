@@ -26,6 +26,7 @@
 #include "dlb/core/cost_model.hpp"
 #include "dlb/core/distribution.hpp"
 #include "dlb/core/redistribution.hpp"
+#include "dlb/core/self_scheduling_model.hpp"
 #include "dlb/core/strategy.hpp"
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/messenger.hpp"
@@ -34,6 +35,11 @@
 #include "dlb/runtime/strategy_table.hpp"
 
 namespace dlb::detail {
+
+// What a message costs in the models (core::message_cost), from the run's network as the
+// messenger charges it (auto_all.cpp): the emulated or simulated network; under the native clock
+// the cost model's L and B (`model`); nothing on the ideal network.
+core::message_costs message_costs_of(const run_params& prm, const core::network_profile& model);
 
 // A slave's side of the loop.
 struct slave_state {

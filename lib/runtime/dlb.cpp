@@ -23,10 +23,10 @@
 #include "arrays.hpp"
 #include "context_impl.hpp"
 #include "dlb/core/bitonic.hpp"
+#include "dlb/core/comm_bound.hpp"
 #include "dlb/core/groups.hpp"
 #include "dlb/core/heterogeneous.hpp"
 #include "dlb/core/load_estimate.hpp"
-#include "dlb/core/comm_bound.hpp"
 #include "dlb/core/oracle.hpp"
 #include "dlb/core/profile.hpp"
 #include "dlb/runtime/protocol.hpp"
@@ -487,58 +487,56 @@ double oracle_time(const run_params& prm, const loop_spec& loop, double start) {
 }
 
 // Bytes of the arrays the program must ship (comm_bound.hpp): the whole input arrays (in every
-// scatter message), one iteration's distributed input slices and output slices, and all of them.
+// scatter message), and all the distributed input slices and all the output slices (one
+// iteration's: these over the iterations).
 struct program_bytes {
-  double whole = 0.0, in_one = 0.0, out_one = 0.0, in_all = 0.0, out_all = 0.0;
+  double whole = 0.0, in_all = 0.0, out_all = 0.0;
 };
 
-program_bytes bytes_of(const std::vector<DLB_array*>& arrays, std::int64_t iterations) {
+program_bytes bytes_of(const std::vector<DLB_array*>& arrays) {
   program_bytes b;
   for (const DLB_array* a : arrays) {
-    const double slice = static_cast<double>(a->slice_length() * element_size(a->type));
-    const double all = slice * static_cast<double>(a->slice_count());
-    const double per = iterations > 0 ? all / static_cast<double>(iterations) : 0.0;
+    const double all = static_cast<double>(a->slice_count() * a->slice_length() *
+                                           static_cast<std::int64_t>(element_size(a->type)));
     if (a->input && a->distribution == data_distribution::whole) b.whole += all;
-    if (a->moves()) {
-      b.in_one += per;
-      b.in_all += all;
-    }
-    if (a->output) {
-      b.out_one += per;
-      b.out_all += all;
-    }
+    if (a->moves()) b.in_all += all;
+    if (a->output) b.out_all += all;
   }
   return b;
 }
 
-// The network's part of the communication-aware bound, from its description (network.hpp): the
-// smallest scatter message that lets a slave start, the smallest gather message, and every byte
-// the program puts on a shared medium (the master's port under `switched`: the scatter only).
-core::comm_costs comm_costs_of(const network_params& n, const program_bytes& b, int procs) {
+// The network's part of the communication-aware bound, every message costed by
+// core::message_cost: the smallest scatter message that lets a slave start (the whole inputs and
+// one iteration's slices), the smallest gather message (one iteration's outputs), and every
+// transmission of the program on a shared medium (the master's port under `switched`: the
+// scatter only).
+core::comm_costs comm_costs_of(const core::message_costs& net, const program_bytes& b,
+                               std::int64_t iterations, int procs) {
   core::comm_costs c;
-  if (!n.modelled()) return c;
-  const double host = n.host_per_byte() / 2.0, Bw = n.wire_bandwidth();
-  const double first = b.whole + b.in_one;
-  c.scatter_send = n.send_overhead + first * host;
-  c.scatter_wire = (n.header_bytes + first) / Bw;
-  c.scatter_after = n.wire_latency() + n.recv_overhead + first * host;
-  c.gather_last = n.send_overhead + n.recv_overhead + 2.0 * b.out_one * host +
-                  (n.header_bytes + b.out_one) / Bw + n.wire_latency();
-  const double P = static_cast<double>(procs);
-  const double scatter = P * (n.header_bytes + b.whole) + b.in_all;
-  const double gather = P * n.header_bytes + b.out_all;
-  c.medium_total =
-      (n.kind == network_kind::ethernet1996 ? scatter + gather : scatter) / Bw;
+  if (iterations <= 0) return c;
+  const auto I = static_cast<double>(iterations), P = static_cast<double>(procs);
+  const core::message_parts first = core::message_cost(net, b.whole + b.in_all / I);
+  const core::message_parts last = core::message_cost(net, b.out_all / I);
+  c.scatter_send = first.send;
+  c.scatter_wire = first.wire;
+  c.scatter_after = first.rest + first.receive;
+  c.gather_last = last.send + last.wire + last.rest + last.receive;
+  // P scatter messages (the whole inputs in each, the slices once) and P gather messages.
+  const double scatter = P * core::message_cost(net, b.whole + b.in_all / P).wire;
+  const double gather = P * core::message_cost(net, b.out_all / P).wire;
+  c.medium_total = net.shared_medium ? scatter + gather : scatter;
   return c;
 }
 
 // The communication-aware bound from the loop's start (0 where the oracle has none).
-double comm_bound_time(const run_params& prm, const loop_spec& loop,
-                       const std::vector<DLB_array*>& arrays, int procs, double start) {
-  if (!prm.emulated || !loop.work) return 0.0;
+double comm_bound_time(const detail::context_state& DLB, double start) {
+  const run_params& prm = DLB.rt_.params();
+  if (!prm.emulated || !DLB.loop_.work) return 0.0;
   double work = 0.0;
-  for (std::int64_t i = 0; i < loop.iterations; ++i) work += loop.work(i);
-  const auto costs = comm_costs_of(prm.network, bytes_of(arrays, loop.iterations), procs);
+  for (std::int64_t i = 0; i < DLB.loop_.iterations; ++i) work += DLB.loop_.work(i);
+  // Emulated or simulated: the run's own network (the cost model's profile is not read).
+  const auto costs = comm_costs_of(detail::message_costs_of(prm, core::network_profile{}),
+                                   bytes_of(DLB.arrays_), DLB.loop_.iterations, DLB.procs_);
   return core::comm_bound(prm.load, prm.speeds, start, work, costs).end - start;
 }
 
@@ -639,8 +637,7 @@ void DLB_gather_data(context& ctx) {
   st.recovery_time =
       DLB.recovery_.recovery_from_ >= 0 ? st.end_time - DLB.recovery_.recovery_from_ : 0.0;
   st.oracle_time = oracle_time(DLB.rt_.params(), DLB.loop_, st.start_time);
-  st.comm_bound_time =
-      comm_bound_time(DLB.rt_.params(), DLB.loop_, DLB.arrays_, DLB.procs_, st.start_time);
+  st.comm_bound_time = comm_bound_time(DLB, st.start_time);
   predict_after_the_fact(DLB, st);
 }
 
