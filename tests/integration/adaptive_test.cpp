@@ -16,6 +16,7 @@
 namespace {
 
 using testing_support::fields_of;
+using testing_support::none_left;
 using testing_support::processes_with_marker;
 using testing_support::run_process;
 
@@ -55,7 +56,7 @@ std::map<std::string, std::string> expect_verified(const testing_support::proces
   EXPECT_EQ(res["wrong"], "0") << r.out;
   EXPECT_EQ(res["stats_ok"], "1") << r.out;
   EXPECT_EQ(res["strategy"], "ADAPTIVE") << r.out;
-  EXPECT_TRUE(processes_with_marker(r.marker).empty());
+  EXPECT_TRUE(none_left(r.marker));
   return res;
 }
 
@@ -173,7 +174,7 @@ TEST(AdaptiveBadInput, RefusedCombinationsExitTwoNamingTheInput) {
       EXPECT_EQ(r.exit_code, 2) << names << ": " << r.out << r.err;
       EXPECT_NE(r.err.find(names), std::string::npos) << r.err;
       EXPECT_EQ(r.out.find("RESULT "), std::string::npos) << r.out;
-      EXPECT_TRUE(processes_with_marker(r.marker).empty());
+      EXPECT_TRUE(none_left(r.marker));
     }
   }
 }

@@ -48,7 +48,7 @@ std::map<std::string, std::string> expect_synthetic_verified(
   EXPECT_EQ(res["wrong"], "0") << r.out;
   EXPECT_EQ(res["stats_ok"], "1") << r.out;
   EXPECT_EQ(res["strategy"], "AUTO-ALL") << r.out;
-  EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty());
+  EXPECT_TRUE(testing_support::none_left(r.marker));
   return res;
 }
 

@@ -293,7 +293,7 @@ TEST_P(BadInput, ExitsTwoNamingTheInputAndWritesNothing) {
       << "the message should name '" << b.names << "': " << r.err;
   EXPECT_TRUE(files_under(out).empty()) << "a partial output was left in " << out;
   EXPECT_EQ(files_under(fix), fixtures_before) << "a file appeared beside the inputs";
-  EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty()) << "a process was left";
+  EXPECT_TRUE(testing_support::none_left(r.marker)) << "a process was left";
 }
 
 INSTANTIATE_TEST_SUITE_P(Tools, BadInput, ::testing::ValuesIn(table()),

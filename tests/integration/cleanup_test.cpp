@@ -23,6 +23,7 @@
 
 namespace {
 
+using testing_support::none_left;
 using testing_support::processes_with_marker;
 using testing_support::run_process;
 
@@ -48,6 +49,7 @@ class PrivateTmp : public ::testing::Test {
     return names;
   }
   // Waits up to `bound` for the directory to be empty; returns what is left.
+  // (Bounds of 30 s: a condition waited for, which a loaded machine only delays.)
   std::vector<std::string> left_after(std::chrono::milliseconds bound) const {
     const auto deadline = std::chrono::steady_clock::now() + bound;
     auto left = entries();
@@ -83,8 +85,8 @@ TEST_F(PrivateTmp, ANormalRunLeavesNothing) {
   auto r =
       run_process({kApp, "--procs", "3", "--iterations", "60", "--work-ms", "10", "--quiet"}, 60);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(left_after(std::chrono::milliseconds(2000)).empty()) << joined(entries());
-  EXPECT_TRUE(processes_with_marker(r.marker).empty());
+  EXPECT_TRUE(left_after(std::chrono::seconds(30)).empty()) << joined(entries());
+  EXPECT_TRUE(none_left(r.marker));
 }
 
 // The master (the process that started the private pvmd) killed with SIGKILL mid-run: the pvmd
@@ -135,11 +137,11 @@ TEST_F(PrivateTmp, KillingTheMasterLeavesNothing) {
   for (const auto& n : during) had_address_file |= n.rfind("pvmd.", 0) == 0;
   EXPECT_TRUE(had_address_file) << "PVM_TMP during the run: " << joined(during);
   EXPECT_EQ(slaves, 4);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (!processes_with_marker(r.marker).empty() && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  EXPECT_TRUE(processes_with_marker(r.marker).empty()) << "a process of the run is still alive";
-  EXPECT_TRUE(left_after(std::chrono::milliseconds(3000)).empty())
+  EXPECT_TRUE(none_left(r.marker)) << "a process of the run is still alive";
+  EXPECT_TRUE(left_after(std::chrono::seconds(30)).empty())
       << "left in PVM_TMP after the master was killed: " << joined(entries());
 }
 
@@ -192,10 +194,10 @@ TEST_F(PrivateTmp, AfterTheWholeRunIsKilledTheNextStartTidiesUp) {
                        90, killer);
   std::filesystem::remove(mark);
   EXPECT_EQ(r.exit_code, 128 + SIGKILL) << r.err;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (!processes_with_marker(r.marker).empty() && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_TRUE(processes_with_marker(r.marker).empty()) << "a process of the run is still alive";
+  ASSERT_TRUE(none_left(r.marker)) << "a process of the run is still alive";
   const auto left = entries();
   bool address_file_left = false;
   for (const auto& n : left) address_file_left |= n.rfind("pvmd.", 0) == 0;
@@ -210,7 +212,7 @@ TEST_F(PrivateTmp, AfterTheWholeRunIsKilledTheNextStartTidiesUp) {
     });
     EXPECT_TRUE(during.empty()) << "left by the killed run: " << joined(during);
   }
-  EXPECT_TRUE(left_after(std::chrono::milliseconds(2000)).empty()) << joined(entries());
+  EXPECT_TRUE(left_after(std::chrono::seconds(30)).empty()) << joined(entries());
 }
 
 // The run's shared segment (/dev/shm/dlb-medium-<master pid>-<tid>) cannot be unlinked by a

@@ -74,7 +74,7 @@ std::vector<message> traced_run(const std::string& strategy, const std::string& 
   EXPECT_EQ(r.exit_code, 0) << r.err;
   auto all = r.exit_code == 0 ? read_trace(dir, 8) : std::vector<message>{};
   std::filesystem::remove_all(dir);
-  EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty());
+  EXPECT_TRUE(testing_support::none_left(r.marker));
   return all;
 }
 

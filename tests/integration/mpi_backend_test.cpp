@@ -14,6 +14,7 @@
 namespace {
 
 using testing_support::fields_of;
+using testing_support::none_left;
 using testing_support::processes_with_marker;
 
 // A small run of a program (the sizes of its own tests), quiet.
@@ -61,7 +62,7 @@ TEST_P(MpiRuns, VerifiedAndNothingLeft) {
   if (strategy == "NONE" || procs == 1) {
     EXPECT_EQ(res["syncs"], "0") << r.out;
   }
-  EXPECT_TRUE(processes_with_marker(r.marker).empty()) << "a rank of the job is still alive";
+  EXPECT_TRUE(none_left(r.marker)) << "a rank of the job is still alive";
 }
 
 // Under the sanitizers (make check) every rank runs several times slower and the cases run one
@@ -114,7 +115,7 @@ TEST(MpiAutoAll, SwitchToSelfSchedulingVerified) {
   EXPECT_EQ(res["verified"], "1") << r.out;
   EXPECT_EQ(res["committed"], "GSS") << r.out;
   EXPECT_EQ(res["iterations_moved"], "0") << r.out;
-  EXPECT_TRUE(processes_with_marker(r.marker).empty()) << "a rank of the job is still alive";
+  EXPECT_TRUE(none_left(r.marker)) << "a rank of the job is still alive";
 }
 
 // The native clock: real time, the same checks.
@@ -127,7 +128,7 @@ TEST(MpiNative, SyntheticGcdlbVerified) {
   auto res = fields_of(r.out, "RESULT ");
   EXPECT_EQ(res["wrong"], "0") << r.out;
   EXPECT_EQ(res["P"], "2") << r.out;
-  EXPECT_TRUE(processes_with_marker(r.marker).empty());
+  EXPECT_TRUE(none_left(r.marker));
 }
 
 // A lost rank (fault injected at a point of the run's progress): the master names it, the job
@@ -143,7 +144,7 @@ TEST_P(MpiLoss, EndsTheRunNamingTheRank) {
   EXPECT_NE(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out.find("RESULT "), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("slave 3 (MPI rank 3) exited during the run"), std::string::npos) << r.err;
-  EXPECT_TRUE(processes_with_marker(r.marker).empty()) << "a rank of the job is still alive";
+  EXPECT_TRUE(none_left(r.marker)) << "a rank of the job is still alive";
 }
 
 INSTANTIATE_TEST_SUITE_P(Faults, MpiLoss,
@@ -156,7 +157,7 @@ void expect_usage(const testing_support::process_result& r, const std::string& s
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("RESULT "), std::string::npos) << r.out;
-  EXPECT_TRUE(processes_with_marker(r.marker).empty());
+  EXPECT_TRUE(none_left(r.marker));
 }
 
 TEST(MpiUsage, WithoutMpirunSaysWhatToRun) {

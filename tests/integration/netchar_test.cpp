@@ -101,7 +101,7 @@ TEST(NetworkCharacterization, MeasuresBackThePapersNetwork) {
         << "p = " << p;
   }
   std::filesystem::remove_all(dir);
-  EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty());
+  EXPECT_TRUE(testing_support::none_left(r.marker));
 }
 
 // The simulated 1996 Ethernet (--backend sim): virtual time, so the paper's latency and

@@ -59,6 +59,19 @@ inline std::vector<pid_t> processes_with_marker(const std::string& marker) {
   return found;
 }
 
+// True once no process of the run (DLB_TEST_MARKER=<marker>) is alive, waiting up to bound_s for
+// it: a run's tasks and its private pvmd or MPI daemons end just after the run's main process,
+// later on a loaded machine. A process still there after the bound is one left behind.
+inline bool none_left(const std::string& marker, double bound_s = 30.0) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<long long>(bound_s * 1000));
+  while (!processes_with_marker(marker).empty()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
 // Runs argv with a timeout. `during` (if set) is called once, `during_after_s` seconds after the
 // start, with the child's marker (e.g. to kill one of its tasks).
 inline process_result run_process(const std::vector<std::string>& argv, double timeout_s,

@@ -77,7 +77,7 @@ TEST_P(SelfScheduling, ChunksFollowTheRuleOneRequestEach) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto all = read_trace(dir, kProcs);
   std::filesystem::remove_all(dir);
-  EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty());
+  EXPECT_TRUE(testing_support::none_left(r.marker));
   EXPECT_NE(r.out.find("Verification = SUCCESSFUL"), std::string::npos) << r.out;
   auto res = testing_support::fields_of(r.out, "RESULT ");
   EXPECT_EQ(res["strategy"], policy);

@@ -87,8 +87,11 @@ TEST_P(StatesTrace, IntervalsAddUpToEachSlavesBusySyncAndIdle) {
     idle_seen += idle;
     EXPECT_FALSE(dlb::plots::read_load(dir / ("load." + std::to_string(s + 1) + ".csv")).empty());
   }
-  // GCDLB's requesters wait for their work (idle) in this run.
-  if (GetParam() == "GCDLB") {
+  // GCDLB's requesters wait for their work (idle) in this run. Whether a requester waits, and
+  // how long, depends on when the messages arrive: asserted in virtual time only. Under PVM a
+  // loaded machine can make the balancer decide not to move (a run with no idle at all was seen
+  // at load 2); the intervals adding up, above, is what holds at any speed.
+  if (GetParam() == "GCDLB" && kBackend == "sim") {
     EXPECT_GT(idle_seen, 0.01);
   }
   fs::remove_all(dir);
