@@ -250,8 +250,8 @@ using WorkTaken = OnBothBackends;
 // that are not a tail of it: it ends cleanly too, having done a few more. Under PVM the counts
 // depend on when messages really arrive: a test running beside others lagged enough to double
 // them (GDDLB's slow slave at 6 where the simulation does at most 3). So the counts are
-// asserted in virtual time; what the test is about holds on both: at least 40 of its 50
-// iterations leave it, and it receives none.)
+// asserted in virtual time; what the test is about holds on every backend: work leaves it, none
+// comes to it, and every iteration of its block is either done or sent.)
 using WorkTaken = OnBothBackends;
 TEST_P(WorkTaken, ASlaveWhoseWorkIsAllTakenEndsCleanly) {
   struct row {
@@ -269,8 +269,14 @@ TEST_P(WorkTaken, ASlaveWhoseWorkIsAllTakenEndsCleanly) {
     auto slow = fields_of(r.out, "SLAVE ", 3);
     if (GetParam() == "sim") {
       EXPECT_LE(std::stoll(slow["done"]), c.most_done) << c.strategy << " " << c.instructions;
+      EXPECT_GE(std::stoll(slow["sent"]), 40) << r.out;
     }
-    EXPECT_GE(std::stoll(slow["sent"]), 40) << r.out;
+    // At any machine speed: work left it, none came to it, and what it did not do it sent (its
+    // block of 50). How much it did first depends on when the others' messages came: with the
+    // other three slaves 27 emulated seconds late on a loaded machine (make test-stress, MPI) it
+    // did 14 before GCDLB's instruction took the other 36.
+    EXPECT_GE(std::stoll(slow["sent"]), 1) << r.out;
+    EXPECT_EQ(std::stoll(slow["sent"]) + std::stoll(slow["done"]), 50) << r.out;
     EXPECT_EQ(slow["received"], "0");
   }
 }
