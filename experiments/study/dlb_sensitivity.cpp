@@ -65,7 +65,9 @@ int plan(const sweep::cli_args& args) {
   const fs::path out = args.required("out-dir");
   std::string base;
   try {
-    base = sweep::read_file(design.base);
+    base = sweep::read_input(design.base, sweep::kConfigLimit);
+  } catch (const sweep::input_error& e) {
+    throw study::design_error(std::string("design: base config ") + e.what());
   } catch (const std::exception&) {
     throw study::design_error("design: base config " + design.base + " cannot be read");
   }
