@@ -631,6 +631,23 @@ TEST_F(LiveSweep, KillNineOfTheSweepEndsItsRunsAndTheirGroup) {
   EXPECT_NE(resume.err.find("2 rows in"), std::string::npos) << resume.err;
 }
 
+TEST_F(LiveSweep, AResumeStartedAtOnceAfterKillNineWaitsForTheKilledRuns) {
+  const fs::path pidfile = f_.root_ / "sleeper.pid";
+  const pid_t sweep = spawn(sweep_args(f_.fix_ / "two.conf", bin_),
+                            {{"FAKE_APP_HANG", "mxm:NONE:*"}, {"FAKE_APP_PIDFILE", pidfile}},
+                            f_.root_ / "sweep.err");
+  ASSERT_TRUE(wait_for([&] { return fs::exists(pidfile) && fs::file_size(pidfile) > 0; }, 60))
+      << slurp(f_.root_ / "sweep.err");
+  ::kill(sweep, SIGKILL);
+  EXPECT_EQ(wait_exit(sweep), 128 + SIGKILL);
+  // At once: the killed sweep's guard may still hold the folder while it ends the runs; the
+  // resume waits for it rather than competing with them, then runs both runs.
+  const auto resume = testing_support::run_process(sweep_args(f_.fix_ / "two.conf", bin_), 120);
+  EXPECT_EQ(resume.exit_code, 0) << resume.err;
+  EXPECT_NE(resume.err.find("2 rows in"), std::string::npos) << resume.err;
+  EXPECT_TRUE(runs_left().empty()) << "the killed sweep's runs outlived the resume";
+}
+
 TEST_F(LiveSweep, KillNineOfASimulatedSweepEndsItsRun) {
   // Simulated TRFD runs of about a second each, ten of them: the sweep is killed as soon as one
   // has started, whatever the machine's speed.
