@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -192,9 +193,11 @@ void child_process::clean_group(std::chrono::milliseconds grace) {
 }
 
 run_guard::run_guard(std::chrono::milliseconds grace) {
+  // A socket pair rather than a pipe: send(MSG_NOSIGNAL) to a guard that is gone fails with
+  // EPIPE instead of killing the driver with SIGPIPE.
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0)
-    throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
   pid_ = ::fork();
   if (pid_ < 0) {
     const int err = errno;
@@ -211,7 +214,7 @@ run_guard::run_guard(std::chrono::milliseconds grace) {
 }
 
 run_guard::~run_guard() {
-  if (fd_ >= 0) ::close(fd_);  // the guard sees the end of its pipe, ends what is left, exits
+  if (fd_ >= 0) ::close(fd_);  // the guard sees the end of its socket, ends what is left, exits
   int status;
   while (pid_ > 0 && ::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
@@ -221,7 +224,7 @@ void run_guard::tell(char what, pid_t pgid) {
   const std::string line = what + std::to_string(pgid) + "\n";
   ssize_t n;
   do {
-    n = ::write(fd_, line.data(), line.size());
+    n = ::send(fd_, line.data(), line.size(), MSG_NOSIGNAL);
   } while (n < 0 && errno == EINTR);
 }
 
@@ -230,8 +233,8 @@ void run_guard::ended(pid_t pgid) { tell('-', pgid); }
 
 [[noreturn]] void run_guard::guard(int fd, std::chrono::milliseconds grace) {
   // Ctrl-C, a quit, a hang-up and a SIGTERM to the driver's group are the driver's to handle:
-  // it ends its runs and then closes the pipe, or dies and so closes it. The guard lives until
-  // then (it only reads the pipe).
+  // it ends its runs and then closes the socket, or dies and so closes it. The guard lives until
+  // then (it only reads the socket).
   for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::signal(s, SIG_IGN);
   sigset_t none;
   sigemptyset(&none);

@@ -69,7 +69,7 @@ class child_process {
 
 // A process that outlives the driver to end its runs: the driver tells it each run's process
 // group as it starts and ends; when the driver dies (kill -9 included) the guard reads the end
-// of its pipe and ends the groups still alive (SIGTERM, SIGKILL after `grace`), then exits. A
+// of its socket and ends the groups still alive (SIGTERM, SIGKILL after `grace`), then exits. A
 // forked copy of the driver, it shares the driver's open files: with the folder's lock open, it
 // holds the lock until the runs are gone, so that no resume competes with them. Each run also
 // dies with the driver by itself (PR_SET_PDEATHSIG); the guard ends what that leaves, such as
