@@ -166,7 +166,7 @@ study_inputs read_inputs(const sweep::cli_args& args) {
   in.out = args.required("out-dir");
   in.points = read_points(in.out / "points.csv");
   const std::string results_path = args.required("results");
-  in.results = sweep::read_csv_table(results_path);
+  in.results = sweep::read_results_table(results_path);
   if (!in.results.column("status") || !in.results.column("extra_args")) {
     throw sweep::csv_error(results_path + " is not a dlb_sweep results file");
   }

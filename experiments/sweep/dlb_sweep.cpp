@@ -131,7 +131,7 @@ std::map<std::string, std::string> peek_statuses(const fs::path& out) {
   std::map<std::string, std::string> st;
   std::error_code ec;
   if (!fs::exists(out, ec)) return st;
-  const csv_table t = read_csv_table(out);
+  const csv_table t = read_results_table(out);
   if (t.columns.empty()) return st;
   for (const auto& row : t.rows) st[row_key(t, row)] = std::string(t.field(row, "status"));
   return st;
