@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -133,22 +134,56 @@ void refuse_output_over_inputs(const cli_args& args,
   }
 }
 
-void write_atomically(const fs::path& path, std::string_view text, bool rewriting_own_file) {
-  // Over a symlink's target, not the link: the link stays a link.
+namespace {
+
+// Where an output goes: a symlink's target, not the link (the link stays a link).
+fs::path output_target(const fs::path& path) {
   std::error_code ec;
-  const fs::path target = fs::is_symlink(path, ec) ? fs::weakly_canonical(path, ec) : path;
-  if (!rewriting_own_file) {
-    struct stat st {};
-    if (::stat(target.c_str(), &st) == 0) {
-      const std::lock_guard<std::mutex> hold(inputs_mutex);
-      for (const auto& in : inputs_read()) {
-        if (in.dev == st.st_dev && in.ino == st.st_ino) {
-          throw input_error("output " + path.string() + " is the same file as the input " +
-                            in.path + ": refusing to write over an input");
-        }
-      }
+  return fs::is_symlink(path, ec) ? fs::weakly_canonical(path, ec) : path;
+}
+
+// Throws input_error if `target` exists and is an input read by read_input in this process.
+void refuse_if_input(const fs::path& path, const fs::path& target) {
+  struct stat st {};
+  if (::stat(target.c_str(), &st) != 0) return;
+  const std::lock_guard<std::mutex> hold(inputs_mutex);
+  for (const auto& in : inputs_read()) {
+    if (in.dev == st.st_dev && in.ino == st.st_ino) {
+      throw input_error("output " + path.string() + " is the same file as the input " + in.path +
+                        ": refusing to write over an input");
     }
   }
+}
+
+}  // namespace
+
+fs::path temporary_output(const fs::path& path) {
+  static std::atomic<unsigned> count{0};
+  const fs::path target = output_target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  return dir / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
+                std::to_string(count++));
+}
+
+void commit_output(const fs::path& tmp, const fs::path& path, bool rewriting_own_file) {
+  const fs::path target = output_target(path);
+  try {
+    if (!rewriting_own_file) refuse_if_input(path, target);
+  } catch (...) {
+    ::unlink(tmp.c_str());
+    throw;
+  }
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
+    const std::string why = errno_text();
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("cannot rename " + tmp.string() + " to " + target.string() + ": " +
+                             why);
+  }
+}
+
+void write_atomically(const fs::path& path, std::string_view text, bool rewriting_own_file) {
+  const fs::path target = output_target(path);
+  if (!rewriting_own_file) refuse_if_input(path, target);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string tmpl = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
   const int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
@@ -171,12 +206,7 @@ void write_atomically(const fs::path& path, std::string_view text, bool rewritin
     throw;
   }
   ::close(fd);
-  if (::rename(tmp.c_str(), target.c_str()) != 0) {
-    const std::string why = errno_text();
-    ::unlink(tmp.c_str());
-    throw std::runtime_error("cannot rename " + tmp.string() + " to " + target.string() + ": " +
-                             why);
-  }
+  commit_output(tmp, path, rewriting_own_file);
 }
 
 folder_lock::folder_lock(const fs::path& folder, double wait_for_dead_holder_s)

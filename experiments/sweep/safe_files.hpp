@@ -67,6 +67,14 @@ void refuse_output_over_inputs(const cli_args& args,
 void write_atomically(const std::filesystem::path& path, std::string_view text,
                       bool rewriting_own_file = false);
 
+// A temporary file for the output `path`, in its folder and unique to this process, for a writer
+// that is not write_atomically (gnuplot): ".NAME.tmp.PID.N".
+std::filesystem::path temporary_output(const std::filesystem::path& path);
+// Renames a finished temporary file into place over `path` (write_atomically's last step, with
+// the same refusal of an input: the temporary file is then removed). Throws on failure.
+void commit_output(const std::filesystem::path& tmp, const std::filesystem::path& path,
+                   bool rewriting_own_file = false);
+
 // An exclusive advisory lock on `folder`/.dlb_sweep.lock (created if missing, never removed:
 // removing a lock file races with the next locker). The file holds the holder's pid. Closed on
 // exec: the runs a sweep starts do not hold it; a process forked without exec does.
