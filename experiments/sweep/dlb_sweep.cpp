@@ -171,6 +171,11 @@ sweep_options read_options(const cli_args& args) {
     o.hostfile = fs::absolute(*h).string();
     if (::access(o.hostfile.c_str(), R_OK) != 0)
       args.usage_error("--hostfile: cannot read '" + *h + "'");
+    try {
+      read_input(o.hostfile, kConfigLimit);  // a regular text file, as every run will read it
+    } catch (const std::exception& e) {
+      args.usage_error(std::string("--hostfile: ") + e.what());
+    }
   }
   return o;
 }
