@@ -84,7 +84,7 @@ std::string read_input(const fs::path& path, std::uintmax_t limit, bool binary_o
   std::size_t got = 0;
   // A file that grows while read is read up to the limit, then refused.
   for (;;) {
-    if (got == text.size()) text.resize(std::max<std::size_t>(4096, text.size() * 2));
+    if (got == text.size()) text.resize(text.size() + 65536);
     const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
