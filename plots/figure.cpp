@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "sweep/cli.hpp"
+#include "sweep/safe_files.hpp"
 #include "sweep/text.hpp"
 
 namespace dlb::plots {
@@ -52,15 +53,18 @@ std::vector<std::string> parse_formats(std::string_view list) {
 std::vector<std::filesystem::path> render(const figure& fig, const std::filesystem::path& out_dir,
                                           const std::vector<std::string>& formats) {
   std::filesystem::create_directories(out_dir);
-  std::vector<std::filesystem::path> files;
+  std::vector<std::filesystem::path> files, temporaries;
   {
     // One gnuplot for all formats; its destructor closes the pipe and waits for gnuplot.
     Gnuplot gp("gnuplot");
     const std::string size = std::to_string(fig.width) + "," + std::to_string(fig.height);
     for (const auto& f : formats) {
       const auto path = out_dir / (fig.name + "." + f);
-      std::filesystem::remove(path);  // so a stale file cannot pass for a new one
+      // Written to a temporary file beside it, renamed into place once gnuplot is done
+      // (sweep::commit_output): a stale or half-drawn file never passes for a new one.
+      const auto tmp = sweep::temporary_output(path);
       files.push_back(path);
+      temporaries.push_back(tmp);
       gp << "reset session\n";
       if (f == "png") {
         gp << "set terminal pngcairo size " << size << " enhanced font 'Sans,11'\n";
@@ -68,17 +72,20 @@ std::vector<std::filesystem::path> render(const figure& fig, const std::filesyst
         gp << "set terminal svg size " << size
            << " dynamic enhanced font 'Sans,11' background rgb 'white'\n";
       }
-      gp << "set output " << gp_quote(path.string()) << "\n" << fig.script << "\nunset output\n";
+      gp << "set output " << gp_quote(tmp.string()) << "\n" << fig.script << "\nunset output\n";
     }
     gp << "exit\n";
   }
-  for (const auto& p : files) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
     std::error_code ec;
-    if (!std::filesystem::exists(p, ec) || std::filesystem::file_size(p, ec) == 0) {
-      throw std::runtime_error("gnuplot did not write " + p.string() +
+    if (!std::filesystem::exists(temporaries[i], ec) ||
+        std::filesystem::file_size(temporaries[i], ec) == 0) {
+      for (const auto& t : temporaries) std::filesystem::remove(t, ec);
+      throw std::runtime_error("gnuplot did not write " + files[i].string() +
                                " (see gnuplot's messages above; is gnuplot installed?)");
     }
   }
+  for (std::size_t i = 0; i < files.size(); ++i) sweep::commit_output(temporaries[i], files[i]);
   return files;
 }
 

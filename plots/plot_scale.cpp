@@ -14,6 +14,7 @@
 #include "report/beyond.hpp"
 #include "sweep/cli.hpp"
 #include "sweep/csv_table.hpp"
+#include "sweep/results_store.hpp"
 #include "sweep/text.hpp"
 
 namespace fs = std::filesystem;
@@ -119,7 +120,7 @@ int main(int argc, char** argv) {
   const std::string name = args.value("name").value_or("scale");
   const std::vector<std::string> formats = plots::formats_option(args);
   try {
-    const auto configs = by_config(verified_runs(sweep::read_csv_table(file)));
+    const auto configs = by_config(verified_runs(sweep::read_results_table(file)));
     if (configs.empty()) throw sweep::csv_error(file + ": no verified run");
     for (const auto& fig : {ratio_figure(configs, name), cost_figure(configs, name)}) {
       for (const auto& f : plots::render(fig, out_dir, formats))

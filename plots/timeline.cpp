@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "sweep/safe_files.hpp"
 #include "sweep/text.hpp"
 
 namespace fs = std::filesystem;
@@ -30,8 +31,15 @@ std::vector<std::string> split_fields(const std::string& line) {
 void for_each_row(
     const fs::path& file, const std::string& header,
     const std::function<void(const std::vector<std::string>&, const std::string&)>& row) {
-  std::ifstream in(file);
-  if (!in) throw trace_error(file.string() + ": cannot read");
+  // A trace is a regular text file of bounded size (sweep::read_input): /dev/zero or a binary
+  // file is refused before it is read through.
+  std::string text;
+  try {
+    text = sweep::read_input(file, sweep::kTableLimit);
+  } catch (const std::exception& e) {
+    throw trace_error(e.what());
+  }
+  std::istringstream in(text);
   std::string line;
   if (!std::getline(in, line) || line != header)
     throw trace_error(file.string() + ":1: expected the header '" + header + "'");

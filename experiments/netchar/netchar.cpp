@@ -25,6 +25,7 @@
 #include "dlb/runtime/runtime.hpp"
 #include "dlb/runtime/strategy_table.hpp"
 #include "pvm/session.hpp"
+#include "sweep/safe_files.hpp"
 
 namespace {
 
@@ -320,16 +321,14 @@ dlb::core::network_profile fit_profile(const std::vector<sample>& samples, int d
   return prof;
 }
 
-// Writes `text` to `path` through a temporary file, so that a failed run leaves no part file.
+// Writes `text` to `path` through a temporary file (the tools' shared writer), so that a failed
+// run leaves no part file.
 void write_file(const std::filesystem::path& path, const std::string& text) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << text;
-    f.flush();
-    if (!f) throw dlb::run_error("cannot write " + tmp.string());
+  try {
+    dlb::sweep::write_atomically(path, text);
+  } catch (const std::exception& e) {
+    throw dlb::run_error(e.what());
   }
-  std::filesystem::rename(tmp, path);
 }
 
 // The profile, the raw samples and the fits (for Figure 1.6), each with the same header.

@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
   const std::string b = args.required("b");
   const double median_target = args.positive_double("median-target", 2.0);
   const double max_target = args.positive_double("max-target", 5.0);
+  if (const auto out = args.value("out"))
+    sweep::refuse_output_over_inputs(args, {{"--out", *out}}, {{"--a", a}, {"--b", b}});
   // Reads a summary; an unreadable or foreign file is bad input (exit 2, naming it).
   auto load = [](const std::string& path) -> std::optional<std::vector<report::summary_row>> {
     try {

@@ -22,6 +22,7 @@
 #include "summary.hpp"
 #include "sweep/cli.hpp"
 #include "sweep/csv_table.hpp"
+#include "sweep/results_store.hpp"
 #include "uneven.hpp"
 
 using namespace dlb;
@@ -468,7 +469,7 @@ int main(int argc, char** argv) {
   std::size_t rows = 0;
   try {
     for (const auto& f : files) {
-      const auto table = sweep::read_csv_table(f);
+      const auto table = sweep::read_results_table(f);
       if (section == "uneven") {
         auto more = uneven::verified_runs(table);
         uneven_runs.insert(uneven_runs.end(), more.begin(), more.end());

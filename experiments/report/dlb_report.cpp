@@ -7,6 +7,7 @@
 #include "report/summary.hpp"
 #include "sweep/cli.hpp"
 #include "sweep/csv_table.hpp"
+#include "sweep/results_store.hpp"
 
 namespace fs = std::filesystem;
 using namespace dlb;
@@ -121,6 +122,19 @@ int main(int argc, char** argv) {
   in.commands = args.values("command");
   in.report_command = args.command_line();
   in.lag_flag_pct = args.positive_double("lag-flag-pct", 1.0);
+  {
+    // The report never replaces what it reads: the summaries, the results, the paper's tables.
+    std::vector<std::pair<std::string, std::string>> inputs;
+    for (const std::string o : {"summary", "crosscheck", "crosscheck-base", "sensitivity"}) {
+      for (const auto& v : args.values(o)) inputs.emplace_back("--" + o, v);
+    }
+    for (const auto& r : results) inputs.emplace_back("--results", r);
+    for (const char* f : {"table1_1_mxm_nodlb.csv", "table1_2_trfd_nodlb.csv",
+                          "table1_3_ac_nodlb.csv", "table1_4_best.csv", "claims.md"}) {
+      inputs.emplace_back("--paper-dir", (fs::path(in.paper_dir) / f).string());
+    }
+    sweep::refuse_output_over_inputs(args, {{"--out", out.string()}}, inputs);
+  }
   try {
     if (!fs::is_directory(in.paper_dir)) {
       std::cerr << "dlb_report: paper directory " << in.paper_dir
@@ -128,7 +142,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (!read_summaries(args, in)) return 2;
-    for (const auto& r : results) in.results.emplace_back(r, sweep::read_csv_table(r));
+    for (const auto& r : results) in.results.emplace_back(r, sweep::read_results_table(r));
     in.paper_nodlb = report::read_paper_nodlb(in.paper_dir);
     in.paper_best = report::read_paper_best(in.paper_dir);
     if (!read_figures(args, out, in) || !read_sensitivity(args, out, in)) return 2;

@@ -7,6 +7,7 @@
 #include "sweep/cli.hpp"
 #include "sweep/csv_table.hpp"
 #include "sweep/provenance.hpp"
+#include "sweep/results_store.hpp"
 
 using namespace dlb;
 
@@ -27,11 +28,14 @@ int main(int argc, char** argv) {
   const auto inputs = args.values("results");
   if (inputs.empty()) args.usage_error("--results is required");
   const std::string out = args.required("out");
+  std::vector<std::pair<std::string, std::string>> named_inputs;
+  for (const auto& in : inputs) named_inputs.emplace_back("--results", in);
+  sweep::refuse_output_over_inputs(args, {{"--out", out}}, named_inputs);
   try {
     std::vector<sweep::csv_table> tables;
     for (const auto& in : inputs) {
       sweep::csv_read_info info;
-      tables.push_back(sweep::read_csv_table(in, &info));
+      tables.push_back(sweep::read_results_table(in, &info));
       if (info.dropped_partial_line) {
         std::cerr << "dlb_summary: " << in << ": ignoring a cut-short last line\n";
       }

@@ -13,20 +13,39 @@ namespace {
 using sweep::csv_error;
 using sweep::csv_table;
 
+// A transcribed table is read whole or refused: a last line cut short (no newline at its end)
+// is an error here, not the end of the table (results files drop such a line: a crash there is
+// a run to redo; a paper table has no run behind it).
 csv_table read_required(const std::filesystem::path& p, const std::vector<std::string>& cols) {
-  csv_table t = sweep::read_csv_table(p);
+  sweep::csv_read_info info;
+  const std::string text = sweep::read_file(p);
+  csv_table t = sweep::parse_csv_table(text, p.string(), &info);
+  if (info.dropped_partial_line) {
+    const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    throw csv_error(p.string() + ":" + std::to_string(lines + 1) +
+                    ": the table ends in a line cut short (no newline at its end); the table "
+                    "is incomplete");
+  }
   for (const auto& c : cols) {
     if (!t.column(c)) throw csv_error(p.string() + ": no column '" + c + "'");
   }
   return t;
 }
 
-std::int64_t int_field(const csv_table& t, const std::vector<std::string>& row, const char* col,
+// "file:line:column: column C ..." for the field of row `i` in column `col`.
+std::string where(const csv_table& t, std::size_t i, const char* col,
+                  const std::filesystem::path& p) {
+  const std::size_t line = i < t.row_lines.size() ? t.row_lines[i] : 0;
+  return p.string() + ":" + std::to_string(line) + ":" + std::to_string(*t.column(col) + 1) +
+         ": column " + col;
+}
+
+std::int64_t int_field(const csv_table& t, std::size_t i, const char* col,
                        const std::filesystem::path& p) {
-  const auto v = sweep::parse_int(t.field(row, col));
+  const auto v = sweep::parse_int(t.field(t.rows[i], col));
   if (!v)
-    throw csv_error(p.string() + ": column " + col + " is not an integer: '" +
-                    std::string(t.field(row, col)) + "'");
+    throw csv_error(where(t, i, col, p) + " must be an integer, got '" +
+                    std::string(t.field(t.rows[i], col)) + "'");
   return *v;
 }
 
@@ -55,14 +74,17 @@ std::vector<paper_nodlb_row> read_paper_nodlb(const std::filesystem::path& dir) 
     std::vector<std::string> cols = s.size_cols;
     cols.insert(cols.end(), {"P", "time_s"});
     const csv_table t = read_required(path, cols);
-    for (const auto& row : t.rows) {
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      const auto& row = t.rows[i];
       paper_nodlb_row r;
       r.app = s.app;
       r.table = s.table;
-      r.procs = static_cast<int>(int_field(t, row, "P", path));
-      for (const auto& c : s.size_cols) r.size[c] = int_field(t, row, c.c_str(), path);
+      r.procs = static_cast<int>(int_field(t, i, "P", path));
+      for (const auto& c : s.size_cols) r.size[c] = int_field(t, i, c.c_str(), path);
       const auto time = sweep::parse_double(t.field(row, "time_s"));
-      if (!time) throw csv_error(path.string() + ": time_s is not a number");
+      if (!time)
+        throw csv_error(where(t, i, "time_s", path) + " must be a number, got '" +
+                        std::string(t.field(row, "time_s")) + "'");
       r.time_s = *time;
       out.push_back(r);
     }
@@ -75,15 +97,16 @@ std::vector<paper_best_row> read_paper_best(const std::filesystem::path& dir) {
   const csv_table t = read_required(
       path, {"app", "P", "size", "loop", "actual_best", "predicted_best", "diff_s", "diff_pct"});
   std::vector<paper_best_row> out;
-  for (const auto& row : t.rows) {
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const auto& row = t.rows[i];
     paper_best_row r;
     r.app = lower(std::string(t.field(row, "app")));
-    r.procs = static_cast<int>(int_field(t, row, "P", path));
+    r.procs = static_cast<int>(int_field(t, i, "P", path));
     r.size_text = std::string(t.field(row, "size"));
     try {
       for (const auto& [k, v] : sweep::parse_size(r.size_text).params) r.size[k] = v;
     } catch (const sweep::config_error& e) {
-      throw csv_error(path.string() + ": " + e.what());
+      throw csv_error(where(t, i, "size", path) + ": " + e.what());
     }
     if (r.app == "mxm" && !r.size.count("m")) r.size["m"] = 400;  // "MXM always has m=400"
     r.loop = std::string(t.field(row, "loop"));

@@ -338,7 +338,9 @@ design parse_design(std::string_view text, std::string_view source) {
 design read_design(const std::filesystem::path& path) {
   std::string text;
   try {
-    text = sweep::read_file(path);
+    text = sweep::read_input(path, sweep::kConfigLimit);
+  } catch (const sweep::input_error& e) {
+    throw design_error(std::string("design file ") + e.what());
   } catch (const std::exception& e) {
     throw design_error("design file " + path.string() + ": cannot be read");
   }

@@ -65,7 +65,9 @@ int plan(const sweep::cli_args& args) {
   const fs::path out = args.required("out-dir");
   std::string base;
   try {
-    base = sweep::read_file(design.base);
+    base = sweep::read_input(design.base, sweep::kConfigLimit);
+  } catch (const sweep::input_error& e) {
+    throw study::design_error(std::string("design: base config ") + e.what());
   } catch (const std::exception&) {
     throw study::design_error("design: base config " + design.base + " cannot be read");
   }
@@ -164,7 +166,7 @@ study_inputs read_inputs(const sweep::cli_args& args) {
   in.out = args.required("out-dir");
   in.points = read_points(in.out / "points.csv");
   const std::string results_path = args.required("results");
-  in.results = sweep::read_csv_table(results_path);
+  in.results = sweep::read_results_table(results_path);
   if (!in.results.column("status") || !in.results.column("extra_args")) {
     throw sweep::csv_error(results_path + " is not a dlb_sweep results file");
   }

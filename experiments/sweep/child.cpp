@@ -2,13 +2,18 @@
 #include "sweep/child.hpp"
 
 #include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -87,6 +92,7 @@ child_process::child_process(const std::vector<std::string>& argv, const std::fi
   if (::pipe2(report, O_CLOEXEC) != 0) {
     throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
   }
+  const pid_t parent = ::getpid();
   pid_ = ::fork();
   if (pid_ < 0) {
     const int err = errno;
@@ -97,6 +103,11 @@ child_process::child_process(const std::vector<std::string>& argv, const std::fi
   if (pid_ == 0) {
     // Child: only async-signal-safe calls until exec.
     ::setpgid(0, 0);
+    // The run dies with the driver, even by kill -9 (its private pvmd dies with the app in turn:
+    // pvm/src/private_vm.cpp). A driver already gone before prctl took effect is seen by
+    // getppid.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
     ::sigprocmask(SIG_SETMASK, &child_mask, nullptr);
     const int in = ::open("/dev/null", O_RDONLY);
     const int out = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -179,6 +190,88 @@ void child_process::clean_group(std::chrono::milliseconds grace) {
     std::this_thread::sleep_for(kPollStep);
   }
   if (group_alive(pid_)) ::kill(-pid_, SIGKILL);
+}
+
+run_guard::run_guard(std::chrono::milliseconds grace) {
+  // A socket pair rather than a pipe: send(MSG_NOSIGNAL) to a guard that is gone fails with
+  // EPIPE instead of killing the driver with SIGPIPE.
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
+  pid_ = ::fork();
+  if (pid_ < 0) {
+    const int err = errno;
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw std::runtime_error(std::string("fork: ") + std::strerror(err));
+  }
+  if (pid_ == 0) {
+    ::close(fds[1]);
+    guard(fds[0], grace);
+  }
+  ::close(fds[0]);
+  fd_ = fds[1];
+}
+
+run_guard::~run_guard() {
+  if (fd_ >= 0) ::close(fd_);  // the guard sees the end of its socket, ends what is left, exits
+  int status;
+  while (pid_ > 0 && ::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+void run_guard::tell(char what, pid_t pgid) {
+  const std::string line = what + std::to_string(pgid) + "\n";
+  ssize_t n;
+  do {
+    n = ::send(fd_, line.data(), line.size(), MSG_NOSIGNAL);
+  } while (n < 0 && errno == EINTR);
+}
+
+void run_guard::started(pid_t pgid) { tell('+', pgid); }
+void run_guard::ended(pid_t pgid) { tell('-', pgid); }
+
+[[noreturn]] void run_guard::guard(int fd, std::chrono::milliseconds grace) {
+  // Ctrl-C, a quit, a hang-up and a SIGTERM to the driver's group are the driver's to handle:
+  // it ends its runs and then closes the socket, or dies and so closes it. The guard lives until
+  // then (it only reads the socket).
+  for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::signal(s, SIG_IGN);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  std::set<pid_t> groups;
+  std::string pending;
+  char buf[256];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    pending.append(buf, static_cast<std::size_t>(n));
+    for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos;) {
+      const std::string line = pending.substr(0, nl);
+      pending.erase(0, nl + 1);
+      if (line.size() < 2) continue;
+      const pid_t pgid = static_cast<pid_t>(std::strtol(line.c_str() + 1, nullptr, 10));
+      if (pgid <= 0) continue;
+      if (line[0] == '+') groups.insert(pgid);
+      if (line[0] == '-') groups.erase(pgid);
+    }
+  }
+  // The driver is gone: whatever of its runs is still alive ends now (SIGTERM, so that a pvmd
+  // can clean up, then SIGKILL after the grace period).
+  for (const pid_t g : groups) ::kill(-g, SIGTERM);
+  const auto deadline = std::chrono::steady_clock::now() + grace;
+  for (;;) {
+    bool any = false;
+    for (const pid_t g : groups) any = any || group_alive(g);
+    if (!any) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      for (const pid_t g : groups) ::kill(-g, SIGKILL);
+      break;
+    }
+    std::this_thread::sleep_for(kPollStep);
+  }
+  ::_exit(0);
 }
 
 }  // namespace dlb::sweep

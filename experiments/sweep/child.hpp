@@ -5,7 +5,8 @@
 // mask back before exec. Each child leads a new process group, so a terminal's Ctrl-C reaches
 // only the driver, which then ends the whole group of the current run (the app and whatever it
 // started in its group, e.g. a private pvmd): SIGTERM first, so a pvmd can clean up, SIGKILL
-// after a grace period.
+// after a grace period. Should the driver itself die (kill -9), each run dies with it
+// (PR_SET_PDEATHSIG) and run_guard ends what is left of its group.
 #pragma once
 
 #include <signal.h>
@@ -64,6 +65,31 @@ class child_process {
   pid_t pid_ = -1;
   bool reaped_ = false;
   std::string exec_error_;
+};
+
+// A process that outlives the driver to end its runs: the driver tells it each run's process
+// group as it starts and ends; when the driver dies (kill -9 included) the guard reads the end
+// of its socket and ends the groups still alive (SIGTERM, SIGKILL after `grace`), then exits. A
+// forked copy of the driver, it shares the driver's open files: with the folder's lock open, it
+// holds the lock until the runs are gone, so that no resume competes with them. Each run also
+// dies with the driver by itself (PR_SET_PDEATHSIG); the guard ends what that leaves, such as
+// an MPI job's ranks.
+class run_guard {
+ public:
+  explicit run_guard(std::chrono::milliseconds grace);
+  ~run_guard();
+  run_guard(const run_guard&) = delete;
+  run_guard& operator=(const run_guard&) = delete;
+
+  void started(pid_t pgid);
+  void ended(pid_t pgid);
+
+ private:
+  void tell(char what, pid_t pgid);
+  [[noreturn]] static void guard(int fd, std::chrono::milliseconds grace);
+
+  pid_t pid_ = -1;
+  int fd_ = -1;
 };
 
 }  // namespace dlb::sweep

@@ -25,6 +25,7 @@ struct settings {
   std::optional<std::vector<std::string>> strategies;
   std::optional<int> repetitions;
   std::optional<std::vector<std::uint64_t>> seeds;
+  std::size_t repetitions_line = 0, seeds_line = 0;  // where each was set
   std::optional<int> ml;
   std::optional<double> tl;
   std::optional<std::string> clock;
@@ -153,6 +154,7 @@ class parser {
   void set_repetitions(settings& s, std::size_t line, const std::string& value) const {
     once(s.repetitions, line, "repetitions");
     s.repetitions = positive_int(line, "repetitions", value);
+    s.repetitions_line = line;
   }
 
   void set_seeds(settings& s, std::size_t line, const std::string& value) const {
@@ -167,6 +169,7 @@ class parser {
       seeds.push_back(*v);
     }
     s.seeds = seeds;
+    s.seeds_line = line;
   }
 
   void set_ml(settings& s, std::size_t line, const std::string& value) const {
@@ -424,18 +427,44 @@ void read_sections(const parser& p, std::string_view text, settings& defaults,
   if (sections.empty()) p.fail(line_no, "no [app NAME] section: nothing to run");
 }
 
-// One load seed per repetition: the listed seeds (the first `repetitions` of them), or 1, 2, ...
+// One load seed per repetition. Where one scope (the defaults, or one section) sets both
+// repetitions and seeds, they must agree: as many seeds as repetitions. Where they come from
+// different scopes, the section's own key wins: a section's repetitions takes the first that
+// many of the defaults' seeds; a section's seeds make its repetitions. With no seeds, 1, 2, ...
 template <class Fail>
-std::vector<std::uint64_t> seeds_of(const settings& s, const settings& d, const Fail& sfail) {
-  const auto seeds_given = s.seeds ? s.seeds : d.seeds;
-  const auto reps_given = s.repetitions ? s.repetitions : d.repetitions;
+std::vector<std::uint64_t> seeds_of(const parser& p, const settings& s, const settings& d,
+                                    const Fail& sfail) {
+  for (const settings* scope : {&d, &s}) {
+    if (scope->seeds && scope->repetitions &&
+        static_cast<int>(scope->seeds->size()) != *scope->repetitions) {
+      const std::size_t first = std::min(scope->repetitions_line, scope->seeds_line);
+      p.fail(first, "repetitions = " + std::to_string(*scope->repetitions) + " (line " +
+                        std::to_string(scope->repetitions_line) + ") but seeds lists " +
+                        std::to_string(scope->seeds->size()) + " values (line " +
+                        std::to_string(scope->seeds_line) +
+                        "): one seed per repetition; make them agree (seeds lists " +
+                        std::to_string(scope->seeds->size()) + " values for " +
+                        std::to_string(*scope->repetitions) + " repetitions)");
+    }
+  }
+  std::optional<std::vector<std::uint64_t>> seeds_given;
+  std::optional<int> reps_given;
+  if (s.seeds || s.repetitions) {
+    seeds_given = s.seeds ? s.seeds : (s.repetitions ? d.seeds : std::nullopt);
+    reps_given = s.repetitions;
+  } else {
+    seeds_given = d.seeds;
+    reps_given = d.repetitions;
+  }
   const int reps =
       reps_given ? *reps_given : (seeds_given ? static_cast<int>(seeds_given->size()) : 1);
   std::vector<std::uint64_t> seeds;
   if (seeds_given) {
     if (static_cast<int>(seeds_given->size()) < reps) {
       sfail("seeds lists " + std::to_string(seeds_given->size()) + " values for " +
-            std::to_string(reps) + " repetitions (one seed per repetition)");
+            std::to_string(reps) + " repetitions (one seed per repetition; repetitions at line " +
+            std::to_string(s.repetitions ? s.repetitions_line : d.repetitions_line) +
+            ", seeds at line " + std::to_string(s.seeds ? s.seeds_line : d.seeds_line) + ")");
     }
     seeds.assign(seeds_given->begin(), seeds_given->begin() + reps);
   } else {
@@ -487,7 +516,7 @@ void expand(const parser& p, const section& sec, const settings& d, sweep_plan& 
   const auto group = pick(s.group, d.group, std::map<int, int>{});
   const auto strategies = pick(s.strategies, d.strategies, std::vector<std::string>{});
   if (strategies.empty()) sfail("no strategies");
-  const auto seeds = seeds_of(s, d, sfail);
+  const auto seeds = seeds_of(p, s, d, sfail);
   if (!s.sizes) sfail("no sizes (e.g. sizes = n=400 r=400 m=400; n=800 r=400 m=400)");
   check_sizes(sec.app, *s.sizes, sfail);
   const run_spec base = base_run(sec, d);
@@ -532,7 +561,7 @@ sweep_plan parse_config(std::string_view text, std::string_view source) {
 sweep_plan read_config(const std::filesystem::path& path) {
   std::string text;
   try {
-    text = read_file(path);
+    text = read_input(path, kConfigLimit);
   } catch (const std::exception& e) {
     throw config_error(e.what());
   }

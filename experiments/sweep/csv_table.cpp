@@ -173,18 +173,13 @@ csv_table parse_csv_table(std::string_view text, std::string_view source, csv_re
                       std::to_string(t.columns.size()));
     }
     t.rows.push_back(std::move(fields));
+    t.row_lines.push_back(line_no);
   }
   if (info) *info = local;
   return t;
 }
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw csv_error("cannot read " + path.string() + ": " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read_file(const std::filesystem::path& path) { return read_input(path); }
 
 csv_table read_csv_table(const std::filesystem::path& path, csv_read_info* info) {
   return parse_csv_table(read_file(path), path.string(), info);
@@ -219,14 +214,6 @@ void write_synced(const std::filesystem::path& path, std::string_view text, int 
 
 void append_durably(const std::filesystem::path& path, std::string_view text) {
   write_synced(path, text, O_APPEND);
-}
-
-void write_atomically(const std::filesystem::path& path, std::string_view text) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  write_synced(tmp, text, O_TRUNC);
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error("cannot rename " + tmp.string() + ": " + ec.message());
 }
 
 }  // namespace dlb::sweep

@@ -22,6 +22,9 @@ struct csv_table {
   std::vector<std::string> comments;  // '#' lines, without "#" and one following space
   std::vector<std::string> columns;
   std::vector<std::vector<std::string>> rows;  // every row has columns.size() fields
+  // The 1-based line of each row in the text it was parsed from (for file:line:column errors;
+  // rows added later have none).
+  std::vector<std::size_t> row_lines;
 
   // Index of a column, or nullopt.
   std::optional<std::size_t> column(std::string_view name) const;
@@ -46,6 +49,14 @@ class csv_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+}  // namespace dlb::sweep
+
+// read_input, write_atomically and the output-over-input checks (after csv_error: input_error is
+// one).
+#include "sweep/safe_files.hpp"
+
+namespace dlb::sweep {
+
 // Splits one line into fields. Throws csv_error on a malformed quoted field.
 std::vector<std::string> split_csv_line(std::string_view line);
 // Quotes a field if needed; newlines become spaces.
@@ -66,9 +77,8 @@ std::string format_csv_table(const csv_table& table);
 // Appends text to a file and forces it to disk before returning (open O_APPEND, write, fsync),
 // so a finished run is never lost by a later crash. Throws std::runtime_error on failure.
 void append_durably(const std::filesystem::path& path, std::string_view text);
-// Replaces a file's content atomically (write a temporary file beside it, fsync, rename).
-void write_atomically(const std::filesystem::path& path, std::string_view text);
-// Reads a whole file; throws std::runtime_error naming it on failure.
+// Reads a whole input file (read_input: a regular text file of at most kTableLimit bytes);
+// throws csv_error naming it on failure.
 std::string read_file(const std::filesystem::path& path);
 
 }  // namespace dlb::sweep

@@ -131,7 +131,7 @@ std::map<std::string, std::string> peek_statuses(const fs::path& out) {
   std::map<std::string, std::string> st;
   std::error_code ec;
   if (!fs::exists(out, ec)) return st;
-  const csv_table t = read_csv_table(out);
+  const csv_table t = read_results_table(out);
   if (t.columns.empty()) return st;
   for (const auto& row : t.rows) st[row_key(t, row)] = std::string(t.field(row, "status"));
   return st;
@@ -171,6 +171,11 @@ sweep_options read_options(const cli_args& args) {
     o.hostfile = fs::absolute(*h).string();
     if (::access(o.hostfile.c_str(), R_OK) != 0)
       args.usage_error("--hostfile: cannot read '" + *h + "'");
+    try {
+      read_input(o.hostfile, kConfigLimit);  // a regular text file, as every run will read it
+    } catch (const std::exception& e) {
+      args.usage_error(std::string("--hostfile: ") + e.what());
+    }
   }
   return o;
 }
@@ -230,11 +235,12 @@ std::unique_ptr<results_store> open_store(const sweep_plan& plan, const sweep_op
                                           const cli_args& args,
                                           std::map<std::string, std::string>& recorded) {
   if (o.out.has_parent_path()) fs::create_directories(o.out.parent_path());
-  fs::create_directories(o.log_dir);
   const std::string revision = source_revision();
   auto store = std::make_unique<results_store>(
       o.out, header_comments(plan, args, fs::absolute(o.config_path), o.bin_dir, revision),
       "resumed: " + utc_now() + "; revision " + revision + "; command " + args.command_line());
+  // After the results file is read and found sound: a refused one leaves the folder as it was.
+  fs::create_directories(o.log_dir);
   if (store->upgraded()) {
     std::cerr << "dlb_sweep: " << o.out.string()
               << ": added the backend column (its earlier rows ran on PVM: backend=pvm)\n";
@@ -278,8 +284,9 @@ void print_plan(const sweep_plan& plan, const sweep_options& o,
 // SIGTERM end the current runs (not recorded) and stop.
 class sweep_runner {
  public:
-  sweep_runner(const sweep_plan& plan, const sweep_options& o, todo_list todo, results_store& store)
-      : plan_(plan), o_(o), todo_(std::move(todo)), store_(store) {}
+  sweep_runner(const sweep_plan& plan, const sweep_options& o, todo_list todo, results_store& store,
+               run_guard& guard)
+      : plan_(plan), o_(o), todo_(std::move(todo)), store_(store), guard_(guard) {}
 
   // The exit status: 0, or 128 + the signal that stopped the sweep.
   int run() {
@@ -324,6 +331,7 @@ class sweep_runner {
       a.start = steady::now();
       a.child =
           std::make_unique<child_process>(argv_of(*a.run, o_), a.log, signals_.original_mask());
+      guard_.started(a.child->pid());
       active_.push_back(std::move(a));
     }
   }
@@ -333,7 +341,10 @@ class sweep_runner {
     std::cerr << "dlb_sweep: " << (s == SIGINT ? "interrupted" : "terminated")
               << "; ending the current run" << (active_.size() > 1 ? "s" : "")
               << " (not recorded)\n";
-    for (auto& a : active_) a.child->terminate(o_.grace, signals_);
+    for (auto& a : active_) {
+      a.child->terminate(o_.grace, signals_);
+      guard_.ended(a.child->pid());
+    }
     active_.clear();
   }
 
@@ -347,6 +358,7 @@ class sweep_runner {
         end = child_end{child_end::kind::timed_out, 0};
       }
       if (end) {
+        guard_.ended(a.child->pid());
         finish(a, *end);
         active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(i));
       } else {
@@ -359,7 +371,7 @@ class sweep_runner {
     const double wall = seconds_since(a.start);
     app_output output;
     try {
-      output = parse_app_output(read_file(a.log));
+      output = parse_app_output(read_input(a.log, kTableLimit, /*binary_ok=*/true));
     } catch (const std::exception&) {
       // No log: the output is empty and the run is classified as failed below.
     }
@@ -406,6 +418,7 @@ class sweep_runner {
   const sweep_options& o_;
   todo_list todo_;
   results_store& store_;
+  run_guard& guard_;
   const signal_block signals_;
   const steady::time_point start_ = steady::now();
   std::vector<active_run> active_;
@@ -423,14 +436,25 @@ int main(int argc, char** argv) {
       {"config", "out", "bin-dir", "log-dir", "jobs", "grace", "backend", "hostfile"},
       {"dry-run", "retry-failed"});
   const sweep_options o = read_options(args);
+  std::vector<std::pair<std::string, std::string>> inputs{{"--config", o.config_path.string()}};
+  if (!o.hostfile.empty()) inputs.emplace_back("--hostfile", o.hostfile);
+  refuse_output_over_inputs(args, {{"--out", o.out.string()}}, inputs);
   sweep_plan plan;
   if (!prepare_plan(plan, o, args)) return 2;
   try {
     std::map<std::string, std::string> recorded;
     std::unique_ptr<results_store> store;
+    std::unique_ptr<folder_lock> lock;
+    std::unique_ptr<run_guard> guard;
     if (o.dry_run) {
       recorded = peek_statuses(o.out);
     } else {
+      // One sweep per results folder; a folder whose killed sweep still has runs ending waits
+      // for them (the guard holds the lock until they are gone).
+      const fs::path folder = fs::absolute(o.out).parent_path();
+      fs::create_directories(folder);
+      lock = std::make_unique<folder_lock>(folder);
+      guard = std::make_unique<run_guard>(o.grace);
       store = open_store(plan, o, args, recorded);
     }
     todo_list todo = runs_to_do(plan, recorded, o.retry_failed);
@@ -443,7 +467,10 @@ int main(int argc, char** argv) {
       print_plan(plan, o, recorded);
       return 0;
     }
-    return sweep_runner(plan, o, std::move(todo), *store).run();
+    return sweep_runner(plan, o, std::move(todo), *store, *guard).run();
+  } catch (const csv_error& e) {  // an input unreadable, malformed, or a folder in use
+    std::cerr << "dlb_sweep: " << e.what() << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "dlb_sweep: " << e.what() << "\n";
     return 1;

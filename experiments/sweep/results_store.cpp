@@ -43,6 +43,68 @@ std::string row_key(const csv_table& table, const std::vector<std::string>& row)
   return k;
 }
 
+void check_results_rows(const csv_table& table, std::string_view source) {
+  struct rule {
+    const char* column;
+    enum { integer, positive_integer, number, status } kind;
+  };
+  static const rule rules[] = {{"P", rule::positive_integer},
+                               {"K", rule::positive_integer},
+                               {"rep", rule::integer},
+                               {"seed", rule::integer},
+                               {"ml", rule::integer},
+                               {"tl", rule::number},
+                               {"scale", rule::number},
+                               {"status", rule::status},
+                               {"run_wall_s", rule::number},
+                               {"total_s", rule::number},
+                               {"loop1_s", rule::number},
+                               {"loop2_s", rule::number},
+                               {"syncs", rule::number},
+                               {"redistributions", rule::number},
+                               {"iterations_moved", rule::number},
+                               {"bytes_moved", rule::number},
+                               {"lag_s", rule::number},
+                               {"lag_pct", rule::number},
+                               {"wall_s", rule::number}};
+  for (std::size_t i = 0; i < table.rows.size(); ++i) {
+    const auto& row = table.rows[i];
+    const std::size_t line = i < table.row_lines.size() ? table.row_lines[i] : 0;
+    for (const auto& r : rules) {
+      const auto col = table.column(r.column);
+      if (!col || *col >= row.size()) continue;
+      const std::string& v = row[*col];
+      // The outcome and the results of a run may be empty (a failed run has no times; the
+      // summary counts a row without a status apart); its parameters may not.
+      const bool key = r.kind == rule::integer || r.kind == rule::positive_integer;
+      if (v.empty() && !key) continue;
+      std::string want;
+      if (r.kind == rule::positive_integer) {
+        const auto n = parse_int(v);
+        if (!n || *n < 1) want = "a positive integer";
+      } else if (r.kind == rule::integer) {
+        const auto n = parse_int(v);
+        if (!n || *n < 0) want = "an integer >= 0";
+      } else if (r.kind == rule::number) {
+        if (!parse_double(v)) want = "a number";
+      } else if (v != "ok" && v != "failed" && v != "unverified" && v != "timeout") {
+        want = "ok, failed, unverified or timeout";
+      }
+      if (!want.empty()) {
+        throw csv_error(std::string(source) + ":" + std::to_string(line) + ":" +
+                        std::to_string(*col + 1) + ": column " + r.column + " must be " + want +
+                        ", got '" + v + "'");
+      }
+    }
+  }
+}
+
+csv_table read_results_table(const std::filesystem::path& path, csv_read_info* info) {
+  csv_table t = read_csv_table(path, info);
+  check_results_rows(t, path.string());
+  return t;
+}
+
 results_store::results_store(std::filesystem::path path,
                              const std::vector<std::string>& header_comments,
                              const std::string& resume_comment)
@@ -51,7 +113,7 @@ results_store::results_store(std::filesystem::path path,
   const bool exists = std::filesystem::exists(path_, ec);
   if (exists) {
     csv_read_info info;
-    table_ = read_csv_table(path_, &info);
+    table_ = read_results_table(path_, &info);
     if (info.dropped_partial_line) {
       // Cut the incomplete record off, so the next append starts on a fresh line.
       std::filesystem::resize_file(path_, info.complete_length);
@@ -63,7 +125,7 @@ results_store::results_store(std::filesystem::path path,
     table_ = csv_table{};
     table_.comments = header_comments;
     table_.columns = standard_results_columns();
-    write_atomically(path_, format_csv_table(table_));
+    write_atomically(path_, format_csv_table(table_), true);
     return;
   }
   if (!table_.column("backend") && table_.column("network") && table_.column("extra_args")) {
@@ -75,7 +137,7 @@ results_store::results_store(std::filesystem::path path,
     table_.comments.push_back("upgraded: added the backend column (pvm for the " +
                               std::to_string(table_.rows.size()) +
                               " rows before: they ran on PVM tasks)");
-    write_atomically(path_, format_csv_table(table_));
+    write_atomically(path_, format_csv_table(table_), true);
     upgraded_ = true;
   }
   for (const auto& c : standard_results_columns()) {
@@ -130,7 +192,7 @@ void results_store::record(const run_spec& run, const run_record& rec) {
   table_.rows.push_back(row);
   status_[run.key()] = values["status"];
   if (widened) {
-    write_atomically(path_, format_csv_table(table_));
+    write_atomically(path_, format_csv_table(table_), true);
   } else {
     append_durably(path_, csv_line(row));
   }

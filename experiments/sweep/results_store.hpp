@@ -33,6 +33,14 @@ std::string key_field(const csv_table& table, const std::vector<std::string>& ro
 // key columns (backend may be absent: see key_field).
 std::string row_key(const csv_table& table, const std::vector<std::string>& row);
 
+// Checks every row of a results table where it is read: the run's numeric parameters (P, K,
+// rep, seed, ml: integers; tl, scale: numbers), the status (ok, failed, unverified, timeout) and
+// the numeric result columns (empty or a number). Throws csv_error naming source:line:column and
+// the column ("results.csv:3:2: column P must be an integer, got 'four'").
+void check_results_rows(const csv_table& table, std::string_view source);
+// read_csv_table + check_results_rows.
+csv_table read_results_table(const std::filesystem::path& path, csv_read_info* info = nullptr);
+
 // Everything recorded about one finished run.
 struct run_record {
   run_verdict verdict;

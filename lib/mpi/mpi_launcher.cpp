@@ -222,6 +222,11 @@ int launch_mpi(const launch_spec& spec, options opts, run_params params, const a
   int rc = 1;
   try {
     rc = run_rank(spec, std::move(opts), std::move(params), std::move(hosts), rank, body);
+  } catch (const usage_error& e) {
+    // A task's usage error while it sets up (an unwritable --trace-dir file): exit 2 naming it,
+    // as on the other backends.
+    report_of(spec)(report_kind::error, spec.name + ": " + e.what());
+    rc = 2;
   } catch (const std::exception& e) {
     report_of(spec)(report_kind::error,
                     spec.name + (rank > 0 ? " (slave " + std::to_string(rank) + ")" : "") +

@@ -504,12 +504,24 @@ namespace dlb::detail {
 int launch_sim(const launch_spec& spec, options opts, run_params params, const app_body& body) {
   sim::engine e;
   sim::world w(e, spec.name, params);
-  w.start([&spec, &opts, &params, &body, seg = w.segment()](int rank, transport& t, dlb::clock& c) {
+  // A usage error while a task sets up (an unwritable --trace-dir file) must not escape its
+  // actor, where SimGrid would abort the process: it ends that task, and the run reports it as
+  // the other backends do (exit 2 naming the input), whatever the others then wait for.
+  std::optional<usage_error> setup_error;
+  w.start([&spec, &opts, &params, &body, &setup_error, seg = w.segment()](int rank, transport& t,
+                                                                          dlb::clock& c) {
     runtime_setup setup{spec.name, opts, params, rank, &t, &c, seg, std::string(), spec.report};
-    runtime rt(std::move(setup));
-    return run_task(rt, spec, body);
+    std::optional<runtime> rt;
+    try {
+      rt.emplace(std::move(setup));
+    } catch (const usage_error& err) {
+      if (!setup_error) setup_error.emplace(err);
+      return 2;
+    }
+    return run_task(*rt, spec, body);
   });
   const double end = e.run();
+  if (setup_error) throw *setup_error;
   if (w.deadlocked()) {
     std::ostringstream os;
     os << spec.name << ": error: the simulated run deadlocked at t = " << end

@@ -1,0 +1,713 @@
+// The experiment tools never lose or corrupt a result (issue 33), table-driven like
+// bad_input_test.cpp: each row runs one tool on one bad input or fault (an output over an input,
+// a folder another sweep holds, /dev/zero or a binary file as input, a malformed field of a
+// results file or a paper table, repetitions and seeds that disagree, an unwritable trace
+// directory on the simulated backend) and expects its exit status, a message naming the input,
+// no file of the results folder or of the inputs changed (hashed before and after), nothing
+// written to the output folder, and no process left. Then the faults that need a live sweep:
+// two sweeps on one folder, and kill -9 of a sweep with its runs going.
+#include <gtest/gtest.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "run_process.hpp"
+
+namespace fs = std::filesystem;
+using namespace std::string_literals;
+
+namespace {
+
+#if !TOOLS_PVM_TESTS
+struct tool_case {
+  std::string name;
+  // {R}: the results folder, {fix}: the other inputs, {out}: an empty folder for outputs,
+  // {pid}: this test's pid (the holder of the folder's lock, where the row takes it).
+  std::vector<std::string> argv;
+  int exit_code;
+  std::vector<std::string> names;  // what stderr must contain
+  bool hold_lock = false;          // this test holds {R}'s lock while the tool runs
+};
+
+const std::map<std::string, std::string>& programs() {
+  static const std::map<std::string, std::string> p{{"dlb_sweep", DLB_SWEEP_BIN},
+                                                    {"dlb_summary", DLB_SUMMARY_BIN},
+                                                    {"dlb_report", DLB_REPORT_BIN},
+                                                    {"dlb_agreement", DLB_AGREEMENT_BIN},
+                                                    {"dlb_plot_timeline", DLB_PLOT_TIMELINE_BIN},
+                                                    {"dlb_sensitivity", DLB_SENSITIVITY_BIN},
+                                                    {"trfd", TRFD_BIN},
+                                                    {"mxm", MXM_BIN}};
+  return p;
+}
+
+std::vector<std::string> cat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// A sweep of the good config into the results folder, apps from the build (never started: each
+// row is refused before any run).
+const std::vector<std::string> sweep_into_r{"--out", "{R}/results.csv", "--bin-dir", APPS_BIN_DIR};
+std::vector<std::string> sweep_conf(const std::string& conf) {
+  return cat({"dlb_sweep", "--config", conf}, sweep_into_r);
+}
+std::vector<std::string> report_with(const std::string& results, const std::string& paper_dir,
+                                     const std::string& out = "{out}/report.md") {
+  return {"dlb_report",  "--summary", "{R}/summary.csv", "--results", results,
+          "--paper-dir", paper_dir,   "--out",           out};
+}
+std::vector<std::string> summary_of(const std::string& results,
+                                    const std::string& out = "{out}/summary.csv") {
+  return {"dlb_summary", "--results", results, "--out", out};
+}
+
+const std::vector<tool_case>& table() {
+  static const std::vector<tool_case> t{
+      // 1. No tool writes over its inputs (the same file by any spelling or link).
+      {"SummaryOutIsResults",
+       summary_of("{R}/results.csv", "{R}/results.csv"),
+       2,
+       {"--out {R}/results.csv", "--results {R}/results.csv"}},
+      {"SummaryOutIsResultsDotSpelling",
+       summary_of("{R}/results.csv", "{R}/./results.csv"),
+       2,
+       {"--out {R}/./results.csv", "--results {R}/results.csv"}},
+      {"SummaryOutIsResultsDotDotSpelling",
+       summary_of("{R}/results.csv", "{R}/../R/results.csv"),
+       2,
+       {"{R}/../R/results.csv", "--results {R}/results.csv"}},
+      {"SummaryOutIsResultsViaSymlink",
+       summary_of("{R}/results.csv", "{R}/link_results.csv"),
+       2,
+       {"--out {R}/link_results.csv", "--results {R}/results.csv"}},
+      {"SummaryOutIsResultsViaHardLink",
+       summary_of("{R}/results.csv", "{R}/hard_results.csv"),
+       2,
+       {"--out {R}/hard_results.csv", "--results {R}/results.csv"}},
+      {"SummaryOutIsSecondResults",
+       {"dlb_summary", "--results", "{R}/results.csv", "--results", "{R}/more.csv", "--out",
+        "{R}/more.csv"},
+       2,
+       {"--out {R}/more.csv", "--results {R}/more.csv"}},
+      {"ReportOutIsResults",
+       report_with("{R}/results.csv", "{fix}/paper", "{R}/results.csv"),
+       2,
+       {"--out {R}/results.csv", "--results {R}/results.csv"}},
+      {"ReportOutIsSummary",
+       report_with("{R}/results.csv", "{fix}/paper", "{R}/summary.csv"),
+       2,
+       {"--out {R}/summary.csv", "--summary {R}/summary.csv"}},
+      {"ReportOutIsSummaryViaSymlink",
+       report_with("{R}/results.csv", "{fix}/paper", "{R}/link_summary.csv"),
+       2,
+       {"--out {R}/link_summary.csv", "--summary {R}/summary.csv"}},
+      {"ReportOutIsSummaryDotSpelling",
+       report_with("{R}/results.csv", "{fix}/paper", "{R}/./summary.csv"),
+       2,
+       {"--out {R}/./summary.csv", "--summary {R}/summary.csv"}},
+      {"ReportOutIsPaperTable",
+       report_with("{R}/results.csv", "{fix}/paper", "{fix}/paper/table1_1_mxm_nodlb.csv"),
+       2,
+       {"--out {fix}/paper/table1_1_mxm_nodlb.csv", "--paper-dir"}},
+      {"ReportOutIsCrosscheck",
+       cat(report_with("{R}/results.csv", "{fix}/paper", "{R}/more_summary.csv"),
+           {"--crosscheck", "{R}/more_summary.csv"}),
+       2,
+       {"--out {R}/more_summary.csv", "--crosscheck {R}/more_summary.csv"}},
+      {"AgreementOutIsAnInput",
+       {"dlb_agreement", "--a", "{R}/summary.csv", "--b", "{R}/summary.csv", "--out",
+        "{R}/link_summary.csv"},
+       2,
+       {"--out {R}/link_summary.csv", "--a {R}/summary.csv"}},
+      {"SweepOutIsConfig",
+       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{fix}/good.conf", "--bin-dir",
+        APPS_BIN_DIR},
+       2,
+       {"--out {fix}/good.conf", "--config {fix}/good.conf"}},
+      {"SweepOutIsConfigViaSymlink",
+       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{fix}/link_good.conf", "--bin-dir",
+        APPS_BIN_DIR},
+       2,
+       {"--out {fix}/link_good.conf", "--config {fix}/good.conf"}},
+      // 2. One writer per results folder: this test holds the lock, as a live sweep would.
+      {"SweepFolderLocked", sweep_conf("{fix}/good.conf"), 2, {"{R}", "pid {pid}"}, true},
+      {"SweepFolderLockedAnotherResultsFile",
+       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/other.csv", "--bin-dir",
+        APPS_BIN_DIR},
+       2,
+       {"{R}", "pid {pid}"},
+       true},
+      // 4. Every input checked where it is read: not a regular file, too large, binary.
+      {"SweepConfigDevZero", sweep_conf("/dev/zero"), 2, {"/dev/zero", "not a regular file"}},
+      {"SweepConfigBinary", sweep_conf("{fix}/binary.conf"), 2, {"binary.conf:2", "NUL"}},
+      {"SweepConfigTooLarge",
+       sweep_conf("{fix}/huge_file.conf"),
+       2,
+       {"huge_file.conf", "over the limit"}},
+      {"SweepConfigFifo", sweep_conf("{fix}/fifo.conf"), 2, {"fifo.conf", "not a regular file"}},
+      {"SweepConfigDirectory", sweep_conf("{fix}"), 2, {"{fix}"}},
+      {"SweepHostfileDevZero",
+       cat(sweep_conf("{fix}/good.conf"), {"--hostfile", "/dev/zero"}),
+       2,
+       {"--hostfile", "/dev/zero"}},
+      {"SummaryResultsDevZero", summary_of("/dev/zero"), 2, {"/dev/zero"}},
+      {"SummaryResultsBinary", summary_of("{fix}/binary.csv"), 2, {"binary.csv:3", "NUL"}},
+      {"ReportSummaryDevZero",
+       {"dlb_report", "--summary", "/dev/zero", "--results", "{R}/results.csv", "--paper-dir",
+        "{fix}/paper", "--out", "{out}/report.md"},
+       2,
+       {"--summary /dev/zero"}},
+      {"TimelineTraceDevZero",
+       {"dlb_plot_timeline", "--trace-dir", "{fix}/trace_zero", "--out-dir", "{out}/fig", "--name",
+        "t"},
+       2,
+       {"states.1.csv", "not a regular file"}},
+      {"TimelineTraceBinary",
+       {"dlb_plot_timeline", "--trace-dir", "{fix}/trace_binary", "--out-dir", "{out}/fig",
+        "--name", "t"},
+       2,
+       {"states.1.csv:2", "NUL"}},
+      {"SensitivityDesignDevZero",
+       {"dlb_sensitivity", "plan", "--design", "/dev/zero", "--out-dir", "{out}/plan"},
+       2,
+       {"/dev/zero"}},
+      // Numeric fields of results files, parsed strictly: file:line:column.
+      {"SummaryResultsPIsFour",
+       summary_of("{R}/p_four.csv"),
+       2,
+       {"p_four.csv:5:2", "column P", "'four'"}},
+      {"SweepResumeResultsPIsFour",
+       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/p_four.csv", "--bin-dir",
+        APPS_BIN_DIR},
+       2,
+       {"p_four.csv:5:2", "'four'"}},
+      {"ReportResultsPIsFour",
+       report_with("{R}/p_four.csv", "{fix}/paper"),
+       2,
+       {"p_four.csv:5:2", "'four'"}},
+      {"SummaryResultsSeedNegative",
+       summary_of("{R}/seed_negative.csv"),
+       2,
+       {"seed_negative.csv:3:7", "column seed"}},
+      {"SummaryResultsTotalNotANumber",
+       summary_of("{R}/total_text.csv"),
+       2,
+       {"total_text.csv:3:", "column total_s", "'12s'"}},
+      {"SummaryResultsUnknownStatus",
+       summary_of("{R}/bad_status.csv"),
+       2,
+       {"bad_status.csv:3:", "column status", "'maybe'"}},
+      {"SweepResumeResultsUnknownStatus",
+       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/bad_status.csv", "--bin-dir",
+        APPS_BIN_DIR},
+       2,
+       {"bad_status.csv:3:", "'maybe'"}},
+      {"SummaryResultsShortRow", summary_of("{R}/short_row.csv"), 2, {"short_row.csv:3"}},
+      {"SweepResumeResultsShortRow",
+       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/short_row.csv", "--bin-dir",
+        APPS_BIN_DIR},
+       2,
+       {"short_row.csv:3"}},
+      // Paper tables: a row cut short is an error, not the end of the table.
+      {"ReportPaperTableCutMidRow",
+       report_with("{R}/results.csv", "{fix}/paper_cut"),
+       2,
+       {"table1_1_mxm_nodlb.csv:5", "cut short"}},
+      {"ReportPaperTablePIsFour",
+       report_with("{R}/results.csv", "{fix}/paper_four"),
+       2,
+       {"table1_1_mxm_nodlb.csv:3:1", "column P", "'four'"}},
+      {"ReportPaperTableShortRow",
+       report_with("{R}/results.csv", "{fix}/paper_short"),
+       2,
+       {"table1_1_mxm_nodlb.csv:3"}},
+      {"ReportPaperTableTimeNotANumber",
+       report_with("{R}/results.csv", "{fix}/paper_time"),
+       2,
+       {"table1_2_trfd_nodlb.csv:4:4", "column time_s"}},
+      // repetitions and seeds must agree where one scope sets both.
+      {"ConfigRepetitionsFewerThanSeeds",
+       sweep_conf("{fix}/reps_seeds.conf"),
+       2,
+       {"reps_seeds.conf:3", "repetitions = 1 (line 3)", "seeds lists 3 values (line 4)"}},
+      {"ConfigSeedsFewerThanRepetitions",
+       sweep_conf("{fix}/seeds_reps.conf"),
+       2,
+       {"seeds_reps.conf:5", "repetitions = 3 (line 6)", "seeds lists 2 values (line 5)"}},
+      {"ConfigSectionRepetitionsBeyondSeeds",
+       sweep_conf("{fix}/section_reps.conf"),
+       2,
+       {"section_reps.conf:", "seeds lists 2 values for 3 repetitions"}},
+      // A simulated task's usage error: exit 2 naming the path, as on PVM.
+      {"TrfdSimTraceDirUnwritable",
+       {"trfd", "--backend", "sim", "--procs", "2", "--n", "10", "--trace-dir", "/proc"},
+       2,
+       {"--trace-dir", "/proc/messages."}},
+      {"MxmSimTraceDirUnwritable",
+       {"mxm", "--backend", "sim", "--procs", "2", "--n", "8", "--r", "4", "--m", "4",
+        "--trace-dir", "/proc"},
+       2,
+       {"--trace-dir", "/proc/messages."}},
+      {"TrfdSimTraceDirUnderAFile",
+       {"trfd", "--backend", "sim", "--procs", "2", "--n", "10", "--trace-dir",
+        "{fix}/good.conf/x"},
+       2,
+       {"--trace-dir", "{fix}/good.conf/x"}},
+      {"MxmSimTraceDirMissingParent",
+       {"mxm", "--backend", "sim", "--procs", "2", "--trace-dir", "{fix}/no_such/dir"},
+       2,
+       {"--trace-dir", "{fix}/no_such/dir"}},
+  };
+  return t;
+}
+
+#endif
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// The results columns of dlb_sweep (results_store.cpp), and rows of a small sweep on sim.
+const char* kResultsHeader =
+    "app,P,K,size,strategy,rep,seed,ml,tl,clock,scale,network,backend,extra_args,status,exit,"
+    "started_utc,run_wall_s,note,log,verified,total_s,loop1_s,loop2_s,syncs,redistributions,"
+    "iterations_moved,bytes_moved,lag_s,lag_pct,predicted_best,wall_s\n";
+std::string results_row(const std::string& strategy, const std::string& p = "2",
+                        const std::string& seed = "1", const std::string& status = "ok",
+                        const std::string& total = "80") {
+  return "mxm," + p + ",1,n=8 r=4 m=4," + strategy + ",0," + seed +
+         ",5,1,emulated,20,ethernet1996,sim,," + status +
+         ",0,2026-11-26T00:00:00Z,0.1,,x.log,yes," + total + "," + total +
+         ",,1,1,10,100,0,0,NONE,0.1\n";
+}
+std::string results_file(const std::string& rows) {
+  return "# dlb_sweep results (test fixture)\n" + std::string(kResultsHeader) + rows;
+}
+
+// Every file under the folders, by path, with a hash of its content (symlinks as their
+// target's name); the folder's lock file is left out: it holds the last sweep's pid.
+[[maybe_unused]] std::map<std::string, std::string> snapshot(const std::vector<fs::path>& dirs) {
+  std::map<std::string, std::string> m;
+  for (const auto& dir : dirs) {
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+      const std::string p = e.path().string();
+      if (e.path().filename() == ".dlb_sweep.lock") continue;
+      if (e.is_symlink()) {
+        m[p] = "-> " + fs::read_symlink(e.path()).string();
+      } else if (e.is_regular_file()) {
+        if (e.file_size() > (1u << 20)) {
+          m[p] = "size " + std::to_string(e.file_size());
+          continue;
+        }
+        std::ifstream in(e.path(), std::ios::binary);
+        std::ostringstream ss;
+        ss << in.rdbuf();
+        std::uint64_t h = 1469598103934665603ULL;
+        for (unsigned char c : ss.str()) h = (h ^ c) * 1099511628211ULL;
+        m[p] = std::to_string(h) + " " + std::to_string(ss.str().size());
+      } else {
+        m[p] = e.is_directory() ? "dir" : "other";
+      }
+    }
+  }
+  return m;
+}
+
+[[maybe_unused]] std::string expand(std::string s,
+                                    const std::map<std::string, std::string>& tokens) {
+  for (const auto& [token, value] : tokens) {
+    for (std::size_t at; (at = s.find(token)) != std::string::npos;)
+      s.replace(at, token.size(), value);
+  }
+  return s;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A fresh folder per test: R (a results folder), fix (the other inputs), out (empty).
+class ToolsFixture {
+ public:
+  ToolsFixture() {
+    std::string tmpl = (fs::temp_directory_path() / "dlb_tools_bad_input_XXXXXX").string();
+    root_ = ::mkdtemp(tmpl.data());
+    R_ = root_ / "R";
+    fix_ = root_ / "fix";
+    out_ = root_ / "out";
+    for (const auto& d : {R_, fix_, out_}) fs::create_directories(d);
+    const std::string rows = results_row("NONE") + results_row("GDDLB", "2", "1", "ok", "60");
+    write(R_ / "results.csv", results_file(rows));
+    write(R_ / "more.csv", results_file(results_row("NONE", "2", "2")));
+    write(R_ / "summary.csv",
+          "# dlb_summary (test fixture)\napp,P,K,size,ml,strategy,runs,total_median,norm_median\n"
+          "mxm,2,1,n=8 r=4 m=4,5,NONE,1,80,1\nmxm,2,1,n=8 r=4 m=4,5,GDDLB,1,60,0.75\n");
+    fs::copy_file(R_ / "summary.csv", R_ / "more_summary.csv");
+    fs::create_symlink("results.csv", R_ / "link_results.csv");
+    fs::create_symlink("summary.csv", R_ / "link_summary.csv");
+    fs::create_hard_link(R_ / "results.csv", R_ / "hard_results.csv");
+    write(R_ / "p_four.csv",
+          results_file(rows + results_row("LDDLB", "four")));  // line 5: comment, header, 2 rows
+    write(R_ / "seed_negative.csv", results_file(results_row("NONE", "2", "-1")));
+    write(R_ / "total_text.csv", results_file(results_row("NONE", "2", "1", "ok", "12s")));
+    write(R_ / "bad_status.csv", results_file(results_row("NONE", "2", "1", "maybe")));
+    write(R_ / "short_row.csv",
+          results_file("mxm,2,1\n" + results_row("GDDLB")));  // a short row, then a whole one
+
+    const std::string good =
+        "backend = sim\nprocs = 2\nstrategies = NONE\n[app mxm]\nsizes = n=8 r=4 m=4\n";
+    write(fix_ / "good.conf", good);
+    fs::create_symlink("good.conf", fix_ / "link_good.conf");
+    write(fix_ / "binary.conf", "procs = 2\nstr\0\x01\x02ategies = NONE\n"s);
+    write(fix_ / "binary.csv", "# x\napp,P\nmxm,\0\0\n"s);
+    {
+      std::ofstream(fix_ / "huge_file.conf") << "procs = 2\n";
+      fs::resize_file(fix_ / "huge_file.conf", 5u << 20);  // sparse: no disk used
+    }
+    ::mkfifo((fix_ / "fifo.conf").c_str(), 0644);
+    write(fix_ / "reps_seeds.conf",
+          "procs = 2\nstrategies = NONE\nrepetitions = 1\nseeds = 1 2 3\n[app mxm]\n"
+          "sizes = n=8 r=4 m=4\n");
+    write(fix_ / "seeds_reps.conf",
+          "procs = 2\nstrategies = NONE\n[app mxm]\nsizes = n=8 r=4 m=4\nseeds = 1 2\n"
+          "repetitions = 3\n");
+    write(fix_ / "section_reps.conf",
+          "procs = 2\nstrategies = NONE\nseeds = 1 2\nrepetitions = 2\n[app mxm]\n"
+          "repetitions = 3\nsizes = n=8 r=4 m=4\n");
+    // The paper's tables, and copies with one fault each.
+    for (const std::string dir :
+         {"paper", "paper_cut", "paper_four", "paper_short", "paper_time"}) {
+      fs::create_directories(fix_ / dir);
+      for (const auto& e : fs::directory_iterator(DLB_SOURCE_DIR "/experiments/paper"))
+        fs::copy_file(e.path(), fix_ / dir / e.path().filename());
+    }
+    const std::string t11 = slurp(fix_ / "paper" / "table1_1_mxm_nodlb.csv");
+    // Cut in the middle of its 5th line (the 3rd row), as a truncated copy would be.
+    std::size_t at = 0;
+    for (int i = 0; i < 4; ++i) at = t11.find('\n', at) + 1;
+    write(fix_ / "paper_cut" / "table1_1_mxm_nodlb.csv", t11.substr(0, at + 5));
+    const auto line3 = t11.find('\n', t11.find('\n') + 1) + 1;  // the first row
+    write(fix_ / "paper_four" / "table1_1_mxm_nodlb.csv",
+          t11.substr(0, line3) + "four" + t11.substr(t11.find(',', line3)));
+    write(fix_ / "paper_short" / "table1_1_mxm_nodlb.csv",
+          t11.substr(0, line3) + "4,400\n" + t11.substr(line3));
+    const std::string t12 = slurp(fix_ / "paper" / "table1_2_trfd_nodlb.csv");
+    {
+      std::istringstream in(t12);
+      std::string l, out;
+      int k = 0;
+      while (std::getline(in, l)) {
+        ++k;
+        if (k == 4) l = l.substr(0, l.rfind(',') + 1) + "abc";
+        out += l + "\n";
+      }
+      write(fix_ / "paper_time" / "table1_2_trfd_nodlb.csv", out);
+    }
+    // Trace folders: a states file that is /dev/zero, one that is binary.
+    fs::create_directories(fix_ / "trace_zero");
+    fs::create_symlink("/dev/zero", fix_ / "trace_zero" / "states.1.csv");
+    fs::create_directories(fix_ / "trace_binary");
+    write(fix_ / "trace_binary" / "states.1.csv",
+          "start,end,state,loop,iterations\n0,1,comp\0te,0,1\n"s);
+  }
+  ~ToolsFixture() {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+
+  std::map<std::string, std::string> tokens() const {
+    return {{"{R}", R_.string()},
+            {"{fix}", fix_.string()},
+            {"{out}", out_.string()},
+            {"{pid}", std::to_string(::getpid())}};
+  }
+
+  fs::path root_, R_, fix_, out_;
+};
+
+#if !TOOLS_PVM_TESTS
+class ToolsBadInput : public ::testing::TestWithParam<tool_case> {};
+
+void PrintTo(const tool_case& c, std::ostream* os) { *os << c.name; }
+
+// Holds R's lock as a running sweep would: flock on R/.dlb_sweep.lock holding our pid.
+class held_lock {
+ public:
+  explicit held_lock(const fs::path& folder) {
+    fd_ = ::open((folder / ".dlb_sweep.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ >= 0 && ::flock(fd_, LOCK_EX | LOCK_NB) == 0) {
+      const std::string pid = std::to_string(::getpid()) + "\n";
+      locked_ = ::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, pid.data(), pid.size(), 0) > 0;
+    }
+  }
+  ~held_lock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool locked() const { return locked_; }
+
+ private:
+  int fd_ = -1;
+  bool locked_ = false;
+};
+
+#endif
+
+}  // namespace
+
+#if !TOOLS_PVM_TESTS
+TEST_P(ToolsBadInput, RefusedNamingTheInputAndNothingChanges) {
+  const tool_case& c = GetParam();
+  ToolsFixture f;
+  std::unique_ptr<held_lock> lock;
+  if (c.hold_lock) {
+    lock = std::make_unique<held_lock>(f.R_);
+    ASSERT_TRUE(lock->locked());
+  }
+  const auto tokens = f.tokens();
+  const auto before = snapshot({f.R_, f.fix_});
+
+  std::vector<std::string> argv{programs().at(c.argv.front())};
+  for (std::size_t i = 1; i < c.argv.size(); ++i) argv.push_back(expand(c.argv[i], tokens));
+  const auto r = testing_support::run_process(argv, 60);
+
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, c.exit_code) << r.err;
+  for (const auto& n : c.names) {
+    const std::string want = expand(n, tokens);
+    EXPECT_NE(r.err.find(want), std::string::npos)
+        << "the message should name '" << want << "': " << r.err;
+  }
+  EXPECT_EQ(snapshot({f.R_, f.fix_}), before) << "a file of the results folder or the inputs "
+                                                 "changed";
+  EXPECT_TRUE(fs::is_empty(f.out_)) << "an output was left in " << f.out_;
+  EXPECT_TRUE(testing_support::processes_with_marker(r.marker).empty()) << "a process was left";
+}
+
+INSTANTIATE_TEST_SUITE_P(Tools, ToolsBadInput, ::testing::ValuesIn(table()),
+                         [](const auto& info) { return info.param.name; });
+
+TEST(ToolsBadInputTable, AtLeastFortyRows) { EXPECT_GE(table().size(), 40u); }
+#endif
+
+// Faults that need a live sweep: fake apps (tests/fixtures/fake_dlb_app.sh) that wait to be
+// killed, one of them with a background sleeper in its process group (as an app's private pvmd
+// is), and a simulated run.
+namespace {
+
+const char* kTwoRuns =
+    "procs = 4\nstrategies = NONE GDDLB\ntimeout = 600\n[app mxm]\n"
+    "sizes = n=400 r=400 m=400\n";
+
+class LiveSweep : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    bin_ = f_.root_ / "bin";
+    fs::create_directories(bin_);
+    for (const std::string app : {"mxm", "trfd", "ac"}) {
+      const fs::path w = bin_ / app;
+      std::ofstream(w) << "#!/bin/sh\nexec bash '" SWEEP_FIXTURES_DIR "/fake_dlb_app.sh' " << app
+                       << " \"$@\"\n";
+      fs::permissions(w, fs::perms::owner_all);
+    }
+    write(f_.fix_ / "two.conf", kTwoRuns);
+    marker_ = "tools-" + std::to_string(::getpid()) + "-" + f_.root_.filename().string();
+  }
+  void TearDown() override {
+    // Whatever a failed test left: ended here, never left running.
+    for (const pid_t p : testing_support::processes_with_marker(marker_)) ::kill(p, SIGKILL);
+    for (const pid_t p : spawned_) {
+      int st;
+      ::waitpid(p, &st, 0);
+    }
+  }
+
+  // Starts argv in the background with this test's marker and `env`; stderr to `err`.
+  pid_t spawn(const std::vector<std::string>& argv,
+              const std::vector<std::pair<std::string, std::string>>& env, const fs::path& err) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      ::setpgid(0, 0);
+      ::setenv("DLB_TEST_MARKER", marker_.c_str(), 1);
+      for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
+      const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      ::dup2(fd, 2);
+      ::dup2(fd, 1);
+      std::vector<char*> a;
+      for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+      a.push_back(nullptr);
+      ::execv(a[0], a.data());
+      ::_exit(127);
+    }
+    spawned_.push_back(pid);
+    return pid;
+  }
+
+  int wait_exit(pid_t pid) {
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    spawned_.erase(std::remove(spawned_.begin(), spawned_.end(), pid), spawned_.end());
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  }
+
+  // Polls `done` every 20 ms up to `limit_s` (a bound, not a guess at the machine's speed).
+  static bool wait_for(const std::function<bool()>& done, double limit_s) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit_s);
+    while (!done()) {
+      if (std::chrono::steady_clock::now() > end) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return true;
+  }
+
+  // Processes of this test (the marker) other than the ones it spawned itself.
+  std::vector<pid_t> runs_left() const {
+    std::vector<pid_t> v;
+    for (const pid_t p : testing_support::processes_with_marker(marker_)) {
+      if (std::find(spawned_.begin(), spawned_.end(), p) == spawned_.end()) v.push_back(p);
+    }
+    return v;
+  }
+
+  std::vector<std::string> sweep_args(const fs::path& conf, const fs::path& bin) const {
+    return {DLB_SWEEP_BIN, "--config",   conf.string(), "--out", (f_.R_ / "live.csv").string(),
+            "--bin-dir",   bin.string(), "--grace",     "1"};
+  }
+
+  ToolsFixture f_;
+  fs::path bin_;
+  std::string marker_;
+  std::vector<pid_t> spawned_;
+};
+
+}  // namespace
+
+#if !TOOLS_PVM_TESTS
+TEST_F(LiveSweep, ASecondSweepOnTheFolderIsRefusedNamingTheFirst) {
+  const fs::path pidfile = f_.root_ / "sleeper.pid";
+  const pid_t first = spawn(sweep_args(f_.fix_ / "two.conf", bin_),
+                            {{"FAKE_APP_HANG", "mxm:NONE:*"}, {"FAKE_APP_PIDFILE", pidfile}},
+                            f_.root_ / "first.err");
+  // The first sweep holds the folder and its first run is going.
+  ASSERT_TRUE(wait_for([&] { return fs::exists(pidfile) && fs::file_size(pidfile) > 0; }, 60))
+      << slurp(f_.root_ / "first.err");
+  const auto before = snapshot({f_.R_});
+  const auto second = testing_support::run_process(sweep_args(f_.fix_ / "two.conf", bin_), 60);
+  EXPECT_EQ(second.exit_code, 2) << second.err;
+  EXPECT_NE(second.err.find("pid " + std::to_string(first)), std::string::npos) << second.err;
+  EXPECT_NE(second.err.find(f_.R_.string()), std::string::npos) << second.err;
+  EXPECT_EQ(snapshot({f_.R_}), before) << "the second sweep changed the results folder";
+  // Ctrl-C ends the first one and its run.
+  ::kill(first, SIGINT);
+  EXPECT_EQ(wait_exit(first), 130);
+  EXPECT_TRUE(wait_for([&] { return runs_left().empty(); }, 30)) << "a run was left";
+}
+
+TEST_F(LiveSweep, KillNineOfTheSweepEndsItsRunsAndTheirGroup) {
+  const fs::path pidfile = f_.root_ / "sleeper.pid";
+  const pid_t sweep = spawn(sweep_args(f_.fix_ / "two.conf", bin_),
+                            {{"FAKE_APP_HANG", "mxm:NONE:*"}, {"FAKE_APP_PIDFILE", pidfile}},
+                            f_.root_ / "sweep.err");
+  ASSERT_TRUE(wait_for([&] { return fs::exists(pidfile) && fs::file_size(pidfile) > 0; }, 60))
+      << slurp(f_.root_ / "sweep.err");
+  ASSERT_FALSE(runs_left().empty());
+  ::kill(sweep, SIGKILL);
+  EXPECT_EQ(wait_exit(sweep), 128 + SIGKILL);
+  // The app (PR_SET_PDEATHSIG), the sleeper in its group and the sweep's guard all go.
+  EXPECT_TRUE(wait_for([&] { return runs_left().empty(); }, 30))
+      << "left: " << runs_left().size() << " processes";
+  // A resume at once finds the folder free (the guard is gone) and runs what is left.
+  const auto resume = testing_support::run_process(sweep_args(f_.fix_ / "two.conf", bin_), 120);
+  EXPECT_EQ(resume.exit_code, 0) << resume.err;
+  EXPECT_NE(resume.err.find("2 rows in"), std::string::npos) << resume.err;
+}
+
+TEST_F(LiveSweep, AResumeStartedAtOnceAfterKillNineWaitsForTheKilledRuns) {
+  const fs::path pidfile = f_.root_ / "sleeper.pid";
+  const pid_t sweep = spawn(sweep_args(f_.fix_ / "two.conf", bin_),
+                            {{"FAKE_APP_HANG", "mxm:NONE:*"}, {"FAKE_APP_PIDFILE", pidfile}},
+                            f_.root_ / "sweep.err");
+  ASSERT_TRUE(wait_for([&] { return fs::exists(pidfile) && fs::file_size(pidfile) > 0; }, 60))
+      << slurp(f_.root_ / "sweep.err");
+  ::kill(sweep, SIGKILL);
+  EXPECT_EQ(wait_exit(sweep), 128 + SIGKILL);
+  // At once: the killed sweep's guard may still hold the folder while it ends the runs; the
+  // resume waits for it rather than competing with them, then runs both runs.
+  const auto resume = testing_support::run_process(sweep_args(f_.fix_ / "two.conf", bin_), 120);
+  EXPECT_EQ(resume.exit_code, 0) << resume.err;
+  EXPECT_NE(resume.err.find("2 rows in"), std::string::npos) << resume.err;
+  EXPECT_TRUE(runs_left().empty()) << "the killed sweep's runs outlived the resume";
+}
+
+TEST_F(LiveSweep, KillNineOfASimulatedSweepEndsItsRun) {
+  // Simulated TRFD runs of about a second each, ten of them: the sweep is killed as soon as one
+  // has started, whatever the machine's speed.
+  write(f_.fix_ / "sim.conf",
+        "backend = sim\nprocs = 16\nstrategies = GDDLB\nrepetitions = 10\ntimeout = 600\n"
+        "[app trfd]\nsizes = n=60\n");
+  const pid_t sweep =
+      spawn(sweep_args(f_.fix_ / "sim.conf", APPS_BIN_DIR), {}, f_.root_ / "sweep.err");
+  // The run has started: a process of this test besides the sweep (its guard, then the app).
+  const auto app_running = [&] {
+    for (const pid_t p : runs_left()) {
+      std::error_code ec;
+      if (fs::read_symlink("/proc/" + std::to_string(p) + "/exe", ec).filename() == "trfd")
+        return true;
+    }
+    return false;
+  };
+  ASSERT_TRUE(wait_for(app_running, 60)) << slurp(f_.root_ / "sweep.err");
+  ::kill(sweep, SIGKILL);
+  EXPECT_EQ(wait_exit(sweep), 128 + SIGKILL);
+  EXPECT_TRUE(wait_for([&] { return runs_left().empty(); }, 30)) << "the simulated run was left";
+}
+#else
+// The same on PVM tasks (tools_pvm_tests, label integration): a run's app, its private pvmd and
+// its slave tasks all end after kill -9 of the sweep.
+TEST_F(LiveSweep, KillNineOfAPvmSweepEndsItsRunAndItsPvmd) {
+  // Emulated-clock TRFD runs of several wall seconds each, ten of them.
+  write(f_.fix_ / "pvm.conf",
+        "backend = pvm\nprocs = 4\nstrategies = GDDLB\nrepetitions = 10\ntimeout = 600\n"
+        "[app trfd]\nsizes = n=60\n");
+  // The runs' PVM files in a PVM_TMP of this test's own, removed with it: a task killed while
+  // PVM sets up a connection leaves its socket there (a known limit, cleanup_test.cpp).
+  const fs::path pvm_tmp = f_.root_ / "pvm_tmp";
+  fs::create_directories(pvm_tmp);
+  const pid_t sweep = spawn(sweep_args(f_.fix_ / "pvm.conf", APPS_BIN_DIR),
+                            {{"PVM_TMP", pvm_tmp.string()}}, f_.root_ / "sweep.err");
+  // The run's private pvmd is up and its four slave tasks run (they carry this test's marker,
+  // as the app and the pvmd do).
+  const auto pvmd_running = [&] {
+    bool pvmd = false;
+    int slaves = 0;
+    for (const pid_t p : runs_left()) {
+      std::ifstream comm("/proc/" + std::to_string(p) + "/comm");
+      std::string name;
+      if (std::getline(comm, name) && name.rfind("pvmd", 0) == 0) pvmd = true;
+      std::ifstream cmdline("/proc/" + std::to_string(p) + "/cmdline", std::ios::binary);
+      std::ostringstream args;
+      args << cmdline.rdbuf();
+      if (args.str().find("--dlb-slave") != std::string::npos) ++slaves;
+    }
+    return pvmd && slaves == 4;
+  };
+  ASSERT_TRUE(wait_for(pvmd_running, 120)) << slurp(f_.root_ / "sweep.err");
+  ::kill(sweep, SIGKILL);
+  EXPECT_EQ(wait_exit(sweep), 128 + SIGKILL);
+  EXPECT_TRUE(wait_for([&] { return runs_left().empty(); }, 60))
+      << "left: " << runs_left().size() << " processes (the app, its pvmd or its tasks)";
+}
+#endif
