@@ -1,10 +1,12 @@
 # DLBConfig.cmake: find_package(DLB) for the installed DLB library (cmake/install.cmake).
 #
 #   find_package(DLB REQUIRED)                   # or: find_package(DLB REQUIRED COMPONENTS mpi)
-#   target_link_libraries(myloop PRIVATE DLB::dlb)
+#   target_link_libraries(myloop PRIVATE DLB::dlb)   # or DLB::mpi
 #
-# The component mpi is the MPI backend (--backend mpi): inside libdlb.so when the library was
-# built where MPI was found (DLB_mpi_FOUND; this file is configured by cmake/install.cmake).
+# The component mpi is the MPI backend (--backend mpi, and dlb::mpi::session of dlb/mpi.hpp in a
+# program of your own): inside libdlb.so when the library was built where MPI was found
+# (DLB_mpi_FOUND; this file is configured by cmake/install.cmake). Asked for, it finds MPI
+# (find_dependency) and defines DLB::mpi: DLB::dlb with MPI's headers and library.
 #
 # DLB::dlb carries the include directory, C++20, and the library's dependencies: PVM 3.4's
 # libpvm3 (Debian: pvm-dev), SimGrid (libsimgrid-dev) and threads. DLB_NETWORK_DIR is set to the
@@ -44,6 +46,13 @@ if(NOT TARGET DLB::dlb)
     INTERFACE_INCLUDE_DIRECTORIES "${_dlb_prefix}/include"
     INTERFACE_COMPILE_FEATURES cxx_std_20
     INTERFACE_LINK_LIBRARIES "${DLB_PVM3_LIBRARY};${DLB_SIMGRID_LIBRARY};Threads::Threads")
+endif()
+if(DLB_mpi_FOUND AND "mpi" IN_LIST DLB_FIND_COMPONENTS AND NOT TARGET DLB::mpi)
+  set(MPI_CXX_SKIP_MPICXX ON)
+  find_dependency(MPI COMPONENTS CXX)
+  add_library(DLB::mpi INTERFACE IMPORTED)
+  # MPI first: libsimgrid defines MPI_Init too (SMPI), and a program must bind to MPI's.
+  set_target_properties(DLB::mpi PROPERTIES INTERFACE_LINK_LIBRARIES "MPI::MPI_CXX;DLB::dlb")
 endif()
 set(DLB_NETWORK_DIR "${_dlb_prefix}/share/dlb/network")
 unset(_dlb_prefix)

@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) MPI_Abort(MPI_COMM_WORLD, 2);
   dlb::mpi_detail::exit_watch none;
-  dlb::mpi_detail::mpi_transport t(0, {"here", "here"}, none);
+  dlb::mpi_detail::mpi_transport t(MPI_COMM_WORLD, 0, {"here", "here"}, none);
   g_transport = &t;
   ratio_reporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -26,6 +26,25 @@ int launched_rank() {
   return -1;
 }
 
+void check_run_options(const options& opts, const run_params& params) {
+  // A profile file the cost model will read: missing or malformed is a usage error now, not a
+  // failed run later.
+  if (!params.network_profile.empty()) {
+    try {
+      read_network_profile(params.network_profile);
+    } catch (const std::exception& e) {
+      throw usage_error(std::string("option --network-profile: ") + e.what());
+    }
+  }
+  // The trace files go into an existing directory: a missing one is a usage error now, not
+  // a task that cannot open its file later.
+  if (const std::string dir = opts.str("trace-dir"); !dir.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+      throw usage_error("option --trace-dir: '" + dir + "' is not a directory (create it first)");
+  }
+}
+
 #ifndef DLB_HAVE_MPI
 int launch_mpi(const launch_spec&, options, run_params, const app_body&) {
   throw usage_error(
@@ -59,22 +78,7 @@ int run_app(int argc, char** argv, const app_spec& app, const app_body& body,
     options opts = options::parse(detail::all_options(spec), args);
     run_params params = read_params(opts);
     if (spec.validate) spec.validate(opts);
-    // A profile file the cost model will read: missing or malformed is a usage error now, not a
-    // failed run later.
-    if (!params.network_profile.empty()) {
-      try {
-        read_network_profile(params.network_profile);
-      } catch (const std::exception& e) {
-        throw usage_error(std::string("option --network-profile: ") + e.what());
-      }
-    }
-    // The trace files go into an existing directory: a missing one is a usage error now, not
-    // a task that cannot open its file later.
-    if (const std::string dir = opts.str("trace-dir"); !dir.empty()) {
-      std::error_code ec;
-      if (!std::filesystem::is_directory(dir, ec))
-        throw usage_error("option --trace-dir: '" + dir + "' is not a directory (create it first)");
-    }
+    detail::check_run_options(opts, params);
     if (params.backend == backend_kind::sim && !opts.str("hostfile").empty())
       throw usage_error(
           "option --hostfile needs --backend pvm (the simulator has no hosts to add)");

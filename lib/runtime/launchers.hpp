@@ -27,6 +27,11 @@ struct launch_spec : app_spec {
 };
 inline const report_sink& report_of(const launch_spec& spec) { return spec.report; }
 
+// What run_app checks of the common options before any task runs, and so does a user's
+// dlb::mpi::session: a network profile it cannot read, a --trace-dir that is not a directory
+// (usage_error).
+void check_run_options(const options& opts, const run_params& params);
+
 // The common options and the application's own.
 std::vector<option_spec> all_options(const app_spec& spec);
 
