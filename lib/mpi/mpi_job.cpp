@@ -155,8 +155,8 @@ job::job(MPI_Comm comm, const launch_spec& spec, options opts, run_params params
   MPI_Bcast(&epoch_ns, 1, MPI_INT64_T, 0, comm_);
   transport_ = std::make_unique<mpi_transport>(comm_, rank_, std::move(hosts), watch_);
   clock_ = detail::make_clock(params, rank_, epoch_ns);
-  runtime_setup setup{spec.name,    std::move(opts),   std::move(params), rank_,
-                      transport_.get(), clock_.get(),  std::move(medium), std::string(),
+  runtime_setup setup{spec.name,        std::move(opts), std::move(params), rank_,
+                      transport_.get(), clock_.get(),    std::move(medium), std::string(),
                       spec.report};
   rt_ = std::make_unique<dlb::runtime>(std::move(setup));
 }

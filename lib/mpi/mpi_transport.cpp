@@ -42,7 +42,10 @@ struct mpi_transport::pending {
 mpi_transport::mpi_transport(MPI_Comm comm, int rank, std::vector<std::string> hosts,
                              exit_watch& watch)
     : comm_(comm),
-      rank_(rank), hosts_(std::move(hosts)), exits_(watch), watched_(hosts_.size(), false) {
+      rank_(rank),
+      hosts_(std::move(hosts)),
+      exits_(watch),
+      watched_(hosts_.size(), false) {
   for (const auto& h : hosts_) several_hosts_ = several_hosts_ || h != hosts_.front();
 }
 
@@ -70,8 +73,7 @@ void mpi_transport::progress() {
 void mpi_transport::isend(int to, int tag, const std::shared_ptr<const bytes>& body) {
   auto p = std::make_unique<pending>();
   p->body = body;
-  MPI_Isend(body->data(), static_cast<int>(body->size()), MPI_BYTE, to, tag, comm_,
-            &p->request);
+  MPI_Isend(body->data(), static_cast<int>(body->size()), MPI_BYTE, to, tag, comm_, &p->request);
   sends_.push_back(std::move(p));
 }
 
@@ -97,8 +99,7 @@ std::optional<envelope> mpi_transport::take_message() {
   e.from = st.MPI_SOURCE;
   e.tag = st.MPI_TAG;
   e.payload.resize(static_cast<std::size_t>(count));
-  MPI_Recv(e.payload.data(), count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm_,
-           MPI_STATUS_IGNORE);
+  MPI_Recv(e.payload.data(), count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm_, MPI_STATUS_IGNORE);
   return e;
 }
 

@@ -1,11 +1,10 @@
 // session.cpp: dlb::mpi::session, the library inside a user's MPI program (dlb/mpi.hpp), over
 // the same path as run_app's --backend mpi (mpi_job.hpp).
-#include "dlb/mpi.hpp"
-
 #include <cstdlib>
 #include <exception>
 #include <optional>
 
+#include "dlb/mpi.hpp"
 #include "mpi_job.hpp"
 
 namespace dlb::mpi {

@@ -25,7 +25,9 @@ void check(bool ok, const char* what, int rank) {
   }
 }
 
-double value(std::int64_t i) { return std::sqrt(static_cast<double>(i)) + 0.5 * static_cast<double>(i % 7); }
+double value(std::int64_t i) {
+  return std::sqrt(static_cast<double>(i)) + 0.5 * static_cast<double>(i % 7);
+}
 
 // y[i] = value(i) * scale over `n` iterations of uneven cost, balanced on `s`; true on the
 // master when every element is right (the slaves check nothing: the gather is to the master).
@@ -37,9 +39,8 @@ bool balanced_loop(dlb::mpi::session& s, std::int64_t n, double scale) {
   dlb::loop_spec loop;
   loop.iterations = n;
   loop.work = [](std::int64_t i) { return 1e-4 * static_cast<double>(1 + i % 5); };
-  s.parallel_for(loop, {&Y}, [&](std::int64_t i) {
-    y[static_cast<std::size_t>(i)] = value(i) * scale;
-  });
+  s.parallel_for(loop, {&Y},
+                 [&](std::int64_t i) { y[static_cast<std::size_t>(i)] = value(i) * scale; });
   if (!s.master()) return true;
   for (std::int64_t i = 0; i < n; ++i)
     if (y[static_cast<std::size_t>(i)] != value(i) * scale) return false;
@@ -77,7 +78,8 @@ int main(int argc, char** argv) {
         const char* env = std::getenv("DLB_POLICY");
         check(env && dlb::core::to_string(s.runtime().params().policy) == env,
               "the policy of DLB_POLICY", world_rank);
-        check(s.master() == (part_rank == 0), "rank 0 of the communicator is the master", world_rank);
+        check(s.master() == (part_rank == 0), "rank 0 of the communicator is the master",
+              world_rank);
         check(s.slaves() == part_size - 1, "P is the communicator's ranks less one", world_rank);
         ok1 = balanced_loop(s, 300, 2.0);
         s.finish();
