@@ -30,6 +30,7 @@
 #include "dlb/core/oracle.hpp"
 #include "dlb/core/profile.hpp"
 #include "dlb/runtime/protocol.hpp"
+#include "dlb/runtime/runtime_internals.hpp"
 #include "dlb/runtime/strategy_table.hpp"
 
 namespace dlb {
@@ -73,7 +74,7 @@ std::string run_stats::summary() const {
 namespace detail {
 
 context_state::context_state(runtime& rt)
-    : rt_(rt), net_(rt.net()), states_(rt.states()), strategy_(rt.params().strategy) {}
+    : rt_(rt), net_(detail::net(rt)), states_(rt.states()), strategy_(rt.params().strategy) {}
 
 context_state& state(context& DLB) { return *DLB.state_; }
 

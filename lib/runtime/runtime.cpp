@@ -709,8 +709,6 @@ void runtime::compute(double base_seconds) { messenger_->compute(base_seconds); 
 
 double runtime::now() { return clock_.now(); }
 
-messenger& runtime::net() { return *messenger_; }
-
 int run_task(runtime& rt, const app_spec& spec, const app_body& body) {
   const bool slave = !rt.master();
   try {

@@ -18,7 +18,7 @@ cxx=$2
 shift 2
 mpi_include=("$@")
 include=$source/lib/include
-forbidden='/(seam|clocks|pvm_transport|sim|wire|protocol|messenger|network|strategy_table|context_impl)\.hpp$|/pvm/|/pvm3\.h$'
+forbidden='/(seam|clocks|pvm_transport|sim|wire|protocol|messenger|network|strategy_table|context_impl|runtime_internals)\.hpp$|/pvm/|/pvm3\.h$'
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # check HEADER INCLUDE_DIR...: prints what is wrong with HEADER (nothing if it is public-clean).

@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "../runtime/launchers.hpp"
 #include "exit_watch.hpp"
 #include "mpi_transport.hpp"
+#include "runtime/launchers.hpp"
 
 namespace dlb::mpi_detail {
 

@@ -64,4 +64,7 @@ int launch_mpi(const launch_spec& spec, options opts, run_params params, const a
   return rc;
 }
 
+// The MPI backend registers itself.
+const backend_registrar mpi_backend{{"mpi", launch_mpi, {}}};
+
 }  // namespace dlb::detail
