@@ -192,7 +192,7 @@ void print_prediction(const dlb::runtime& rt, const dlb::run_stats& st) {
   auto own_time = [&](dlb::core::model_load m) {
     const auto& p = st.prediction_with(m);
     const auto ran = dlb::core::is_customized(st.strategy) ? st.chosen : st.strategy;
-    for (std::size_t k = 0; k < 4; ++k)
+    for (std::size_t k = 0; k < dlb::core::kBalancingStrategies; ++k)
       if (p.valid && dlb::core::balancing_strategies[k] == ran) return p.total_time[k];
     return -1.0;
   };

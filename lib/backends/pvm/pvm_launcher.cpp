@@ -150,10 +150,9 @@ std::vector<pvm::tid> spawn_slaves(pvm::session& s, const std::string& exe,
   return started;
 }
 
-}  // namespace
-
-int launch_pvm_master(const launch_spec& spec, options opts, run_params params,
-                      const app_body& body) {
+// The run's private virtual machine (of --hostfile's hosts if given); null under --join-vm.
+std::unique_ptr<pvm::private_vm> start_private_vm(const launch_spec& spec, const options& opts,
+                                                  const run_params& params) {
   const std::string hostfile = opts.str("hostfile");
   const bool join = opts.flag("join-vm");
   if (!hostfile.empty() && join)
@@ -179,6 +178,14 @@ int launch_pvm_master(const launch_spec& spec, options opts, run_params params,
       throw usage_error(std::string("option --hostfile: ") + e.what());
     }
   }
+  return vm;
+}
+
+}  // namespace
+
+int launch_pvm_master(const launch_spec& spec, options opts, run_params params,
+                      const app_body& body) {
+  std::unique_ptr<pvm::private_vm> vm = start_private_vm(spec, opts, params);
   pvm::session s;
   const std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
   const auto hosts = s.hosts();
