@@ -9,7 +9,9 @@
 #  3. runs it under mpirun: -np 4 (the library on a sub-communicator of 3 ranks, the 4th outside
 #     it) and -np 3 (on the world), the first loop's policy from DLB_POLICY; every rank must say
 #     OK and the job exit 0; then a bad DLB_POLICY, which every rank must catch as a
-#     dlb::usage_error and go on to MPI_Finalize (no MPI_Abort: exit 1 from main);
+#     dlb::usage_error and go on to MPI_Finalize (no MPI_Abort: exit 1 from main); then a body
+#     that throws on one rank, after which every rank must have caught an exception and the
+#     job end with MPI_Finalize (exit 0);
 #  4. leaves nothing behind: no process of the runs, its temporary directory.
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -60,6 +62,14 @@ rc=0
 n=$(grep -c "FAILED: environment variable DLB_POLICY: option --strategy" "$work/out" || true)
 [[ $n == 3 ]] || { cat "$work/out"; fail "$n of 3 ranks caught the usage error"; }
 ! grep -q "MPI_ABORT" "$work/out" || { cat "$work/out"; fail "the job was aborted"; }
+
+echo "== a body that throws on one rank: every rank catches an exception, the program goes on to MPI_Finalize"
+rc=0
+(cd / && DLB_EMBED_TEST="$work" DLB_EMBED_FAIL=1 timeout 120 "$mpirun" --oversubscribe -np 3 \
+   "$work/build/embed" > "$work/out" 2>&1) || rc=$?
+[[ $rc == 0 ]] || { cat "$work/out"; fail "exit $rc: DLB_EMBED_FAIL=1"; }
+n=$(grep -c "^embed: rank [0-9]*: caught$" "$work/out" || true)
+[[ $n == 3 ]] || { cat "$work/out"; fail "$n of 3 ranks caught the failure"; }
 
 # No process of the runs is left (an MPI rank may still be exiting: up to 10 s).
 left_of_runs() {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -49,8 +50,44 @@ bool balanced_loop(dlb::mpi::session& s, std::int64_t n, double scale) {
 
 }  // namespace
 
+// DLB_EMBED_FAIL=1: the body throws on the communicator's last rank. Every rank must catch an
+// exception (that rank its own, the others a dlb::run_error) and the program go on to a
+// collective and MPI_Finalize: the library never aborts the job. Prints "caught" per rank.
+int failing_run() {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int caught = 0;
+  try {
+    dlb::mpi::session s(MPI_COMM_WORLD, {.policy = "GCDLB", .options = {"--quiet"}});
+    std::vector<double> y(200, 0.0);
+    auto Y = dlb::DLB_array::of("y", y.data(), 200, 1, dlb::data_distribution::block);
+    Y.input = false;
+    Y.output = true;
+    dlb::loop_spec loop;
+    loop.iterations = 200;
+    loop.work = [](std::int64_t) { return 1e-4; };
+    s.parallel_for(loop, {&Y}, [&](std::int64_t i) {
+      if (s.rank() == size - 1 && i >= 150) throw std::runtime_error("the body failed");
+      y[static_cast<std::size_t>(i)] = 1.0;
+    });
+    s.finish();
+  } catch (const dlb::run_error& e) {
+    caught = 1;
+  } catch (const std::exception& e) {
+    caught = rank == size - 1 ? 1 : 0;
+  }
+  int all = 0;
+  MPI_Allreduce(&caught, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (all == size) std::printf("embed: rank %d: caught\n", rank);
+  MPI_Finalize();
+  return all == size ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  if (const char* f = std::getenv("DLB_EMBED_FAIL"); f && std::string(f) == "1")
+    return failing_run();
   int world_rank = 0, world_size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
