@@ -10,7 +10,8 @@ CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 STRESS_BUSY ?=
 
-.PHONY: all deps configure build install test test-stress check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement agreement-mpi bench-mpi scale cost-ablation uneven sensitivity sensitivity-quick irregular heterogeneous beyond timeline format clean
+# (mpi-only: below.)
+.PHONY: mpi-only all deps configure build install test test-stress check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement agreement-mpi bench-mpi scale cost-ablation uneven sensitivity sensitivity-quick irregular heterogeneous beyond timeline format clean
 
 all: build
 
@@ -90,6 +91,15 @@ unit-test: build
 
 integration-test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -L integration
+
+# The MPI-only library (-DDLB_PVM=OFF -DDLB_SIM=OFF) in build-mpi-only/: it builds, its libdlb.so
+# needs neither libpvm3 nor libsimgrid (ctest library_needs_its_backends_only), and a user's MPI
+# program runs it installed (install_embed_mpi). About 4 minutes on 2 cores.
+MPI_ONLY_BUILD ?= build-mpi-only
+mpi-only: deps
+	cmake -S . -B $(MPI_ONLY_BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DDLB_PVM=OFF -DDLB_SIM=OFF
+	cmake --build $(MPI_ONLY_BUILD) -j$(JOBS)
+	cd $(MPI_ONLY_BUILD) && ctest --output-on-failure
 
 # The tests of virtual machines of several hosts alone (network namespaces; root).
 multihost-test: build

@@ -1,12 +1,12 @@
 # `make install PREFIX=...` (cmake --install build --prefix ...): what an outside program needs.
 #
-#   <prefix>/include/{dlb,pvm}/...           the public headers (lib/include, pvm/include; not
-#                                             the runtime's internal ones, lib/runtime/internal)
-#   <prefix>/lib/libdlb.so                    the library: core, runtime and PVM wrapper in one,
-#                                             and the MPI backend where MPI was found
-#   <prefix>/lib/pkgconfig/dlb.pc             pkg-config (Requires.private: simgrid; -lpvm3)
-#   <prefix>/lib/cmake/DLB/DLBConfig*.cmake   find_package(DLB): the imported target DLB::dlb;
-#                                             the component mpi when the MPI backend is inside
+#   <prefix>/include/{dlb,pvm}/...           the public headers (lib/include, pvm/include with the
+#                                             PVM backend; not the runtime's internal ones)
+#   <prefix>/lib/libdlb.so                    the library: core, runtime and the backends built
+#                                             (DLB_PVM, DLB_SIM, DLB_MPI), with the PVM wrapper
+#   <prefix>/lib/pkgconfig/dlb.pc             pkg-config (variables pvm, sim, mpi: yes or no)
+#   <prefix>/lib/cmake/DLB/DLBConfig*.cmake   find_package(DLB): DLB::dlb; the components pvm,
+#                                             sim, mpi (DLB::mpi) as built
 #   <prefix>/share/dlb/network/*.profile      the reference network profiles of the cost model
 #
 # Everything is relocatable: dlb.pc and DLBConfig.cmake find the prefix from their own location,
@@ -21,14 +21,33 @@ foreach(profile ${dlb_network_profiles})
 endforeach()
 
 install(TARGETS dlb LIBRARY DESTINATION lib)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/ ${PROJECT_SOURCE_DIR}/pvm/include/
-        DESTINATION include FILES_MATCHING PATTERN "*.hpp")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/ DESTINATION include FILES_MATCHING PATTERN "*.hpp")
+if(DLB_HAVE_PVM)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/pvm/include/ DESTINATION include FILES_MATCHING PATTERN "*.hpp")
+endif()
 install(FILES ${dlb_network_profiles} DESTINATION share/dlb/network)
 
+# dlb.pc follows the backends: each one's yes/no variable (pkg-config --variable=mpi dlb), and its
+# dependency among the private ones (for static linking). dlb-mpi.pc: a program of its own with
+# dlb::mpi::session (MPI's flags come from mpicxx or the MPI's own pkg-config file).
+foreach(b PVM SIM MPI)
+  string(TOLOWER ${b} lower)
+  if(DLB_HAVE_${b})
+    set(DLB_PC_${b} yes)
+  else()
+    set(DLB_PC_${b} no)
+  endif()
+endforeach()
+set(DLB_PC_REQUIRES_PRIVATE "")
+set(DLB_PC_LIBS_PRIVATE "-lrt -pthread")
+if(DLB_HAVE_SIM)
+  set(DLB_PC_REQUIRES_PRIVATE "simgrid")
+endif()
+if(DLB_HAVE_PVM)
+  set(DLB_PC_LIBS_PRIVATE "-lpvm3 ${DLB_PC_LIBS_PRIVATE}")
+endif()
 if(DLB_HAVE_MPI)
-  set(DLB_PC_MPI yes)
-else()
-  set(DLB_PC_MPI no)
+  set(DLB_PC_REQUIRES_PRIVATE "${DLB_PC_REQUIRES_PRIVATE} ompi")
 endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/dlb.pc.in ${PROJECT_BINARY_DIR}/cmake/dlb.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/cmake/dlb.pc DESTINATION lib/pkgconfig)

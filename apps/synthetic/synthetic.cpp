@@ -27,6 +27,7 @@
 #include "dlb/core/load.hpp"
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/messenger.hpp"  // --deadlock-slave: a wait the runtime never satisfies
+#include "dlb/runtime/runtime_internals.hpp"
 #include "pvm/session.hpp"
 
 namespace {
@@ -80,7 +81,10 @@ void validate(const dlb::options& o) {
 class iteration_costs {
  public:
   iteration_costs(const std::string& shape, std::int64_t I, double work_s, std::uint64_t seed)
-      : shape_(shape == "triangular" ? 1 : shape == "linear" ? 2 : shape == "heavy" ? 3 : 0),
+      : shape_(shape == "triangular" ? 1
+               : shape == "linear"   ? 2
+               : shape == "heavy"    ? 3
+                                     : 0),
         n_(static_cast<double>(I)),
         work_s_(work_s),
         seed_(seed) {
@@ -188,7 +192,7 @@ void print_prediction(const dlb::runtime& rt, const dlb::run_stats& st) {
   auto own_time = [&](dlb::core::model_load m) {
     const auto& p = st.prediction_with(m);
     const auto ran = dlb::core::is_customized(st.strategy) ? st.chosen : st.strategy;
-    for (std::size_t k = 0; k < 4; ++k)
+    for (std::size_t k = 0; k < dlb::core::kBalancingStrategies; ++k)
       if (p.valid && dlb::core::balancing_strategies[k] == ran) return p.total_time[k];
     return -1.0;
   };
@@ -217,7 +221,8 @@ void print_result(const dlb::runtime& rt, const dlb::run_stats& st, std::int64_t
       "RESULT app=synthetic strategy=%s P=%d K=%d iterations=%lld wrong=%lld stats_ok=%d "
       "total_s=%.6f syncs=%lld "
       "redistributions=%lld iterations_moved=%lld bytes_moved=%llu lag_s=%.6f wall_s=%.3f "
-      "verified=%d oracle_s=%.6f comm_bound_s=%.6f max_rss_mb=%.1f chosen=%s predicted_best=%s choices=%s%s\n",
+      "verified=%d oracle_s=%.6f comm_bound_s=%.6f max_rss_mb=%.1f chosen=%s predicted_best=%s "
+      "choices=%s%s\n",
       dlb::core::to_string(rt.params().policy).c_str(), st.procs,
       apps::common::requested_group(rt),  // K as asked for, as the applications echo it
       static_cast<long long>(I), static_cast<long long>(wrong), stats_ok ? 1 : 0, st.total_time(),
@@ -258,12 +263,12 @@ int body(dlb::runtime& rt) {
   const auto& o = rt.opts();
   const std::int64_t I = o.integer("iterations", 1, 100'000'000);
   const iteration_costs costs(o.str("shape"), I, o.real("work-ms", 0, 1e9) * 1e-3,
-                      static_cast<std::uint64_t>(o.integer("shape-seed", 0, INT64_MAX)));
+                              static_cast<std::uint64_t>(o.integer("shape-seed", 0, INT64_MAX)));
   const double sleep_ms = o.real("body-sleep-ms", 0, 1e6);
   const int kill_self = static_cast<int>(o.integer("kill-self", 0, 64));
   const std::int64_t kill_after = o.integer("kill-after", 0, 100'000'000);
   if (o.integer("deadlock-slave", 0, 4096) == rt.rank() && !rt.master())
-    rt.net().wait(dlb::with_tag(dlb::tag::release), "a message that never comes");
+    dlb::detail::net(rt).wait(dlb::with_tag(dlb::tag::release), "a message that never comes");
   // The master's set-up before the loop, in real time (the application's own, outside the
   // runtime's accounting): neither emulated time nor lag.
   if (rt.master())

@@ -23,6 +23,7 @@
 #include "dlb/runtime/messenger.hpp"
 #include "dlb/runtime/network_profile.hpp"
 #include "dlb/runtime/runtime.hpp"
+#include "dlb/runtime/runtime_internals.hpp"
 #include "dlb/runtime/strategy_table.hpp"
 #include "pvm/session.hpp"
 #include "sweep/safe_files.hpp"
@@ -101,7 +102,7 @@ void validate(const dlb::options& o) {
 
 // Sleeps (or waits in emulated time) until time t of the run.
 void start_at(dlb::runtime& rt, double t) {
-  auto& clk = rt.clock();
+  auto& clk = dlb::detail::clock_of(rt);
   if (clk.emulated()) {
     clk.wait_until(t);
   } else if (t > clk.now()) {
@@ -127,7 +128,7 @@ dlb::messenger::match data_of(int round, int from = -1) {
 // One slave's part of a round; returns the time it reports.
 double take_part(dlb::runtime& rt, pattern kind, long long param, int round, double t0,
                  long long payload) {
-  auto& net = rt.net();
+  auto& net = dlb::detail::net(rt);
   const int me = rt.rank();
   auto others = [&](int p) {
     std::vector<int> v;
@@ -142,7 +143,7 @@ double take_part(dlb::runtime& rt, pattern kind, long long param, int round, dou
       if (me == 1) {
         net.send(2, kData, payload_of(param, round));
         net.wait(data_of(round, 2), "the ping-pong reply");
-        return t0 + (rt.clock().now() - t0) / 2;  // reports the one-way time
+        return t0 + (dlb::detail::clock_of(rt).now() - t0) / 2;  // reports the one-way time
       }
       if (me == 2) {
         net.wait(data_of(round, 1), "the ping");
@@ -157,12 +158,12 @@ double take_part(dlb::runtime& rt, pattern kind, long long param, int round, dou
         return t0;
       }
       net.wait(data_of(round, 1), "the one-to-all message");
-      return rt.clock().now();
+      return dlb::detail::clock_of(rt).now();
     case pattern::all_to_one:
       if (me > param) return t0;
       if (me == 1) {
         for (int k = 1; k < param; ++k) net.wait(data_of(round), "the all-to-one messages");
-        return rt.clock().now();
+        return dlb::detail::clock_of(rt).now();
       }
       net.send(1, kData, payload_of(payload, round));
       return t0;
@@ -171,7 +172,7 @@ double take_part(dlb::runtime& rt, pattern kind, long long param, int round, dou
       net.multicast(others(static_cast<int>(param)), kData, payload_of(payload, round),
                     rt.params().broadcast);
       for (int k = 1; k < param; ++k) net.wait(data_of(round), "the all-to-all messages");
-      return rt.clock().now();
+      return dlb::detail::clock_of(rt).now();
     case pattern::done:
       break;
   }
@@ -186,7 +187,7 @@ double median(std::vector<double> v) {
 
 // A slave: takes part in each round it is told of, reports its time, until told it is done.
 int slave_loop(dlb::runtime& rt) {
-  auto& net = rt.net();
+  auto& net = dlb::detail::net(rt);
   for (;;) {
     auto cmd = net.wait(dlb::with_tag(kCommand), "the next command of the characterization");
     dlb::reader r = cmd.body();
@@ -239,7 +240,7 @@ class measurement {
     for (int r = 1; r <= P; ++r) all.push_back(r);
     dlb::writer w;
     w.put(++round_).put(static_cast<int>(pattern::done)).put(0LL).put(0.0).put(0LL);
-    rt_.net().multicast(all, kCommand, w.data(), dlb::broadcast_kind::unicast);
+    dlb::detail::net(rt_).multicast(all, kCommand, w.data(), dlb::broadcast_kind::unicast);
     return samples;
   }
 
@@ -248,8 +249,8 @@ class measurement {
   // shared medium during the measurement (on the simulated Ethernet, whose link is shared
   // fairly, it slowed a P = 16 ping-pong by tens of microseconds).
   double run_round(pattern kind, long long param) {
-    auto& net = rt_.net();
-    const double t0 = rt_.clock().now() + margin_;
+    auto& net = dlb::detail::net(rt_);
+    const double t0 = dlb::detail::clock_of(rt_).now() + margin_;
     dlb::writer w;
     w.put(++round_).put(static_cast<int>(kind)).put(param).put(t0).put(payload_);
     const int n = kind == pattern::ping_pong ? 2 : static_cast<int>(param);
@@ -373,8 +374,9 @@ void print_profile(dlb::runtime& rt, const dlb::core::network_profile& prof,
       std::printf(" %+.6g p^%zu", poly.coefficients[k], k);
     std::printf(" s\n");
   }
-  std::printf("lag = %.4f s\nwrote %s/%s.profile, %s_samples.csv, %s_fit.csv\n", rt.clock().lag(),
-              dir.c_str(), name.c_str(), name.c_str(), name.c_str());
+  std::printf("lag = %.4f s\nwrote %s/%s.profile, %s_samples.csv, %s_fit.csv\n",
+              dlb::detail::clock_of(rt).lag(), dir.c_str(), name.c_str(), name.c_str(),
+              name.c_str());
 }
 
 int body(dlb::runtime& rt) {

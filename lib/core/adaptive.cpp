@@ -8,7 +8,8 @@
 
 namespace dlb::core {
 
-strategy reselect(const std::array<double, 4>& predicted, std::optional<strategy> current) {
+strategy reselect(const std::array<double, kBalancingStrategies>& predicted,
+                  std::optional<strategy> current) {
   for (double t : predicted)
     if (!std::isfinite(t) || t < 0)
       throw std::invalid_argument("reselect: a prediction must be finite and >= 0, got " +
@@ -21,9 +22,9 @@ strategy reselect(const std::array<double, 4>& predicted, std::optional<strategy
   const auto tied = [&](std::size_t k) {
     return predicted[k] - least <= 1e-12 * std::max(least, 1e-300);
   };
-  for (std::size_t k = 0; k < 4; ++k)
+  for (std::size_t k = 0; k < kBalancingStrategies; ++k)
     if (current && balancing_strategies[k] == *current && tied(k)) return *current;
-  for (std::size_t k = 0; k < 4; ++k)
+  for (std::size_t k = 0; k < kBalancingStrategies; ++k)
     if (tied(k)) return balancing_strategies[k];
   return balancing_strategies[0];  // not reached: the least is tied with itself
 }

@@ -33,8 +33,9 @@ void detail::context_state::return_to_reselection() {
   slave_.st_.group = slave_.group_;
 }
 
-std::optional<std::array<double, 4>> detail::context_state::predict_remaining(
-    const std::array<std::vector<core::range_list>, 4>& starts, double now,
+std::optional<std::array<double, core::kBalancingStrategies>>
+detail::context_state::predict_remaining(
+    const std::array<std::vector<core::range_list>, core::kBalancingStrategies>& starts, double now,
     const std::vector<double>& speeds, double window) const {
   const auto& prm = rt_.params();
   std::vector<double> w;
@@ -70,8 +71,8 @@ std::optional<std::array<double, 4>> detail::context_state::predict_remaining(
     in.machine.load.persistence = est.persistence;
     estimated = true;
   }
-  std::array<double, 4> times{};
-  for (std::size_t k = 0; k < 4; ++k) {
+  std::array<double, core::kBalancingStrategies> times{};
+  for (std::size_t k = 0; k < core::kBalancingStrategies; ++k) {
     in.start = starts[k];
     times[k] = estimated ? core::expected_choice(in).total_time[k]
                          : core::predict(core::balancing_strategies[k], in).total_time;

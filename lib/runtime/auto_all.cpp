@@ -144,7 +144,7 @@ detail::auto_all_pick detail::context_state::choose_policy(
     const auto k = static_cast<std::size_t>(
         std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), c.kind) -
         core::balancing_strategies.begin());
-    if (k < 4 && stats.prediction.valid) {
+    if (k < core::kBalancingStrategies && stats.prediction.valid) {
       t = stats.prediction.total_time[k] + shift;
     } else if (c.kind == core::strategy::adaptive && in && stats.prediction.valid) {
       // The best of the four as predicted above; its synchronizations from the model on `in`.

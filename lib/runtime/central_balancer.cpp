@@ -106,10 +106,13 @@ class central_balancer {
   };
   // The re-selection's decision under each of the four strategies' groups, and what each slave
   // would hold after it (the model's start).
-  void plan_under_each(std::array<under_strategy, 4>& plans,
-                       std::array<std::vector<core::range_list>, 4>& starts);
+  void plan_under_each(
+      std::array<under_strategy, core::kBalancingStrategies>& plans,
+      std::array<std::vector<core::range_list>, core::kBalancingStrategies>& starts);
   // The notice that ADAPTIVE commits or switches (not under --quiet, nor when it stays).
-  void announce(double now, const std::optional<std::array<double, 4>>& times, core::strategy pick);
+  void announce(double now,
+                const std::optional<std::array<double, core::kBalancingStrategies>>& times,
+                core::strategy pick);
   // Each group of the pick is sent its decision with the commitment; its next synchronizations
   // are at epoch 2s + 1 with the members that still hold work.
   void commit_reselection(under_strategy& plan, core::strategy pick,
@@ -454,7 +457,7 @@ core::strategy central_balancer::auto_choice(const group_state& gs) {
     // t from the loop's start, whatever the clock's origin.
     os << dlb_.rt_.app_name() << ": AUTO at t = " << net_.clock().now() - stats.start_time
        << " s predicts";
-    for (std::size_t k = 0; k < 4; ++k) {
+    for (std::size_t k = 0; k < core::kBalancingStrategies; ++k) {
       os << " " << to_string(core::balancing_strategies[k]) << " " << stats.prediction.total_time[k]
          << " s";
     }
@@ -478,7 +481,8 @@ core::strategy central_balancer::auto_all_choice(const group_state& gs,
   if (!dlb_.rt_.params().quiet) {
     std::ostringstream os;
     os << dlb_.rt_.app_name() << ": AUTO-ALL at t = " << now - stats.start_time << " s predicts";
-    for (const auto& t : pick.times) os << " " << core::to_string(t.candidate) << " " << t.time << " s";
+    for (const auto& t : pick.times)
+      os << " " << core::to_string(t.candidate) << " " << t.time << " s";
     os << "; commits to " << core::to_string(pick.policy)
        << (dlb_.rt_.params().auto_force ? " (--auto-force)" : "");
     dlb_.rt_.report(report_kind::notice, os.str());
@@ -512,8 +516,7 @@ void central_balancer::switch_to_self_scheduling(const group_state& gs,
   dlb_.master_.tally_[0] = {1, 0};  // this synchronization; the requests are added to it
   const protocol::commitment to{core::strategy::self_scheduling, 0, std::nullopt};
   net_.multicast(ranks, tag::decision,
-                 protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
-                 proto_.broadcast);
+                 protocol::encode(protocol::decision_msg{h, to, std::move(dec)}), proto_.broadcast);
   self_scheduling_ = true;
 }
 
@@ -590,8 +593,8 @@ void central_balancer::reselect(const protocol::sync_header& h) {
     speeds[s] = prof.speed;
     window += prof.elapsed / static_cast<double>(reselection_.size());
   }
-  std::array<under_strategy, 4> plans;
-  std::array<std::vector<core::range_list>, 4> starts;
+  std::array<under_strategy, core::kBalancingStrategies> plans;
+  std::array<std::vector<core::range_list>, core::kBalancingStrategies> starts;
   plan_under_each(plans, starts);
   const auto times = dlb_.predict_remaining(starts, now, speeds, window);
   const core::strategy pick =
@@ -603,14 +606,16 @@ void central_balancer::reselect(const protocol::sync_header& h) {
     stats.chosen = pick;
     stats.prediction = dlb_.predict(speeds);  // the whole loop's, as AUTO's
   }
-  stats.choices.push_back({now - stats.start_time, pick, times.value_or(std::array<double, 4>{})});
+  stats.choices.push_back({now - stats.start_time, pick,
+                           times.value_or(std::array<double, core::kBalancingStrategies>{})});
   announce(now, times, pick);
   commit_reselection(plans[kp], pick, h);
 }
 
-void central_balancer::plan_under_each(std::array<under_strategy, 4>& plans,
-                                       std::array<std::vector<core::range_list>, 4>& starts) {
-  for (std::size_t k = 0; k < 4; ++k) {
+void central_balancer::plan_under_each(
+    std::array<under_strategy, core::kBalancingStrategies>& plans,
+    std::array<std::vector<core::range_list>, core::kBalancingStrategies>& starts) {
+  for (std::size_t k = 0; k < core::kBalancingStrategies; ++k) {
     const core::strategy c = core::balancing_strategies[k];
     auto& plan = plans[k];
     plan.groups =
@@ -645,14 +650,15 @@ void central_balancer::plan_under_each(std::array<under_strategy, 4>& plans,
   }
 }
 
-void central_balancer::announce(double now, const std::optional<std::array<double, 4>>& times,
-                                core::strategy pick) {
+void central_balancer::announce(
+    double now, const std::optional<std::array<double, core::kBalancingStrategies>>& times,
+    core::strategy pick) {
   const auto& stats = dlb_.master_.stats_;
   if (!dlb_.rt_.params().quiet && (!in_force_ || *in_force_ != pick)) {
     std::ostringstream os;
     os << dlb_.rt_.app_name() << ": ADAPTIVE at t = " << now - stats.start_time
        << " s predicts to the end";
-    for (std::size_t k = 0; k < 4; ++k)
+    for (std::size_t k = 0; k < core::kBalancingStrategies; ++k)
       os << " " << to_string(core::balancing_strategies[k]) << " " << (times ? (*times)[k] : 0.0)
          << " s";
     os << "; "

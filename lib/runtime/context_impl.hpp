@@ -150,9 +150,9 @@ struct context_state {
   // balancing strategy, each starting from starts[k] (every slave's work after this
   // synchronization's decision under that strategy); speeds and window: what the profiles
   // showed (for --model-load estimated and the native clock). Nothing if the model cannot run.
-  std::optional<std::array<double, 4>> predict_remaining(
-      const std::array<std::vector<core::range_list>, 4>& starts, double now,
-      const std::vector<double>& speeds, double window) const;
+  std::optional<std::array<double, core::kBalancingStrategies>> predict_remaining(
+      const std::array<std::vector<core::range_list>, core::kBalancingStrategies>& starts,
+      double now, const std::vector<double>& speeds, double window) const;
   // Every slave's initial ranges (chi_i(0)), known to all tasks by the same formula.
   std::vector<core::range_list> initial_distribution() const;
   // How many iterations each slave starts with (what a slave needs of the start: O(P)).

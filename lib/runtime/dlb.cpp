@@ -30,6 +30,7 @@
 #include "dlb/core/oracle.hpp"
 #include "dlb/core/profile.hpp"
 #include "dlb/runtime/protocol.hpp"
+#include "dlb/runtime/runtime_internals.hpp"
 #include "dlb/runtime/strategy_table.hpp"
 
 namespace dlb {
@@ -73,7 +74,7 @@ std::string run_stats::summary() const {
 namespace detail {
 
 context_state::context_state(runtime& rt)
-    : rt_(rt), net_(rt.net()), states_(rt.states()), strategy_(rt.params().strategy) {}
+    : rt_(rt), net_(detail::net(rt)), states_(rt.states()), strategy_(rt.params().strategy) {}
 
 context_state& state(context& DLB) { return *DLB.state_; }
 
@@ -101,12 +102,14 @@ void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
            std::vector<DLB_array*>(arrays));
 }
 
-void DLB_init(context& ctx, core::strategy s, int P, int K, const loop_spec& loop,
-              std::vector<DLB_array*> arrays) {
-  auto& DLB = detail::state(ctx);
-  if (P != DLB.rt_.slaves()) {
+namespace {
+
+// DLB_init's arguments against the run (P) and the loop (every array's slices); usage_error.
+void check_init(int slaves, int P, int K, const loop_spec& loop,
+                const std::vector<DLB_array*>& arrays) {
+  if (P != slaves) {
     throw usage_error("DLB_init: P = " + std::to_string(P) + " but the run has " +
-                      std::to_string(DLB.rt_.slaves()) + " slaves");
+                      std::to_string(slaves) + " slaves");
   }
   if (K < 1 || K > P)
     throw usage_error("DLB_init: K must be in 1.." + std::to_string(P) + ", got " +
@@ -124,6 +127,10 @@ void DLB_init(context& ctx, core::strategy s, int P, int K, const loop_spec& loo
                         " slices for a loop of " + std::to_string(loop.iterations) + " iterations");
     }
   }
+}
+
+// The loop as the arrays distribute it: a CYCLIC array makes the loop cyclic.
+loop_spec resolve_loop(const loop_spec& loop, const std::vector<DLB_array*>& arrays) {
   // The arrays' distribution is the iterations' (the paper: arrays are "initially partitioned
   // equally based on the data distribution specification"): a CYCLIC array makes the loop cyclic.
   loop_spec resolved = loop;
@@ -134,6 +141,16 @@ void DLB_init(context& ctx, core::strategy s, int P, int K, const loop_spec& loo
   }
   if (block && cyclic) throw usage_error("DLB_init: BLOCK and CYCLIC arrays in one loop");
   if (cyclic) resolved.initial = data_distribution::cyclic;
+  return resolved;
+}
+
+}  // namespace
+
+void DLB_init(context& ctx, core::strategy s, int P, int K, const loop_spec& loop,
+              std::vector<DLB_array*> arrays) {
+  auto& DLB = detail::state(ctx);
+  check_init(DLB.rt_.slaves(), P, K, loop, arrays);
+  const loop_spec resolved = resolve_loop(loop, arrays);
   DLB.loop_id_ = DLB.rt_.next_loop_id();
   DLB.strategy_ = s;
   // The protocol of the first synchronization (strategy_table.hpp, first_protocol): customized
@@ -212,46 +229,49 @@ std::vector<core::range_list> detail::context_state::initial_distribution() cons
   return core::blocks_of(initial_counts());
 }
 
-void DLB_scatter_data(context& ctx) {
-  auto& DLB = detail::state(ctx);
-  if (!DLB.initialized_) throw usage_error("DLB_scatter_data before DLB_init");
+namespace {
+
+// The master's DLB_scatter_data: the loop's statistics begin, each slave's first share goes out.
+void scatter_from_master(detail::context_state& DLB) {
   auto& net = DLB.net_;
-  if (DLB.master()) {
-    const auto initial = DLB.initial_distribution();
-    DLB.master_.stats_ = run_stats{};
-    DLB.master_.stats_.strategy = DLB.strategy_;
-    DLB.master_.stats_.procs = DLB.procs_;
-    // The strategy's group size (the first synchronization may be the master's, global).
-    DLB.master_.stats_.group_size =
-        core::is_customized(DLB.strategy_)
-            ? DLB.group_size_
-            : group_size_under(DLB.strategy_, DLB.local_group_size_, DLB.procs_);
-    DLB.master_.stats_.iterations = DLB.loop_.iterations;
-    DLB.master_.stats_.recover = DLB.rt_.params().recover;
-    // The loop's start: the master's set-up before it is neither emulated time nor lag.
-    const std::int64_t epoch = net.begin_loop();
-    DLB.master_.stats_.start_time = net.clock().now();
-    DLB.recovery_.closed_at_scatter_ = false;
-    DLB.recovery_.recovery_from_ = -1.0;
-    DLB.recovery_.handed_in_ranges_.assign(static_cast<std::size_t>(DLB.procs_), {});
-    DLB.recovery_.handed_in_stats_.assign(static_cast<std::size_t>(DLB.procs_), {});
-    if (DLB.rt_.params().recover) {
-      // A slave lost since the last loop: this loop does not balance (every slave that learns of
-      // it during the loop stops balancing), and its share is recovered at the end.
-      while (auto d = net.poll(with_tag(tag::task_exit)))
-        if (DLB.note_loss(d->from)) DLB.recovery_.closed_at_scatter_ = true;
-    }
-    const auto first = DLB.self_scheduled() ? DLB.first_chunks() : initial;
-    for (int r = 1; r <= DLB.procs_; ++r) {
-      if (DLB.rt_.lost(r)) continue;  // its share is missing at the end: recovered
-      const auto& ranges = first[static_cast<std::size_t>(r - 1)];
-      writer slices;
-      detail::pack_inputs(slices, DLB.arrays_, ranges);
-      net.send(r, tag::scatter,
-               protocol::encode(protocol::scatter_msg{DLB.loop_id_, epoch, ranges, slices.data()}));
-    }
-    return;
+  const auto initial = DLB.initial_distribution();
+  DLB.master_.stats_ = run_stats{};
+  DLB.master_.stats_.strategy = DLB.strategy_;
+  DLB.master_.stats_.procs = DLB.procs_;
+  // The strategy's group size (the first synchronization may be the master's, global).
+  DLB.master_.stats_.group_size =
+      core::is_customized(DLB.strategy_)
+          ? DLB.group_size_
+          : group_size_under(DLB.strategy_, DLB.local_group_size_, DLB.procs_);
+  DLB.master_.stats_.iterations = DLB.loop_.iterations;
+  DLB.master_.stats_.recover = DLB.rt_.params().recover;
+  // The loop's start: the master's set-up before it is neither emulated time nor lag.
+  const std::int64_t epoch = net.begin_loop();
+  DLB.master_.stats_.start_time = net.clock().now();
+  DLB.recovery_.closed_at_scatter_ = false;
+  DLB.recovery_.recovery_from_ = -1.0;
+  DLB.recovery_.handed_in_ranges_.assign(static_cast<std::size_t>(DLB.procs_), {});
+  DLB.recovery_.handed_in_stats_.assign(static_cast<std::size_t>(DLB.procs_), {});
+  if (DLB.rt_.params().recover) {
+    // A slave lost since the last loop: this loop does not balance (every slave that learns of
+    // it during the loop stops balancing), and its share is recovered at the end.
+    while (auto d = net.poll(with_tag(tag::task_exit)))
+      if (DLB.note_loss(d->from)) DLB.recovery_.closed_at_scatter_ = true;
   }
+  const auto first = DLB.self_scheduled() ? DLB.first_chunks() : initial;
+  for (int r = 1; r <= DLB.procs_; ++r) {
+    if (DLB.rt_.lost(r)) continue;  // its share is missing at the end: recovered
+    const auto& ranges = first[static_cast<std::size_t>(r - 1)];
+    writer slices;
+    detail::pack_inputs(slices, DLB.arrays_, ranges);
+    net.send(r, tag::scatter,
+             protocol::encode(protocol::scatter_msg{DLB.loop_id_, epoch, ranges, slices.data()}));
+  }
+}
+
+// A slave's DLB_scatter_data: its first share, and who starts with work.
+void receive_scatter(detail::context_state& DLB) {
+  auto& net = DLB.net_;
   auto d = net.wait(protocol::in_loop(tag::scatter, DLB.loop_id_),
                     "the scatter of loop " + std::to_string(DLB.loop_id_) + " from the master");
   reader r = d.body();
@@ -283,6 +303,18 @@ void DLB_scatter_data(context& ctx) {
   DLB.slave_.st_.start = net.clock().now();
   DLB.slave_.sync_start_ = DLB.slave_.st_.start;
   DLB.slave_.body_from_ = DLB.slave_.st_.start;
+}
+
+}  // namespace
+
+void DLB_scatter_data(context& ctx) {
+  auto& DLB = detail::state(ctx);
+  if (!DLB.initialized_) throw usage_error("DLB_scatter_data before DLB_init");
+  if (DLB.master()) {
+    scatter_from_master(DLB);
+  } else {
+    receive_scatter(DLB);
+  }
 }
 
 protocol::decision detail::context_state::decide(
@@ -396,18 +428,18 @@ strategy_prediction detail::context_state::predict(const std::vector<double>& sp
   const double per_unit = work_cost() ? 1.0 : mean;
   std::vector<double> observed;
   for (double v : speeds) observed.push_back(std::max(v * per_unit, 0.0));
-  auto fill = [&out](const std::array<double, 4>& times) {
+  auto fill = [&out](const std::array<double, core::kBalancingStrategies>& times) {
     out.valid = true;
     std::size_t best = 0;
-    for (std::size_t k = 0; k < 4; ++k) {
+    for (std::size_t k = 0; k < core::kBalancingStrategies; ++k) {
       out.total_time[k] = times[k];
       if (times[k] < times[best]) best = k;
     }
     out.best = core::balancing_strategies[best];
   };
   auto times_of = [](const core::strategy_choice& c) {
-    std::array<double, 4> t{};
-    for (std::size_t k = 0; k < 4; ++k) t[k] = c.predictions[k].total_time;
+    std::array<double, core::kBalancingStrategies> t{};
+    for (std::size_t k = 0; k < core::kBalancingStrategies; ++k) t[k] = c.predictions[k].total_time;
     return t;
   };
   if (!prm.emulated || !loop_.work) {
@@ -575,6 +607,26 @@ void finish_loop(detail::context_state& DLB) {
   }
 }
 
+// A slave's part of DLB_gather_data: its statistics and its output slices to the master.
+void send_gathered(detail::context_state& DLB) {
+  auto& net = DLB.net_;
+  if (!DLB.slave_.moved_epochs_.empty())
+    DLB.slave_.st_.redistributions = std::max<std::int64_t>(
+        DLB.slave_.st_.redistributions, static_cast<std::int64_t>(DLB.slave_.moved_epochs_.size()));
+  finish_loop(DLB);
+  // This slave takes part in no more synchronizations of this loop (or an earlier one): the
+  // interrupts still coming for them are dropped as they arrive.
+  net.discard(messenger::match(tag::interrupt, [loop = DLB.loop_id_](const delivered& d) {
+    return protocol::peek_loop(d) <= loop;
+  }));
+  DLB.slave_.st_.lag = std::max(net.clock().lag(), net.late_delivery());
+  writer slices;
+  detail::pack_arrays(slices, DLB.arrays_, DLB.slave_.done_, detail::output_array);
+  net.send(protocol::master_rank, tag::gather,
+           protocol::encode(protocol::gather_msg{DLB.loop_id_, DLB.slave_.done_, DLB.slave_.st_,
+                                                 slices.data()}));
+}
+
 }  // namespace
 
 void DLB_gather_data(context& ctx) {
@@ -582,22 +634,7 @@ void DLB_gather_data(context& ctx) {
   auto& net = DLB.net_;
   if (!DLB.master() && DLB.rt_.params().recover) return;  // handed in already (hand_in)
   if (!DLB.master()) {
-    if (!DLB.slave_.moved_epochs_.empty())
-      DLB.slave_.st_.redistributions =
-          std::max<std::int64_t>(DLB.slave_.st_.redistributions,
-                                 static_cast<std::int64_t>(DLB.slave_.moved_epochs_.size()));
-    finish_loop(DLB);
-    // This slave takes part in no more synchronizations of this loop (or an earlier one): the
-    // interrupts still coming for them are dropped as they arrive.
-    net.discard(messenger::match(tag::interrupt, [loop = DLB.loop_id_](const delivered& d) {
-      return protocol::peek_loop(d) <= loop;
-    }));
-    DLB.slave_.st_.lag = std::max(net.clock().lag(), net.late_delivery());
-    writer slices;
-    detail::pack_arrays(slices, DLB.arrays_, DLB.slave_.done_, detail::output_array);
-    net.send(protocol::master_rank, tag::gather,
-             protocol::encode(protocol::gather_msg{DLB.loop_id_, DLB.slave_.done_, DLB.slave_.st_,
-                                                   slices.data()}));
+    send_gathered(DLB);
     return;
   }
   const bool recovering = DLB.rt_.params().recover;

@@ -1,7 +1,10 @@
 // launch.cpp: run_app, the programs' main: --help, option parsing and validation on the
 // master, then the launcher of the chosen backend (launchers.hpp). Errors before any task runs
 // (a bad option, a slave that cannot be spawned) end here with exit 2 or 1.
+#include <signal.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -26,14 +29,82 @@ int launched_rank() {
   return -1;
 }
 
-#ifndef DLB_HAVE_MPI
-int launch_mpi(const launch_spec&, options, run_params, const app_body&) {
-  throw usage_error(
-      "option --backend mpi: this build of the DLB library has no MPI backend (CMake found no "
-      "MPI when it was built: install Open MPI, e.g. Debian's libopenmpi-dev and openmpi-bin, "
-      "and build again)");
+void check_run_options(const options& opts, const run_params& params) {
+  // A profile file the cost model will read: missing or malformed is a usage error now, not a
+  // failed run later.
+  if (!params.network_profile.empty()) {
+    try {
+      read_network_profile(params.network_profile);
+    } catch (const std::exception& e) {
+      throw usage_error(std::string("option --network-profile: ") + e.what());
+    }
+  }
+  // The trace files go into an existing directory: a missing one is a usage error now, not
+  // a task that cannot open its file later.
+  if (const std::string dir = opts.str("trace-dir"); !dir.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+      throw usage_error("option --trace-dir: '" + dir + "' is not a directory (create it first)");
+  }
 }
-#endif
+
+std::unique_ptr<dlb::clock> make_clock(const run_params& p, int rank, std::int64_t epoch_ns) {
+  workstation ws;
+  if (rank > 0) {
+    ws.slave = static_cast<std::size_t>(rank - 1);
+    ws.speed = p.speeds[ws.slave];
+    ws.load = p.load;
+    ws.loaded = p.load.max_load > 0;
+  }
+  if (p.emulated) return std::make_unique<emulated_clock>(epoch_ns, p.scale, ws);
+  return std::make_unique<native_clock>(epoch_ns, ws);
+}
+
+void remove_stale_segments() noexcept {
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/dev/shm", ec)) {
+    const std::string name = e.path().filename().string();
+    const std::string prefix = "dlb-medium-";
+    if (name.rfind(prefix, 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+      std::filesystem::remove(e.path(), ec);
+  }
+}
+
+namespace {
+// Function-local: the backends register during static initialization, in any order.
+std::vector<backend>& registry() {
+  static std::vector<backend> r;
+  return r;
+}
+
+// The launcher of --backend NAME; a usage error when this build has none.
+const backend& launcher_of(const std::string& name) {
+  if (const backend* b = find_backend(name)) return *b;
+  if (name == "mpi")
+    throw usage_error(
+        "option --backend mpi: this build of the DLB library has no MPI backend (CMake found no "
+        "MPI when it was built, or DLB_MPI was OFF: install Open MPI, e.g. Debian's "
+        "libopenmpi-dev and openmpi-bin, and build again)");
+  throw usage_error("option --backend " + name + ": this build of the DLB library has no " + name +
+                    " backend (built with DLB_" +
+                    (name == "pvm" ? std::string("PVM") : std::string("SIM")) +
+                    " OFF or without its dependency)");
+}
+}  // namespace
+
+void register_backend(backend b) {
+  for (const backend& have : registry())
+    if (have.name == b.name) return;
+  registry().push_back(std::move(b));
+}
+
+const backend* find_backend(const std::string& name) {
+  for (const backend& b : registry())
+    if (b.name == name) return &b;
+  return nullptr;
+}
 }  // namespace detail
 
 int run_app(int argc, char** argv, const app_spec& app, const app_body& body,
@@ -55,26 +126,15 @@ int run_app(int argc, char** argv, const app_spec& app, const app_body& body,
     return 0;
   }
   try {
-    if (slave) return detail::launch_pvm_slave(spec, body);
+    if (slave) {
+      const detail::backend& pvm = detail::launcher_of("pvm");
+      if (!pvm.started_task) throw usage_error("the pvm backend starts no task of its own");
+      return pvm.started_task(spec, body);
+    }
     options opts = options::parse(detail::all_options(spec), args);
     run_params params = read_params(opts);
     if (spec.validate) spec.validate(opts);
-    // A profile file the cost model will read: missing or malformed is a usage error now, not a
-    // failed run later.
-    if (!params.network_profile.empty()) {
-      try {
-        read_network_profile(params.network_profile);
-      } catch (const std::exception& e) {
-        throw usage_error(std::string("option --network-profile: ") + e.what());
-      }
-    }
-    // The trace files go into an existing directory: a missing one is a usage error now, not
-    // a task that cannot open its file later.
-    if (const std::string dir = opts.str("trace-dir"); !dir.empty()) {
-      std::error_code ec;
-      if (!std::filesystem::is_directory(dir, ec))
-        throw usage_error("option --trace-dir: '" + dir + "' is not a directory (create it first)");
-    }
+    detail::check_run_options(opts, params);
     if (params.backend == backend_kind::sim && !opts.str("hostfile").empty())
       throw usage_error(
           "option --hostfile needs --backend pvm (the simulator has no hosts to add)");
@@ -83,11 +143,8 @@ int run_app(int argc, char** argv, const app_spec& app, const app_body& body,
       throw usage_error(
           "options --hostfile and --join-vm need --backend pvm: under --backend mpi the hosts "
           "are mpirun's (mpirun --hostfile FILE -np P+1 PROGRAM --backend mpi ...)");
-    if (params.backend == backend_kind::sim)
-      return detail::launch_sim(spec, std::move(opts), std::move(params), body);
-    if (params.backend == backend_kind::mpi)
-      return detail::launch_mpi(spec, std::move(opts), std::move(params), body);
-    return detail::launch_pvm_master(spec, std::move(opts), std::move(params), body);
+    const detail::backend& b = detail::launcher_of(to_string(params.backend));
+    return b.launch(spec, std::move(opts), std::move(params), body);
   } catch (const usage_error& e) {
     say(report_kind::error, spec.name + ": " + e.what());
     if (!slave) say(report_kind::error, "see '" + spec.name + " --help'");

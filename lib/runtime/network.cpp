@@ -180,7 +180,12 @@ void validate(const network_params& p) {
   }
 }
 
-network_params parse_network_description(const std::string& text, const std::string& source) {
+namespace {
+
+// A description's `key = value` lines (# comments), each value with its line number; refuses a
+// line without '=' and a key given twice.
+std::map<std::string, std::pair<std::string, int>> read_fields(const std::string& text,
+                                                               const std::string& source) {
   std::map<std::string, std::pair<std::string, int>> kv;
   std::istringstream in(text);
   std::string line;
@@ -203,6 +208,13 @@ network_params parse_network_description(const std::string& text, const std::str
                                "' given twice");
     kv[key] = {trim(line.substr(eq + 1)), number};
   }
+  return kv;
+}
+
+}  // namespace
+
+network_params parse_network_description(const std::string& text, const std::string& source) {
+  const auto kv = read_fields(text, source);
   static constexpr const char* kKeys[] = {"medium",           "latency_us",       "bandwidth_MBps",
                                           "send_overhead_us", "recv_overhead_us", "header_bytes",
                                           "wire_share"};

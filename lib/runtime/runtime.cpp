@@ -379,10 +379,8 @@ void read_balancer(const options& o, run_params& p) {
   p.model_load = *core::parse_model_load(choice(o, "model-load", {"run", "estimated"}));
 }
 
-// Bounded waits, what a lost slave does, fault injection, and the combinations refused.
-void read_failures(const options& o, run_params& p) {
-  p.timeout_s = o.real("timeout", 0.1, 1e7);  // wall time; the simulator detects deadlock
-  p.recover = choice(o, "on-loss", {"abort", "recover"}) == "recover";
+// The policies a lost slave or a group that stops balancing cannot run under.
+void refuse_policy_combinations(const options& o, const run_params& p) {
   if (p.recover && p.backend == backend_kind::mpi)
     throw usage_error(
         "option --on-loss recover needs --backend pvm: surviving a lost MPI rank needs ULFM "
@@ -416,6 +414,13 @@ void read_failures(const options& o, run_params& p) {
     throw usage_error(
         "option --after-no-move stop does not work with --strategy ADAPTIVE "
         "(lib/README.md, \"ADAPTIVE\")");
+}
+
+// Bounded waits, what a lost slave does, fault injection, and the combinations refused.
+void read_failures(const options& o, run_params& p) {
+  p.timeout_s = o.real("timeout", 0.1, 1e7);  // wall time; the simulator detects deadlock
+  p.recover = choice(o, "on-loss", {"abort", "recover"}) == "recover";
+  refuse_policy_combinations(o, p);
   // Empty: not given (the slaves see the values, not which were given).
   const auto some = [&o](const char* name) { return !o.str(name).empty(); };
   try {
@@ -708,8 +713,6 @@ void runtime::report(report_kind kind, const std::string& line) const { report_(
 void runtime::compute(double base_seconds) { messenger_->compute(base_seconds); }
 
 double runtime::now() { return clock_.now(); }
-
-messenger& runtime::net() { return *messenger_; }
 
 int run_task(runtime& rt, const app_spec& spec, const app_body& body) {
   const bool slave = !rt.master();

@@ -19,7 +19,7 @@
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/messenger.hpp"
 #include "dlb/runtime/network.hpp"
-#include "dlb/runtime/sim.hpp"
+#include "backends/sim/sim.hpp"
 #include "run_process.hpp"
 
 namespace {

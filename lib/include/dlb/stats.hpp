@@ -47,7 +47,8 @@ struct slave_stats {
 struct strategy_prediction {
   bool valid = false;
   core::strategy best = core::strategy::none;
-  std::array<double, 4> total_time{};  // in core::balancing_strategies order
+  std::array<double, core::kBalancingStrategies>
+      total_time{};  // in core::balancing_strategies order
   core::model_load load = core::model_load::run;
   // The load parameters the model used: the run's (run) or the estimated ones (estimated).
   int max_load = 0;
@@ -59,7 +60,8 @@ struct strategy_prediction {
 struct adaptive_choice {
   double time = 0.0;  // seconds from the loop's start
   core::strategy strategy = core::strategy::none;
-  std::array<double, 4> predicted{};  // in core::balancing_strategies order
+  std::array<double, core::kBalancingStrategies>
+      predicted{};  // in core::balancing_strategies order
 };
 
 // A slave lost during a loop (--on-loss recover): which, and when the master learned of it.

@@ -153,7 +153,7 @@ prediction predict(strategy s, const model_input& in);
 
 struct strategy_choice {
   strategy best = strategy::gddlb;
-  std::array<prediction, 4> predictions;  // in balancing_strategies order
+  std::array<prediction, kBalancingStrategies> predictions;  // in balancing_strategies order
 };
 // Predicts the four strategies and returns the one with the least total time (ties: the first
 // in balancing_strategies).

@@ -71,7 +71,8 @@ std::uint64_t model_load_seed(std::size_t draw);
 
 struct expected_strategy_choice {
   strategy best = strategy::gddlb;
-  std::array<double, 4> total_time{};  // mean over the draws, in balancing_strategies order
+  std::array<double, kBalancingStrategies>
+      total_time{};  // mean over the draws, in balancing_strategies order
 };
 // choose_strategy over the load functions {seed = model_load_seed(d), ml, tl} for d <
 // `draws` (ml and tl from in.machine.load; its seed and table are ignored), the predicted total

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
@@ -30,12 +31,15 @@ enum class strategy {
   auto_all
 };
 
-// The four balancing strategies, in the order used for tie-breaking between equal predictions.
-inline constexpr std::array<strategy, 4> balancing_strategies = {strategy::gcdlb, strategy::gddlb,
-                                                                 strategy::lcdlb, strategy::lddlb};
+// The balancing strategies (the rows of the runtime's strategy_table, in its order), in the order
+// used for tie-breaking between equal predictions.
+inline constexpr std::array balancing_strategies = {strategy::gcdlb, strategy::gddlb,
+                                                    strategy::lcdlb, strategy::lddlb};
+// How many there are: every per-strategy array (predictions, times) has this size.
+inline constexpr std::size_t kBalancingStrategies = balancing_strategies.size();
 
-// "NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO", "ADAPTIVE", "AUTO-ALL" ("SELF" for self_scheduling, whose
-// names are its chunk rules': policy.hpp).
+// "NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO", "ADAPTIVE", "AUTO-ALL" ("SELF" for
+// self_scheduling, whose names are its chunk rules': policy.hpp).
 std::string_view to_string(strategy s);
 // Customized modes: the model chooses the strategy (automatic: once; adaptive: at every
 // synchronization; auto_all: once, among every candidate policy).
@@ -43,8 +47,8 @@ bool is_customized(strategy s);
 // The names above but SELF, in any letter case; anything else is empty.
 std::optional<strategy> parse_strategy(std::string_view text);
 
-// For none, automatic, adaptive, auto_all and self_scheduling all four are false: they are not a point on
-// either axis.
+// For none, automatic, adaptive, auto_all and self_scheduling all four are false: they are not a
+// point on either axis.
 bool is_global(strategy s);
 bool is_local(strategy s);
 bool is_centralized(strategy s);

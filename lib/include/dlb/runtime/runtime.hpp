@@ -39,6 +39,9 @@ class state_trace;
 namespace core {
 struct network_profile;  // dlb/core/cost_model.hpp
 }
+namespace detail {
+struct runtime_internals;  // the library's own access (internal header runtime_internals.hpp)
+}
 
 // Where the library's words go. The library never writes to a stream itself: every line it has
 // for the user (the help text, the HOSTS line, AUTO's notice, PVM's root notice, errors) goes to
@@ -99,10 +102,6 @@ class runtime {
   std::string vmid() const { return vmid_; }
   // The task's clock now (seconds: emulated, simulated or real, as the run's clock is).
   double now();
-  // The library's own: the messages, the clock and the transport under them (internal headers).
-  messenger& net();
-  dlb::clock& clock() { return clock_; }
-  dlb::transport& transport() { return transport_; }
   // A slave's computation, synchronization and idle intervals under --trace-dir (internal
   // header state_trace.hpp); null without it, and on the master.
   state_trace* states() { return states_.get(); }
@@ -138,6 +137,9 @@ class runtime {
   void abort(const std::string& why) noexcept;
 
  private:
+  // The messages, the clock and the transport under them: the library's own (and two tools',
+  // apps/synthetic and dlb_netchar), through the internal header runtime_internals.hpp.
+  friend struct detail::runtime_internals;
   std::string app_;
   options opts_;
   run_params params_;

@@ -65,7 +65,7 @@ struct strategy_row {
 };
 
 // Section 1.2.1: one row per balancing strategy.
-inline constexpr std::array<strategy_row, 4> strategy_table = [] {
+inline constexpr std::array<strategy_row, core::kBalancingStrategies> strategy_table = [] {
   using enum core::strategy;
   using enum interrupt_audience;
   using enum profile_destination;
@@ -73,7 +73,7 @@ inline constexpr std::array<strategy_row, 4> strategy_table = [] {
   using enum decision_audience;
   using enum grouping;
   // clang-format off
-  return std::array<strategy_row, 4>{{
+  return std::array<strategy_row, core::kBalancingStrategies>{{
       // strategy  interrupted      profiles go to     decided by        told          groups
       {gcdlb,      every_member,    to_master,         by_master,        tell_senders, global},
       {gddlb,      active_members,  to_other_members,  by_every_member,  tell_nobody,  global},
@@ -82,6 +82,12 @@ inline constexpr std::array<strategy_row, 4> strategy_table = [] {
   }};
   // clang-format on
 }();
+// The table and the core's list of balancing strategies (the predictions' order) are one list.
+static_assert([] {
+  for (std::size_t k = 0; k < strategy_table.size(); ++k)
+    if (strategy_table[k].strategy != core::balancing_strategies[k]) return false;
+  return true;
+}());
 
 // The row of a balancing strategy; null for those without a protocol of their own (none,
 // automatic, adaptive, self-scheduling).

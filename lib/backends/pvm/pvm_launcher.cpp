@@ -17,9 +17,9 @@
 #include <map>
 #include <sstream>
 
-#include "dlb/runtime/pvm_transport.hpp"
-#include "launchers.hpp"
+#include "backends/pvm/pvm_transport.hpp"
 #include "pvm/pvm.hpp"
+#include "runtime/launchers.hpp"
 
 namespace dlb::detail {
 
@@ -150,34 +150,9 @@ std::vector<pvm::tid> spawn_slaves(pvm::session& s, const std::string& exe,
   return started;
 }
 
-}  // namespace
-
-std::unique_ptr<dlb::clock> make_clock(const run_params& p, int rank, std::int64_t epoch_ns) {
-  workstation ws;
-  if (rank > 0) {
-    ws.slave = static_cast<std::size_t>(rank - 1);
-    ws.speed = p.speeds[ws.slave];
-    ws.load = p.load;
-    ws.loaded = p.load.max_load > 0;
-  }
-  if (p.emulated) return std::make_unique<emulated_clock>(epoch_ns, p.scale, ws);
-  return std::make_unique<native_clock>(epoch_ns, ws);
-}
-
-void remove_stale_segments() noexcept {
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator("/dev/shm", ec)) {
-    const std::string name = e.path().filename().string();
-    const std::string prefix = "dlb-medium-";
-    if (name.rfind(prefix, 0) != 0) continue;
-    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
-    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-      std::filesystem::remove(e.path(), ec);
-  }
-}
-
-int launch_pvm_master(const launch_spec& spec, options opts, run_params params,
-                      const app_body& body) {
+// The run's private virtual machine (of --hostfile's hosts if given); null under --join-vm.
+std::unique_ptr<pvm::private_vm> start_private_vm(const launch_spec& spec, const options& opts,
+                                                  const run_params& params) {
   const std::string hostfile = opts.str("hostfile");
   const bool join = opts.flag("join-vm");
   if (!hostfile.empty() && join)
@@ -203,6 +178,14 @@ int launch_pvm_master(const launch_spec& spec, options opts, run_params params,
       throw usage_error(std::string("option --hostfile: ") + e.what());
     }
   }
+  return vm;
+}
+
+}  // namespace
+
+int launch_pvm_master(const launch_spec& spec, options opts, run_params params,
+                      const app_body& body) {
+  std::unique_ptr<pvm::private_vm> vm = start_private_vm(spec, opts, params);
   pvm::session s;
   const std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
   const auto hosts = s.hosts();
@@ -256,5 +239,8 @@ int launch_pvm_slave(const launch_spec& spec, const app_body& body) {
   return run_pvm_task(s, spec, std::move(opts), std::move(params), c.rank, c.tids, c.epoch_ns,
                       std::move(medium), std::string(), body);
 }
+
+// The PVM backend registers itself: the master's launcher and the spawned slave's.
+const backend_registrar pvm_backend{{"pvm", launch_pvm_master, launch_pvm_slave}};
 
 }  // namespace dlb::detail

@@ -1,5 +1,6 @@
-// mpi_transport.hpp (internal): the seam's transport over MPI (MPI_COMM_WORLD; rank r of the
-// run is MPI rank r, 0 the master). Only lib/mpi sees MPI's headers.
+// mpi_transport.hpp (internal): the seam's transport over MPI, on the run's own communicator (a
+// duplicate of the user's, mpi_job.hpp: the library's messages never meet the program's; rank r
+// of the run is rank r there, 0 the master). Only lib/mpi sees MPI's headers.
 //
 //  - send: MPI_Isend of the payload's own copy, kept until MPI completes it; never blocks, so two
 //    tasks sending each other large messages at once cannot deadlock.
@@ -15,6 +16,8 @@
 //    failed run (mpi_launcher.cpp).
 #pragma once
 
+#include <mpi.h>
+
 #include <memory>
 #include <vector>
 
@@ -26,7 +29,7 @@ namespace dlb::mpi_detail {
 class mpi_transport final : public transport {
  public:
   // `hosts[r]`: where rank r runs (named in errors when the job spans several hosts).
-  mpi_transport(int rank, std::vector<std::string> hosts, exit_watch& watch);
+  mpi_transport(MPI_Comm comm, int rank, std::vector<std::string> hosts, exit_watch& watch);
   ~mpi_transport() override;
   int rank() const override { return rank_; }
   int size() const override { return static_cast<int>(hosts_.size()); }
@@ -49,6 +52,7 @@ class mpi_transport final : public transport {
   void isend(int to, int tag, const std::shared_ptr<const bytes>& body);
   std::optional<envelope> take_message();
   std::optional<envelope> take_exit();
+  MPI_Comm comm_;
   int rank_;
   std::vector<std::string> hosts_;
   bool several_hosts_ = false;

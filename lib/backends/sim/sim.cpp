@@ -1,5 +1,5 @@
 // sim.cpp: the simulated backend (sim.hpp): engine, platform, transport, clock and launcher.
-#include "dlb/runtime/sim.hpp"
+#include "backends/sim/sim.hpp"
 
 #include <atomic>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include <simgrid/s4u.hpp>
 #include <sstream>
 
-#include "launchers.hpp"
+#include "runtime/launchers.hpp"
 
 namespace sg = simgrid::s4u;
 
@@ -536,5 +536,8 @@ int launch_sim(const launch_spec& spec, options opts, run_params params, const a
     if (w.exit_codes()[r] != 0 && !w.killed(static_cast<int>(r))) return 1;
   return 0;
 }
+
+// The simulated backend registers itself.
+const backend_registrar sim_backend{{"sim", launch_sim, {}}};
 
 }  // namespace dlb::detail

@@ -39,15 +39,27 @@ struct mpi_transport::pending {
   std::shared_ptr<const bytes> body;
 };
 
-mpi_transport::mpi_transport(int rank, std::vector<std::string> hosts, exit_watch& watch)
-    : rank_(rank), hosts_(std::move(hosts)), exits_(watch), watched_(hosts_.size(), false) {
+mpi_transport::mpi_transport(MPI_Comm comm, int rank, std::vector<std::string> hosts,
+                             exit_watch& watch)
+    : comm_(comm),
+      rank_(rank),
+      hosts_(std::move(hosts)),
+      exits_(watch),
+      watched_(hosts_.size(), false) {
   for (const auto& h : hosts_) several_hosts_ = several_hosts_ || h != hosts_.front();
 }
 
 mpi_transport::~mpi_transport() {
-  // Sends still pending here belong to a failed run, which MPI_Abort ends; the requests are
-  // MPI's to drop.
-  for (auto& p : sends_) p->body.reset();
+  // Sends still pending here belong to a failed run. Under run_app MPI_Abort ends the job; inside
+  // a user's program (dlb::mpi::session) the program goes on, so MPI completes each such send on
+  // its own (MPI_Request_free) and its payload is kept for the rest of the process, never freed
+  // under MPI's feet.
+  progress();
+  static auto* kept = new std::vector<std::shared_ptr<const bytes>>();
+  for (auto& p : sends_) {
+    MPI_Request_free(&p->request);
+    kept->push_back(std::move(p->body));
+  }
 }
 
 void mpi_transport::progress() {
@@ -61,8 +73,7 @@ void mpi_transport::progress() {
 void mpi_transport::isend(int to, int tag, const std::shared_ptr<const bytes>& body) {
   auto p = std::make_unique<pending>();
   p->body = body;
-  MPI_Isend(body->data(), static_cast<int>(body->size()), MPI_BYTE, to, tag, MPI_COMM_WORLD,
-            &p->request);
+  MPI_Isend(body->data(), static_cast<int>(body->size()), MPI_BYTE, to, tag, comm_, &p->request);
   sends_.push_back(std::move(p));
 }
 
@@ -80,7 +91,7 @@ void mpi_transport::multicast(std::span<const int> to, int tag, const bytes& pay
 std::optional<envelope> mpi_transport::take_message() {
   int flag = 0;
   MPI_Status st;
-  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, &st);
   if (!flag) return std::nullopt;
   int count = 0;
   MPI_Get_count(&st, MPI_BYTE, &count);
@@ -88,8 +99,7 @@ std::optional<envelope> mpi_transport::take_message() {
   e.from = st.MPI_SOURCE;
   e.tag = st.MPI_TAG;
   e.payload.resize(static_cast<std::size_t>(count));
-  MPI_Recv(e.payload.data(), count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD,
-           MPI_STATUS_IGNORE);
+  MPI_Recv(e.payload.data(), count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm_, MPI_STATUS_IGNORE);
   return e;
 }
 
@@ -133,7 +143,7 @@ std::optional<envelope> mpi_transport::receive(std::chrono::microseconds bound) 
 bool mpi_transport::probe() {
   progress();
   int flag = 0;
-  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE);
   return flag != 0;
 }
 
@@ -168,7 +178,7 @@ bool mpi_transport::settle(std::chrono::milliseconds bound) {
     progress();
     while (take_message()) {
     }
-    if (sends_.empty() && barrier == MPI_REQUEST_NULL) MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+    if (sends_.empty() && barrier == MPI_REQUEST_NULL) MPI_Ibarrier(comm_, &barrier);
     if (barrier != MPI_REQUEST_NULL) {
       int done = 0;
       MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);

@@ -1,5 +1,5 @@
 // pvm_transport.cpp: the seam's transport over PVM.
-#include "dlb/runtime/pvm_transport.hpp"
+#include "backends/pvm/pvm_transport.hpp"
 
 #include <pvm3.h>
 

@@ -1,0 +1,193 @@
+// mpi_job.cpp: one DLB run on the ranks of an MPI communicator (mpi_job.hpp).
+#include "mpi_job.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "dlb/runtime/clocks.hpp"
+#include "dlb/runtime/network.hpp"
+
+namespace dlb::mpi_detail {
+
+namespace {
+
+using namespace std::chrono_literals;
+using detail::launch_spec;
+using detail::report_of;
+
+// Where every rank runs (MPI_Get_processor_name), in rank order.
+std::vector<std::string> gather_hosts(MPI_Comm comm, int size) {
+  std::vector<char> mine(MPI_MAX_PROCESSOR_NAME, '\0');
+  int len = 0;
+  MPI_Get_processor_name(mine.data(), &len);
+  std::vector<char> all(static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME, '\0');
+  MPI_Allgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
+                MPI_CHAR, comm);
+  std::vector<std::string> hosts;
+  for (int r = 0; r < size; ++r)
+    hosts.emplace_back(all.data() + static_cast<std::ptrdiff_t>(r) * MPI_MAX_PROCESSOR_NAME);
+  return hosts;
+}
+
+// The master's string, on every rank.
+std::string broadcast(MPI_Comm comm, std::string s) {
+  auto n = static_cast<std::uint64_t>(s.size());
+  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, comm);
+  s.resize(static_cast<std::size_t>(n));
+  MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, 0, comm);
+  return s;
+}
+
+// The master's segment of the emulated medium, when the run needs one ("" otherwise).
+std::shared_ptr<shared_medium> make_medium(const run_params& p, std::string& name) {
+  if (!p.emulated || !(p.network.kind == network_kind::ethernet1996 || p.balancer_on_master))
+    return nullptr;
+  detail::remove_stale_segments();
+  name = "dlb-medium-" + std::to_string(getpid()) + "-mpi";
+  return std::make_shared<shared_medium>(name, true);
+}
+
+// Where each rank runs, as the master sees it: the processor name, and when two ranks share one
+// (network namespaces of one machine) the address their exit-watch connection came from.
+std::vector<std::string> host_labels(const std::vector<std::string>& names,
+                                     const std::vector<std::string>& addresses) {
+  std::vector<std::string> labels = names;
+  std::vector<std::string> seen;
+  for (std::size_t r = 0; r < names.size(); ++r) {
+    if (r < addresses.size() && !addresses[r].empty() && addresses[r] != "127.0.0.1")
+      labels[r] = names[r] + "/" + addresses[r];
+  }
+  for (std::size_t r = 0; r < labels.size(); ++r) {
+    if (std::find(seen.begin(), seen.end(), labels[r]) == seen.end()) seen.push_back(labels[r]);
+  }
+  if (seen.size() < 2) return names;
+  return labels;
+}
+
+// The one line (also under --quiet) naming where every task runs, when they run on several hosts.
+void report_hosts(const launch_spec& spec, const std::vector<std::string>& labels) {
+  std::vector<std::string> distinct;
+  for (const auto& l : labels)
+    if (std::find(distinct.begin(), distinct.end(), l) == distinct.end()) distinct.push_back(l);
+  if (distinct.size() < 2) return;
+  std::string line = "HOSTS hosts=" + std::to_string(distinct.size()) + " master=" + labels[0];
+  for (std::size_t r = 1; r < labels.size(); ++r)
+    line += " slave" + std::to_string(r) + "=" + labels[r];
+  report_of(spec)(report_kind::output, line);
+}
+
+std::chrono::milliseconds bound_of(double timeout_s) {
+  return std::chrono::milliseconds(static_cast<std::int64_t>(std::min(timeout_s, 60.0) * 1000));
+}
+
+}  // namespace
+
+void fit_to_job(const launch_spec& spec, options& opts, run_params& params,
+                const std::vector<std::string>& hosts) {
+  const int size = static_cast<int>(hosts.size());
+  const std::string run = "mpirun -np P+1 " + spec.name + " --backend mpi ...";
+  if (size < 2)
+    throw usage_error(
+        "option --backend mpi: the job has 1 MPI rank; it needs the master and at "
+        "least one slave: " +
+        run);
+  if (opts.given("procs") && params.procs != size - 1)
+    throw usage_error("option --procs " + std::to_string(params.procs) + " needs " +
+                      std::to_string(params.procs + 1) + " MPI ranks (the master and " +
+                      std::to_string(params.procs) + " slaves), this job has " +
+                      std::to_string(size) + ": run mpirun -np " +
+                      std::to_string(params.procs + 1) + " " + spec.name +
+                      " --backend mpi ..., or leave --procs out");
+  if (!opts.given("procs")) {
+    opts.set("procs", std::to_string(size - 1));
+    params = read_params(opts);
+    if (spec.validate) spec.validate(opts);
+  }
+  for (const auto& h : hosts) {
+    if (params.emulated && h != hosts.front())
+      throw usage_error(
+          "option --clock emulated needs every MPI rank on one host (the emulated "
+          "clock and network are shared through its memory; this job runs on " +
+          hosts.front() + " and " + h + "): use --clock native across hosts");
+  }
+}
+
+void check_mpi_binding() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&MPI_Init), &info) != 0 && info.dli_fname &&
+      std::string(info.dli_fname).find("simgrid") != std::string::npos)
+    throw run_error(std::string("MPI_Init binds to ") + info.dli_fname +
+                    " (SimGrid's MPI emulation), not to MPI's library: link libmpi before "
+                    "libsimgrid");
+}
+
+job::job(MPI_Comm comm, const launch_spec& spec, options opts, run_params params) {
+  check_mpi_binding();
+  MPI_Comm_dup(comm, &dup_.comm);
+  comm_ = dup_.comm;
+  int size = 0;
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size);
+  auto hosts = gather_hosts(comm_, size);
+  fit_to_job(spec, opts, params, hosts);
+  timeout_s_ = params.timeout_s;
+  std::string medium_name, where;
+  std::shared_ptr<shared_medium> medium;
+  if (rank_ == 0) {
+    where = watch_.listen();
+    medium = make_medium(params, medium_name);
+  }
+  where = broadcast(comm_, where);
+  medium_name = broadcast(comm_, medium_name);
+  if (rank_ > 0) {
+    watch_.connect(where, rank_, bound_of(timeout_s_));
+    if (!medium_name.empty()) medium = std::make_shared<shared_medium>(medium_name, false);
+  } else {
+    watch_.accept_slaves(params.procs, bound_of(timeout_s_));
+    hosts = host_labels(hosts, watch_.peer_addresses());
+    report_hosts(spec, hosts);
+  }
+  // Time 0 of the run: far enough ahead for every rank to have it.
+  std::int64_t epoch_ns = monotonic_ns() + 50'000'000 + 5'000'000LL * params.procs;
+  MPI_Bcast(&epoch_ns, 1, MPI_INT64_T, 0, comm_);
+  transport_ = std::make_unique<mpi_transport>(comm_, rank_, std::move(hosts), watch_);
+  clock_ = detail::make_clock(params, rank_, epoch_ns);
+  runtime_setup setup{spec.name,        std::move(opts), std::move(params), rank_,
+                      transport_.get(), clock_.get(),    std::move(medium), std::string(),
+                      spec.report};
+  rt_ = std::make_unique<dlb::runtime>(std::move(setup));
+}
+
+job::own_comm::~own_comm() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (comm != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm);
+}
+
+job::~job() {
+  rt_.reset();
+  transport_.reset();
+  watch_.close_all();
+}
+
+void job::settle() {
+  const auto bound = bound_of(timeout_s_);
+  if (!transport_->settle(bound))
+    throw run_error(transport_->describe(rank_) +
+                    ": the ranks did not all reach the end of the run within " +
+                    std::to_string(bound.count()) + " ms");
+  watch_.close_all();
+}
+
+void job::linger() {
+  const auto until = std::chrono::steady_clock::now() + 5s;
+  while (std::chrono::steady_clock::now() < until && !terminated() && !watch_.exited()) {
+    transport_->probe();  // progresses the abort message to the master
+    usleep(10'000);
+  }
+}
+
+}  // namespace dlb::mpi_detail

@@ -1,0 +1,74 @@
+// mpi_job.hpp (internal): one DLB run on the ranks of an MPI communicator, the one path under
+// both front ends: the public dlb::mpi::session (dlb/mpi.hpp: inside a user's MPI program, on
+// the user's communicator) and run_app's --backend mpi (mpi_launcher.cpp: the job's
+// MPI_COMM_WORLD, MPI owned by run_app).
+//
+// Every rank of the communicator constructs one (SPMD): rank 0 is the master, ranks 1..P the
+// slaves. The run's messages go over a duplicate of the communicator (MPI_Comm_dup), so that the
+// program's own messages and collectives on it never meet the library's. What the ranks share is
+// set up here and broadcast on that duplicate: the exit watch's address (exit_watch.hpp), the
+// emulated medium's shared segment (the emulated clock: every rank on one host) and time 0 of
+// the run. Each rank then has its MPI transport, its clock and a runtime over them.
+//
+// The end: settle() after the runtime's finish() (every send complete, a barrier), then the
+// duplicate is freed. Nothing here ends the job or calls MPI_Abort: a failure is an exception,
+// and what to do with it is the front end's.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exit_watch.hpp"
+#include "mpi_transport.hpp"
+#include "runtime/launchers.hpp"
+
+namespace dlb::mpi_detail {
+
+class job {
+ public:
+  // Throws usage_error (the same on every rank: the same options and communicator) when the
+  // options do not fit the communicator, run_error when the set-up fails.
+  job(MPI_Comm comm, const detail::launch_spec& spec, options opts, run_params params);
+  ~job();
+  job(const job&) = delete;
+  job& operator=(const job&) = delete;
+
+  dlb::runtime& rt() { return *rt_; }
+  int rank() const { return rank_; }
+  // After the runtime's finish(): every rank's sends complete and the ranks meet; throws
+  // run_error when that takes over the bound.
+  void settle();
+  // A slave whose run failed: a bounded moment for its abort message to reach the master.
+  void linger();
+
+ private:
+  // The run's duplicate of the program's communicator, freed last.
+  struct own_comm {
+    MPI_Comm comm = MPI_COMM_NULL;
+    own_comm() = default;
+    own_comm(const own_comm&) = delete;
+    own_comm& operator=(const own_comm&) = delete;
+    ~own_comm();
+  };
+  own_comm dup_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  double timeout_s_ = 0;
+  exit_watch watch_;
+  std::unique_ptr<mpi_transport> transport_;
+  std::unique_ptr<dlb::clock> clock_;
+  std::unique_ptr<dlb::runtime> rt_;
+};
+
+// P is the communicator's ranks less one; --procs, when given, must say the same (throws
+// usage_error otherwise, the same on every rank). `hosts`: where each rank runs.
+void fit_to_job(const detail::launch_spec& spec, options& opts, run_params& params,
+                const std::vector<std::string>& hosts);
+
+// libsimgrid defines the MPI functions too (SMPI): throws run_error when MPI_Init binds there.
+void check_mpi_binding();
+
+}  // namespace dlb::mpi_detail

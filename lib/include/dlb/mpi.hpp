@@ -1,0 +1,87 @@
+// dlb/mpi.hpp: the DLB library inside your own MPI program (CMake: find_package(DLB COMPONENTS
+// mpi) and DLB::mpi; pkg-config: dlb-mpi).
+//
+// The program owns the process and MPI: it calls MPI_Init and MPI_Finalize, and hands the
+// library a communicator, the world or a part of it. Every rank of that communicator constructs
+// one session (SPMD, as started by mpirun or srun): its rank 0 is the master, the others the P
+// slaves. Between the session's construction and finish() the program runs balanced loops on it;
+// before and after, and on the ranks outside the communicator all along, it uses MPI as it
+// likes. The library's messages go over its own duplicate of the communicator, so they never
+// meet the program's. A failure is a dlb::run_error (a bad parameter a dlb::usage_error), thrown
+// on the ranks that learn of it; the library never ends the job.
+//
+//   MPI_Init(&argc, &argv);
+//   {
+//     dlb::mpi::session dlb(MPI_COMM_WORLD, {.policy = "GDDLB"});  // or DLB_POLICY=GDDLB
+//     dlb.parallel_for(loop, {&x, &y}, [&](std::int64_t i) { y(i) = f(x(i)); });
+//     dlb.finish();
+//   }
+//   MPI_Finalize();
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dlb/dlb.hpp"
+
+namespace dlb::mpi {
+
+struct session_params {
+  // The policy: a balancing strategy (NONE, GCDLB, GDDLB, LCDLB, LDDLB), a customized mode (AUTO,
+  // ADAPTIVE, AUTO-ALL) or a self-scheduling rule (SS, CSS:k, GSS, TSS, FAC2, AWF). Empty: the
+  // environment's DLB_POLICY, as OMP_SCHEDULE is for OpenMP's schedule(runtime); neither set:
+  // the library's default (GDDLB).
+  std::string policy;
+  // K, the group size of the local strategies; 0: the default (P/2).
+  int group = 0;
+  // "native": real time, ranks on any hosts; "emulated": the paper's 1996 workstations and
+  // Ethernet, every rank on one host.
+  std::string clock = "native";
+  // Any other option of the runtime, as on a DLB program's command line: {"--ml", "5"}.
+  std::vector<std::string> options;
+  // Names the program in the library's lines.
+  std::string name = "dlb";
+  // Where the library's lines go (dlb/runtime/runtime.hpp); empty: stdout and stderr.
+  report_sink report;
+};
+
+class session {
+ public:
+  // Collective over `comm` (at least 2 ranks). Calls MPI_Init only if MPI is not initialized
+  // yet, and then MPI_Finalize in its destructor; never otherwise. Throws usage_error for a bad
+  // parameter (the same on every rank) and run_error when the set-up fails.
+  explicit session(MPI_Comm comm, session_params params = {});
+  // Ends the run as finish() does, if the program did not (errors swallowed: destructors never
+  // throw); while an exception unwinds, tells the other ranks that this one failed.
+  ~session();
+  session(const session&) = delete;
+  session& operator=(const session&) = delete;
+
+  bool master() const;
+  int rank() const;  // in `comm`
+  int slaves() const;
+  // The run's parameters (the policy in run_params::policy) and the DLB_* calls' runtime.
+  dlb::runtime& runtime();
+
+  // One balanced loop (dlb::parallel_for on this session), collective over `comm`: `body(i)` runs
+  // for every iteration on the slaves, the arrays are scattered, moved and gathered to the
+  // master. Returns the loop's statistics on the master (empty on the slaves). Throws run_error
+  // when the run fails; the session is then over (finish() throws the same).
+  run_stats parallel_for(const loop_spec& loop, const std::vector<array_ref>& arrays,
+                         const std::function<void(std::int64_t)>& body);
+
+  // Collective: the end of the library's part (every rank's messages delivered, the ranks
+  // met); the communicator is the program's alone again. Throws run_error if the run failed.
+  void finish();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace dlb::mpi

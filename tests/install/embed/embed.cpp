@@ -1,0 +1,155 @@
+// embed.cpp: an outside MPI program with the installed DLB library inside (ctest
+// install_embed_mpi, tests/install/run_embed_test.sh): the program owns MPI. It calls MPI_Init,
+// an MPI_Allreduce on the world, then on a sub-communicator (every rank but the world's last,
+// which keeps to its own MPI meanwhile; the world itself for 3 ranks or fewer) two balanced
+// loops, the first under the policy of the environment's DLB_POLICY, the second under AUTO-ALL,
+// then a collective on the same communicator and one on the world, and MPI_Finalize. It checks
+// every result and prints "embed: rank R: OK" on each rank.
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dlb/mpi.hpp"
+
+namespace {
+
+int failures = 0;
+void check(bool ok, const char* what, int rank) {
+  if (!ok) {
+    std::printf("embed: rank %d: FAILED: %s\n", rank, what);
+    ++failures;
+  }
+}
+
+double value(std::int64_t i) {
+  return std::sqrt(static_cast<double>(i)) + 0.5 * static_cast<double>(i % 7);
+}
+
+// y[i] = value(i) * scale over `n` iterations of uneven cost, balanced on `s`; true on the
+// master when every element is right (the slaves check nothing: the gather is to the master).
+bool balanced_loop(dlb::mpi::session& s, std::int64_t n, double scale) {
+  std::vector<double> y(static_cast<std::size_t>(n), 0.0);
+  auto Y = dlb::DLB_array::of("y", y.data(), n, 1, dlb::data_distribution::block);
+  Y.input = false;
+  Y.output = true;
+  dlb::loop_spec loop;
+  loop.iterations = n;
+  loop.work = [](std::int64_t i) { return 1e-4 * static_cast<double>(1 + i % 5); };
+  s.parallel_for(loop, {&Y},
+                 [&](std::int64_t i) { y[static_cast<std::size_t>(i)] = value(i) * scale; });
+  if (!s.master()) return true;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (y[static_cast<std::size_t>(i)] != value(i) * scale) return false;
+  return true;
+}
+
+}  // namespace
+
+// DLB_EMBED_FAIL=1: the body throws on the communicator's last rank. Every rank must catch an
+// exception (that rank its own, the others a dlb::run_error) and the program go on to a
+// collective and MPI_Finalize: the library never aborts the job. Prints "caught" per rank.
+int failing_run() {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int caught = 0;
+  try {
+    dlb::mpi::session s(MPI_COMM_WORLD, {.policy = "GCDLB", .options = {"--quiet"}});
+    std::vector<double> y(200, 0.0);
+    auto Y = dlb::DLB_array::of("y", y.data(), 200, 1, dlb::data_distribution::block);
+    Y.input = false;
+    Y.output = true;
+    dlb::loop_spec loop;
+    loop.iterations = 200;
+    loop.work = [](std::int64_t) { return 1e-4; };
+    s.parallel_for(loop, {&Y}, [&](std::int64_t i) {
+      if (s.rank() == size - 1 && i >= 150) throw std::runtime_error("the body failed");
+      y[static_cast<std::size_t>(i)] = 1.0;
+    });
+    s.finish();
+  } catch (const dlb::run_error& e) {
+    caught = 1;
+  } catch (const std::exception& e) {
+    caught = rank == size - 1 ? 1 : 0;
+  }
+  int all = 0;
+  MPI_Allreduce(&caught, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (all == size) std::printf("embed: rank %d: caught\n", rank);
+  MPI_Finalize();
+  return all == size ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  if (const char* f = std::getenv("DLB_EMBED_FAIL"); f && std::string(f) == "1")
+    return failing_run();
+  int world_rank = 0, world_size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+
+  // The program's own MPI before the library.
+  int sum = 0, one = 1;
+  MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  check(sum == world_size, "MPI_Allreduce before the session", world_rank);
+
+  // The library on a part of the world: every rank but the last (the world itself when the
+  // job has 3 ranks or fewer).
+  const bool split = world_size > 3;
+  const int color = split && world_rank == world_size - 1 ? MPI_UNDEFINED : 0;
+  MPI_Comm part = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, color, world_rank, &part);
+  if (part != MPI_COMM_NULL) {
+    int part_rank = 0, part_size = 0;
+    MPI_Comm_rank(part, &part_rank);
+    MPI_Comm_size(part, &part_size);
+    bool ok1 = false, ok2 = false;
+    try {
+      {
+        // The policy from the environment (DLB_POLICY), as OMP_SCHEDULE.
+        dlb::mpi::session s(part, {.options = {"--quiet"}});
+        const char* env = std::getenv("DLB_POLICY");
+        check(env && dlb::core::to_string(s.runtime().params().policy) == env,
+              "the policy of DLB_POLICY", world_rank);
+        check(s.master() == (part_rank == 0), "rank 0 of the communicator is the master",
+              world_rank);
+        check(s.slaves() == part_size - 1, "P is the communicator's ranks less one", world_rank);
+        ok1 = balanced_loop(s, 300, 2.0);
+        s.finish();
+      }
+      {
+        dlb::mpi::session s(part, {.policy = "AUTO-ALL", .options = {"--quiet"}});
+        ok2 = balanced_loop(s, 500, 3.0);
+        s.finish();
+      }
+    } catch (const std::exception& e) {
+      std::printf("embed: rank %d: FAILED: %s\n", world_rank, e.what());
+      ++failures;
+    }
+    if (part_rank == 0) {
+      check(ok1, "the first loop's result", world_rank);
+      check(ok2, "the AUTO-ALL loop's result", world_rank);
+    }
+    // Another collective on the same communicator: the master's verdict to every rank of it.
+    int verdict = part_rank == 0 && ok1 && ok2 ? 1 : 0;
+    MPI_Bcast(&verdict, 1, MPI_INT, 0, part);
+    check(verdict == 1, "the master's verdict, broadcast on the communicator", world_rank);
+    MPI_Comm_free(&part);
+  } else {
+    // Outside the library's communicator: the program's own MPI meanwhile.
+    int token = 42;
+    MPI_Bcast(&token, 1, MPI_INT, 0, MPI_COMM_SELF);
+    check(token == 42, "MPI on the rank outside", world_rank);
+  }
+
+  int all_failures = 0;
+  MPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  check(all_failures == failures && all_failures == 0, "no rank failed", world_rank);
+  if (failures == 0) std::printf("embed: rank %d: OK\n", world_rank);
+  MPI_Finalize();
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# run_embed_test.sh BUILD_DIR SOURCE_DIR MPIRUN: the library inside a user's own MPI program
+# (ctest install_embed_mpi, label integration; built where the library has the MPI backend).
+#
+#  1. installs the build tree into a temporary prefix;
+#  2. copies tests/install/embed (an MPI program that owns MPI_Init and MPI_Finalize and runs
+#     dlb::mpi::session on a communicator of its own, embed.cpp) out of the source tree and
+#     builds it there with CMake (find_package(DLB COMPONENTS mpi), DLB::mpi) against the prefix;
+#  3. runs it under mpirun: -np 4 (the library on a sub-communicator of 3 ranks, the 4th outside
+#     it) and -np 3 (on the world), the first loop's policy from DLB_POLICY; every rank must say
+#     OK and the job exit 0; then a bad DLB_POLICY, which every rank must catch as a
+#     dlb::usage_error and go on to MPI_Finalize (no MPI_Abort: exit 1 from main); then a body
+#     that throws on one rank, after which every rank must have caught an exception and the
+#     job end with MPI_Finalize (exit 0);
+#  4. leaves nothing behind: no process of the runs, its temporary directory.
+set -euo pipefail
+build=$(cd "$1" && pwd)
+source=$(cd "$2" && pwd)
+mpirun=$3
+work=$(mktemp -d "${TMPDIR:-/tmp}/dlb-embed-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+unset CPATH CPLUS_INCLUDE_PATH LIBRARY_PATH LD_LIBRARY_PATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH \
+      DLB_NETWORK_DIR CXXFLAGS LDFLAGS DLB_POLICY
+
+# Open MPI refuses root unless told: set here, for this test's own jobs, with a notice.
+if [[ $(id -u) == 0 && -z ${OMPI_ALLOW_RUN_AS_ROOT:-} ]]; then
+  echo "notice: running as root: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 set for this test's mpirun jobs"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+
+echo "== install into $work/prefix"
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+[[ -f $work/prefix/include/dlb/mpi.hpp ]] || fail "not installed: include/dlb/mpi.hpp"
+
+echo "== the outside MPI program, copied out of the source tree, built with find_package(DLB COMPONENTS mpi)"
+cp -r "$source/tests/install/embed" "$work/embed"
+cmake -S "$work/embed" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
+      -DCMAKE_BUILD_TYPE=Release -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF > "$work/cmake.log" ||
+  { cat "$work/cmake.log"; fail "cmake configure of the outside MPI program"; }
+cmake --build "$work/build" > "$work/build.log" || { cat "$work/build.log"; fail "cmake build"; }
+ldd "$work/build/embed" | grep -q "libdlb.so => $work/prefix/lib" ||
+  fail "embed does not load the installed libdlb.so"
+
+for np in 4 3; do
+  for policy in GDDLB LCDLB; do
+    echo "== mpirun -np $np embed (DLB_POLICY=$policy)"
+    rc=0
+    (cd / && DLB_EMBED_TEST="$work" DLB_POLICY=$policy timeout 120 "$mpirun" --oversubscribe \
+       -np "$np" "$work/build/embed" > "$work/out" 2>&1) || rc=$?
+    [[ $rc == 0 ]] || { cat "$work/out"; fail "exit $rc: mpirun -np $np embed"; }
+    ok=$(grep -c "^embed: rank [0-9]*: OK$" "$work/out" || true)
+    [[ $ok == "$np" ]] || { cat "$work/out"; fail "$ok of $np ranks said OK"; }
+  done
+done
+
+echo "== a bad DLB_POLICY: a dlb::usage_error on every rank, caught by the program, which goes on to MPI_Finalize"
+rc=0
+(cd / && DLB_EMBED_TEST="$work" DLB_POLICY=BOGUS timeout 120 "$mpirun" --oversubscribe -np 3 \
+   "$work/build/embed" > "$work/out" 2>&1) || rc=$?
+[[ $rc == 1 ]] || { cat "$work/out"; fail "exit $rc (expected 1): DLB_POLICY=BOGUS"; }
+n=$(grep -c "FAILED: environment variable DLB_POLICY: option --strategy" "$work/out" || true)
+[[ $n == 3 ]] || { cat "$work/out"; fail "$n of 3 ranks caught the usage error"; }
+! grep -q "MPI_ABORT" "$work/out" || { cat "$work/out"; fail "the job was aborted"; }
+
+echo "== a body that throws on one rank: every rank catches an exception, the program goes on to MPI_Finalize"
+rc=0
+(cd / && DLB_EMBED_TEST="$work" DLB_EMBED_FAIL=1 timeout 120 "$mpirun" --oversubscribe -np 3 \
+   "$work/build/embed" > "$work/out" 2>&1) || rc=$?
+[[ $rc == 0 ]] || { cat "$work/out"; fail "exit $rc: DLB_EMBED_FAIL=1"; }
+n=$(grep -c "^embed: rank [0-9]*: caught$" "$work/out" || true)
+[[ $n == 3 ]] || { cat "$work/out"; fail "$n of 3 ranks caught the failure"; }
+
+# No process of the runs is left (an MPI rank may still be exiting: up to 10 s).
+left_of_runs() {
+  for env in /proc/[0-9]*/environ; do
+    if { tr '\0' '\n' < "$env"; } 2> /dev/null | grep -xF "DLB_EMBED_TEST=$work" > /dev/null; then
+      echo "${env%/environ}"
+    fi
+  done
+}
+for _ in $(seq 100); do
+  [ -z "$(left_of_runs)" ] && break
+  sleep 0.1
+done
+left=$(left_of_runs)
+[ -z "$left" ] || fail "a process of the runs is still alive: $left"
+echo "embed test passed"
