@@ -145,6 +145,10 @@ int main(int argc, char** argv) {
     for (const auto& r : results) in.results.emplace_back(r, sweep::read_results_table(r));
     in.paper_nodlb = report::read_paper_nodlb(in.paper_dir);
     in.paper_best = report::read_paper_best(in.paper_dir);
+    // The implied DLB times need text_times.csv too; a paper directory without it goes without.
+    if (fs::exists(fs::path(in.paper_dir) / "text_times.csv"))
+      in.paper_implied = report::derive_implied(in.paper_best, in.paper_nodlb,
+                                                report::read_paper_text_times(in.paper_dir));
     if (!read_figures(args, out, in) || !read_sensitivity(args, out, in)) return 2;
     const std::string md = report::render_report(in);
     if (out.has_parent_path()) fs::create_directories(out.parent_path());

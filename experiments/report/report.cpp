@@ -690,6 +690,7 @@ std::string render_report(const report_inputs& in) {
   section_nodlb(md, in, configs);
   section_normalized(md, configs);
   section_oracle(md, configs);
+  section_implied(md, in.paper_implied, configs);
   section_best(md, in, configs);
   section_claims(md, in, claims, backends_text(rows));
   section_crosscheck(md, in, rows);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/claims.hpp"
+#include "report/implied.hpp"
 #include "report/paper.hpp"
 #include "report/summary.hpp"
 #include "sweep/csv_table.hpp"
@@ -20,6 +21,7 @@ struct report_inputs {
   std::string paper_dir;
   std::vector<paper_nodlb_row> paper_nodlb;
   std::vector<paper_best_row> paper_best;
+  std::vector<implied_time> paper_implied;  // Table 1.4's and the text's DLB times (implied.hpp)
   std::vector<std::string> figures;   // links, relative to the report's directory
   std::vector<std::string> commands;  // further commands that produced inputs (e.g. plots)
   std::string report_command;
