@@ -124,7 +124,8 @@ figure-1-6: build
 	$(BUILD)/plots/dlb_plot_network --fit results/network/native-loopback_fit.csv --out-dir results/network --name fig1_6_network_native_loopback
 
 # The paper's tables and figures: the whole paper on the simulated backend (paper.conf) and a
-# cross-check on real PVM tasks (crosscheck.conf), into results/paper (about 10 minutes).
+# cross-check on real PVM tasks (crosscheck.conf), into results/paper (minutes once built; the
+# measured time is in the README).
 reproduce: build
 	MODE=paper BUILD=$(BUILD) bash scripts/reproduce
 
