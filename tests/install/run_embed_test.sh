@@ -19,15 +19,11 @@ source=$(cd "$2" && pwd)
 mpirun=$3
 work=$(mktemp -d "${TMPDIR:-/tmp}/dlb-embed-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$source/tests/install/common.sh"
 unset CPATH CPLUS_INCLUDE_PATH LIBRARY_PATH LD_LIBRARY_PATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH \
       DLB_NETWORK_DIR CXXFLAGS LDFLAGS DLB_POLICY
 
-# Open MPI refuses root unless told: set here, for this test's own jobs, with a notice.
-if [[ $(id -u) == 0 && -z ${OMPI_ALLOW_RUN_AS_ROOT:-} ]]; then
-  echo "notice: running as root: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 set for this test's mpirun jobs"
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+allow_mpi_as_root
 
 echo "== install into $work/prefix"
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
@@ -72,17 +68,5 @@ n=$(grep -c "^embed: rank [0-9]*: caught$" "$work/out" || true)
 [[ $n == 3 ]] || { cat "$work/out"; fail "$n of 3 ranks caught the failure"; }
 
 # No process of the runs is left (an MPI rank may still be exiting: up to 10 s).
-left_of_runs() {
-  for env in /proc/[0-9]*/environ; do
-    if { tr '\0' '\n' < "$env"; } 2> /dev/null | grep -xF "DLB_EMBED_TEST=$work" > /dev/null; then
-      echo "${env%/environ}"
-    fi
-  done
-}
-for _ in $(seq 100); do
-  [ -z "$(left_of_runs)" ] && break
-  sleep 0.1
-done
-left=$(left_of_runs)
-[ -z "$left" ] || fail "a process of the runs is still alive: $left"
+wait_none_left DLB_EMBED_TEST "$work"
 echo "embed test passed"

@@ -22,17 +22,14 @@ build=$(cd "$1" && pwd)
 source=$(cd "$2" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/dlb-install-test.XXXXXX")
 trap '[[ -n ${DLB_KEEP_INSTALL_TEST:-} ]] || rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$source/tests/install/common.sh"
 # Nothing from the environment may point the builds at the source tree.
 unset CPATH CPLUS_INCLUDE_PATH LIBRARY_PATH LD_LIBRARY_PATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH \
       DLB_NETWORK_DIR CXXFLAGS LDFLAGS
 
 # Open MPI refuses root unless told (for the MPI runs of outside_steps.sh): set here, for this
 # test's own jobs, with a notice.
-if [[ $(id -u) == 0 && -z ${OMPI_ALLOW_RUN_AS_ROOT:-} ]]; then
-  echo "notice: running as root: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 set for this test's mpirun jobs"
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+allow_mpi_as_root
 
 echo "== install into $work/stage, then move it to $work/prefix"
 cmake --install "$build" --prefix "$work/stage" > "$work/install.log"
@@ -79,17 +76,5 @@ fi
 
 # No process of the runs (programs, pvmds, slaves) is left: a pvmd may still be exiting when its
 # run has returned, so wait for that (up to 10 s) instead of a fixed time.
-left_of_runs() {
-  for env in /proc/[0-9]*/environ; do
-    if { tr '\0' '\n' < "$env"; } 2> /dev/null | grep -xF "DLB_INSTALL_TEST=$work" > /dev/null; then
-      echo "${env%/environ}"
-    fi
-  done
-}
-for _ in $(seq 100); do
-  [ -z "$(left_of_runs)" ] && break
-  sleep 0.1
-done
-left=$(left_of_runs)
-[ -z "$left" ] || fail "a process of the runs is still alive: $left"
+wait_none_left DLB_INSTALL_TEST "$work"
 echo "install test passed"
