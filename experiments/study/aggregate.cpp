@@ -221,15 +221,18 @@ std::optional<std::size_t> calibrated_point(const std::vector<point_result>& poi
   return best;
 }
 
-sweep::csv_table rows_of_point(const sweep::csv_table& results, const std::string& tl,
+sweep::csv_table rows_of_point(const sweep::csv_table& results, const std::vector<std::string>& tls,
                                const std::string& args) {
   sweep::csv_table t;
   t.columns = results.columns;
-  const auto want_tl = sweep::parse_double(tl);
+  std::vector<double> want_tls;
+  for (const auto& tl : tls) {
+    if (const auto x = sweep::parse_double(tl)) want_tls.push_back(*x);
+  }
   const std::string want_args(sweep::trim(args));
   for (const auto& r : results.rows) {
     const auto row_tl = sweep::parse_double(results.field(r, "tl"));
-    if (!row_tl || !want_tl || *row_tl != *want_tl) continue;
+    if (!row_tl || std::find(want_tls.begin(), want_tls.end(), *row_tl) == want_tls.end()) continue;
     if (sweep::trim(results.field(r, "extra_args")) != want_args) continue;
     t.rows.push_back(r);
   }

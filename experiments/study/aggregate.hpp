@@ -108,9 +108,9 @@ std::string app_of_claim(const std::string& id);
 // nullopt for no points.
 std::optional<std::size_t> calibrated_point(const std::vector<point_result>& points);
 
-// Rows of a results table that belong to a point, matched by (tl, extra_args): the point's tl
-// and args as the sweep ran them.
-sweep::csv_table rows_of_point(const sweep::csv_table& results, const std::string& tl,
+// Rows of a results table that belong to a point, matched by (tl, extra_args): a tl among the
+// point's (point_tls) and the point's args, as the sweep ran them.
+sweep::csv_table rows_of_point(const sweep::csv_table& results, const std::vector<std::string>& tls,
                                const std::string& args);
 
 }  // namespace dlb::study

@@ -141,14 +141,16 @@ namespace {
 // The study's parameters: name, default level, the option it sets, the default's source, whether
 // it is numeric (with its bounds) or categorical (with its levels).
 const std::vector<parameter_info> kParameters{
-    {"tl",
-     "5",
-     "--tl (config key tl)",
-     "ours, the runtime's default (lib/include/dlb/core/load.hpp): the paper lists tl among "
-     "the model's parameters (section 1.3.1) but gives no value",
+    {"tl_factor",
+     "1",
+     "each section's tl in the base config times this (config key tl)",
+     "the regime identified from the paper's measured times (experiments/regime/README.md): 10 "
+     "load changes per slave's initial block, a tl per configuration in paper.conf; a factor f "
+     "gives 10 / f changes (the paper lists tl among the model's parameters, section 1.3.1, but "
+     "gives no value)",
      true,
      1e-3,
-     1e6,
+     1e3,
      {}},
     {"split",
      "0.4/0.4",
@@ -437,7 +439,82 @@ network_variant network_of(const point& p) {
   return v;
 }
 
-std::string point_tl(const point& p) { return p.levels.at("tl"); }
+namespace {
+
+// The base config's tl of a scope ("" when it sets none), times the point's factor.
+std::string scaled_tl(const std::string& base_tl, const point& p) {
+  const auto tl = parse_double(base_tl);
+  const auto f = parse_double(p.levels.at("tl_factor"));
+  if (!tl || !(*tl > 0)) throw design_error("base config: tl '" + base_tl + "' is not a positive number");
+  // Four significant digits, like a range's levels: the value names the point's runs.
+  return format_number(*parse_double(sweep::format_sig(*tl * *f, 4)));
+}
+
+// The base config split into its global lines and its sections (comments dropped), with the
+// global tl and each section's own (or "" when a section sets none).
+struct base_config {
+  std::vector<std::string> global;
+  std::string global_tl;
+  struct section {
+    std::string header, tl;
+    std::vector<std::string> lines;
+  };
+  std::vector<section> sections;
+};
+
+base_config split_base(std::string_view base_text) {
+  base_config b;
+  std::istringstream in{std::string(base_text)};
+  std::string raw;
+  auto key_of = [](const std::string& s) {
+    const auto eq = s.find('=');
+    return eq == std::string::npos ? std::string()
+                                   : std::string(trim(std::string_view(s).substr(0, eq)));
+  };
+  auto value_of = [](const std::string& s) {
+    return std::string(trim(std::string_view(s).substr(s.find('=') + 1)));
+  };
+  while (std::getline(in, raw)) {
+    const std::string s = strip_comment(raw);
+    if (s.empty()) continue;
+    if (s.front() == '[') {
+      b.sections.push_back({s, "", {}});
+      continue;
+    }
+    const std::string key = key_of(s);
+    if (b.sections.empty()) {
+      if (key == "tl") b.global_tl = value_of(s);
+      if (key == "seeds" || key == "repetitions" || key == "tl") continue;
+      if (key == "args") {
+        throw design_error(
+            "base config sets 'args'; the study sets each point's args (a base "
+            "config must not)");
+      }
+      b.global.push_back(s);
+    } else if (key == "tl") {
+      b.sections.back().tl = value_of(s);
+    } else if (key == "args") {
+      throw design_error("base config: section " + b.sections.back().header +
+                         " sets 'args'; the study sets each point's args (a base config must not)");
+    } else {
+      b.sections.back().lines.push_back(s);
+    }
+  }
+  if (b.global_tl.empty()) b.global_tl = "5";  // dlb_sweep's default
+  return b;
+}
+
+}  // namespace
+
+std::vector<std::string> point_tls(const point& p, std::string_view base_text) {
+  const auto b = split_base(base_text);
+  std::vector<std::string> out;
+  for (const auto& sec : b.sections) {
+    const auto tl = scaled_tl(sec.tl.empty() ? b.global_tl : sec.tl, p);
+    if (std::find(out.begin(), out.end(), tl) == out.end()) out.push_back(tl);
+  }
+  return out;
+}
 
 std::string point_args(const point& p, const std::filesystem::path& profile_dir) {
   if (p.is_defaults) return "";
@@ -460,45 +537,8 @@ std::string point_args(const point& p, const std::filesystem::path& profile_dir)
 std::string study_config(const design& d, std::string_view base_text,
                          const std::vector<point>& points,
                          const std::filesystem::path& profile_dir) {
-  // Split the base into its global lines and its sections (comments dropped).
-  std::vector<std::string> global;
-  struct section {
-    std::string header;
-    std::vector<std::string> lines;
-  };
-  std::vector<section> sections;
-  std::istringstream in{std::string(base_text)};
-  std::string raw;
-  auto key_of = [](const std::string& s) {
-    const auto eq = s.find('=');
-    return eq == std::string::npos ? std::string()
-                                   : std::string(trim(std::string_view(s).substr(0, eq)));
-  };
-  while (std::getline(in, raw)) {
-    const std::string s = strip_comment(raw);
-    if (s.empty()) continue;
-    if (s.front() == '[') {
-      sections.push_back({s, {}});
-      continue;
-    }
-    const std::string key = key_of(s);
-    if (sections.empty()) {
-      if (key == "seeds" || key == "repetitions" || key == "tl") continue;
-      if (key == "args") {
-        throw design_error(
-            "base config sets 'args'; the study sets each point's args (a base "
-            "config must not)");
-      }
-      global.push_back(s);
-    } else if (key == "tl") {
-      continue;
-    } else if (key == "args") {
-      throw design_error("base config: section " + sections.back().header +
-                         " sets 'args'; the study sets each point's args (a base config must not)");
-    } else {
-      sections.back().lines.push_back(s);
-    }
-  }
+  const auto base = split_base(base_text);
+  const auto& global = base.global;
   std::ostringstream out;
   out << "# The sensitivity study: every section of the base config once per design point.\n";
   for (const auto& g : global) out << g << "\n";
@@ -507,25 +547,28 @@ std::string study_config(const design& d, std::string_view base_text,
   out << "\nrepetitions = " << d.seeds.size() << "\n";
   for (const auto& p : points) {
     const std::string args = point_args(p, profile_dir);
-    for (const auto& sec : sections) {
+    for (const auto& sec : base.sections) {
       out << "\n" << sec.header << "  # point " << p.id << "\n";
       for (const auto& l : sec.lines) out << l << "\n";
-      out << "tl = " << point_tl(p) << "\n";
+      out << "tl = " << scaled_tl(sec.tl.empty() ? base.global_tl : sec.tl, p) << "\n";
       if (!args.empty()) out << "args = " << args << "\n";
     }
   }
   return out.str();
 }
 
-std::string points_csv(const std::vector<point>& points, const std::filesystem::path& profile_dir) {
+std::string points_csv(const std::vector<point>& points, std::string_view base_text,
+                       const std::filesystem::path& profile_dir) {
   std::vector<std::string> header{"point", "defaults"};
   for (const auto& p : parameter_table()) header.push_back(p.name);
-  header.insert(header.end(), {"tl_key", "args"});
+  header.insert(header.end(), {"tl_values", "args"});
   std::string out = sweep::csv_line(header);
   for (const auto& p : points) {
     std::vector<std::string> row{p.id, p.is_defaults ? "1" : "0"};
     for (const auto& q : parameter_table()) row.push_back(p.levels.at(q.name));
-    row.push_back(point_tl(p));
+    std::string tls;
+    for (const auto& t : point_tls(p, base_text)) tls += (tls.empty() ? "" : " ") + t;
+    row.push_back(tls);
     row.push_back(point_args(p, profile_dir));
     out += sweep::csv_line(row);
   }

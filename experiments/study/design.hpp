@@ -6,7 +6,7 @@
 // paired load seeds of every point), `points` (space-filling points besides the defaults point),
 // `design_seed` (the Latin hypercube's permutations), `bootstrap` (replicates per point for the
 // confidence intervals), and one line per parameter (parameter_table()): a list of levels
-// (`tl = 0.5 1 2 5`) or a range (`tl = range 0.5 50 5 log`: 5 levels from 0.5 to 50, log-spaced;
+// (`tl_factor = 0.5 1 2 5`) or a range (`tl_factor = range 0.5 50 5 log`: 5 levels from 0.5 to 50, log-spaced;
 // `lin` for equal steps). Every point but the defaults point is drawn from a Latin hypercube over
 // the levels: each parameter's levels appear equally often (within one) over the points, in an
 // order shuffled per parameter, so the points fill the region instead of a corner of it.
@@ -88,17 +88,20 @@ network_variant network_of(const point& p);
 // The options a point passes to every app (the config's `args`), given the directory holding
 // the network profiles (`<dir>/<variant>.profile`). Empty for the defaults point.
 std::string point_args(const point& p, const std::filesystem::path& profile_dir);
-// The point's tl (config key).
-std::string point_tl(const point& p);
+// The point's tl values (config key tl): each section's tl in the base (or the base's global
+// one, or dlb_sweep's 5 s) times the point's tl_factor, four significant digits, each once.
+std::vector<std::string> point_tls(const point& p, std::string_view base_text);
 
 // The sweep config of the whole study: the base config's global keys with the design's seeds,
-// then every section of the base once per point, each with the point's tl and args. Throws
-// design_error if the base sets a key the study must own (args in its global part).
+// then every section of the base once per point, each with its tl times the point's tl_factor
+// and the point's args. Throws design_error if the base sets a key the study must own (args).
 std::string study_config(const design& d, std::string_view base_text,
                          const std::vector<point>& points,
                          const std::filesystem::path& profile_dir);
 
-// The points as CSV: id, defaults flag, one column per parameter, tl, args.
-std::string points_csv(const std::vector<point>& points, const std::filesystem::path& profile_dir);
+// The points as CSV: id, defaults flag, one column per parameter, tl_values (point_tls, blank
+// separated), args.
+std::string points_csv(const std::vector<point>& points, std::string_view base_text,
+                       const std::filesystem::path& profile_dir);
 
 }  // namespace dlb::study

@@ -82,7 +82,7 @@ int plan(const sweep::cli_args& args) {
     throw study::design_error(std::string("design: the study config does not parse: ") + e.what());
   }
   sweep::write_atomically(out / "study.conf", conf);
-  sweep::write_atomically(out / "points.csv", study::points_csv(points, profiles));
+  sweep::write_atomically(out / "points.csv", study::points_csv(points, base, profiles));
   std::set<std::string> seen;
   std::string nets;
   for (const auto& p : points) {
@@ -103,7 +103,8 @@ int plan(const sweep::cli_args& args) {
 
 struct loaded_point {
   study::point p;
-  std::string tl, args;
+  std::vector<std::string> tls;
+  std::string args;
 };
 
 std::vector<loaded_point> read_points(const fs::path& file) {
@@ -115,7 +116,7 @@ std::vector<loaded_point> read_points(const fs::path& file) {
     lp.p.is_defaults = t.field(r, "defaults") == "1";
     for (const auto& q : study::parameter_table())
       lp.p.levels[q.name] = std::string(t.field(r, q.name));
-    lp.tl = std::string(t.field(r, "tl_key"));
+    lp.tls = sweep::split_blanks(t.field(r, "tl_values"));
     lp.args = std::string(t.field(r, "args"));
     out.push_back(lp);
   }
@@ -187,13 +188,18 @@ void judge_points(const study_inputs& in, study_aggregate& a) {
   a.recorded_runs.assign(points.size(), 0);
   for (const auto& r : planned.runs) {
     for (std::size_t i = 0; i < points.size(); ++i) {
-      if (sweep::parse_double(points[i].tl) == r.tl && points[i].args == r.extra_args)
-        ++a.planned_runs[i];
+      if (points[i].args != r.extra_args) continue;
+      for (const auto& tl : points[i].tls) {
+        if (sweep::parse_double(tl) == r.tl) {
+          ++a.planned_runs[i];
+          break;
+        }
+      }
     }
   }
   a.complete.assign(points.size(), false);
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const auto rows = study::rows_of_point(in.results, points[i].tl, points[i].args);
+    const auto rows = study::rows_of_point(in.results, points[i].tls, points[i].args);
     std::set<std::string> keys;
     for (const auto& r : rows.rows) keys.insert(sweep::row_key(rows, r));
     a.recorded_runs[i] = keys.size();

@@ -41,7 +41,7 @@ class SensitivityChain : public ::testing::Test {
     std::ofstream(dir_ / "study.design")
         << "base = " << (dir_ / "base.conf").string()
         << "\nseeds = 1 2\npoints = 1\ndesign_seed = 3\nbootstrap = 20\n"
-           "tl = 1 2 5\nbalancer = master dedicated\nafter_no_move = idle stop\n";
+           "tl_factor = 0.2 0.4 1\nbalancer = master dedicated\nafter_no_move = idle stop\n";
   }
   void TearDown() override { fs::remove_all(dir_); }
 

@@ -12,6 +12,7 @@
 #include "study/design.hpp"
 #include "sweep/config.hpp"
 #include "sweep/results_store.hpp"
+#include "sweep/text.hpp"
 
 namespace {
 
@@ -26,7 +27,7 @@ const char* kGood =
     "points = 6\n"
     "design_seed = 4\n"
     "bootstrap = 10\n"
-    "tl = range 0.5 50 5 log   # comment\n"
+    "tl_factor = range 0.5 50 5 log   # comment\n"
     "split = 0.4/0.4 0.1/0.7 0.7/0.1\n"
     "header_bytes = 0 98\n"
     "threshold_pct = 0.5 1 4\n"
@@ -51,7 +52,7 @@ TEST(StudyDesign, ParsesLevelsAndRanges) {
   EXPECT_EQ(d.points, 6);
   EXPECT_EQ(d.bootstrap, 10);
   ASSERT_EQ(d.parameters.size(), 8u);
-  EXPECT_EQ(d.parameters[0].name, "tl");
+  EXPECT_EQ(d.parameters[0].name, "tl_factor");
   // 0.5 to 50 in 5 log steps: factor sqrt(10) each.
   EXPECT_EQ(d.parameters[0].levels, (std::vector<std::string>{"0.5", "1.581", "5", "15.81", "50"}));
   EXPECT_EQ(d.parameters[1].levels, (std::vector<std::string>{"0.4/0.4", "0.1/0.7", "0.7/0.1"}));
@@ -64,7 +65,7 @@ TEST(StudyDesign, BadInputNamesIt) {
   const auto unknown = error_of(base + "tl_max = 1 2\n");
   EXPECT_NE(unknown.find("unknown parameter or key 'tl_max'"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("d.design:4"), std::string::npos) << unknown;
-  const auto lohi = error_of(base + "tl = range 50 0.5 4 log\n");
+  const auto lohi = error_of(base + "tl_factor = range 50 0.5 4 log\n");
   EXPECT_NE(lohi.find("range low 50 > high 0.5"), std::string::npos) << lohi;
   const auto zero = error_of("base = b\nseeds =\npoints = 2\n");
   EXPECT_NE(zero.find("zero seeds"), std::string::npos) << zero;
@@ -73,7 +74,7 @@ TEST(StudyDesign, BadInputNamesIt) {
   EXPECT_NE(error_of(base + "balancer = master remote\n").find("'remote' is not one of"),
             std::string::npos);
   EXPECT_NE(error_of(base + "threshold_pct = 0 1\n").find("outside"), std::string::npos);
-  EXPECT_NE(error_of(base + "tl = 1 1\n").find("level 1 twice"), std::string::npos);
+  EXPECT_NE(error_of(base + "tl_factor = 1 1\n").find("level 1 twice"), std::string::npos);
   EXPECT_NE(error_of(base + "split = 0.6/0.6\n").find("summing to less than 1"), std::string::npos);
   // A split that leaves no wire time for the largest header.
   EXPECT_NE(error_of(base + "split = 0.9995/0\nheader_bytes = 0 98\n").find("negative wire"),
@@ -91,7 +92,7 @@ TEST(StudyDesign, LatinHypercubeIsBalancedDistinctAndDeterministic) {
   const auto pts = dlb::study::make_points(d);
   ASSERT_EQ(pts.size(), 7u);
   EXPECT_TRUE(pts[0].is_defaults);
-  EXPECT_EQ(pts[0].levels.at("tl"), "5");
+  EXPECT_EQ(pts[0].levels.at("tl_factor"), "1");
   EXPECT_EQ(pts[0].levels.at("balancer"), "master");
   std::set<std::map<std::string, std::string>> distinct;
   for (const auto& p : pts) distinct.insert(p.levels);
@@ -118,10 +119,25 @@ TEST(StudyDesign, LatinHypercubeIsBalancedDistinctAndDeterministic) {
   EXPECT_THROW(dlb::study::make_points(tiny), design_error);
 }
 
+TEST(StudyDesign, TlFactorScalesEverySectionsTl) {
+  // paper.conf's shape: a global tl for the runs without load, a tl per loaded section.
+  const std::string base =
+      "tl = 5\n[app mxm]\ntl = 20.2\nsizes = n=1\n[app trfd]\ntl = 0.395\nsizes = n=1\n"
+      "[app mxm]\nml = 0\nsizes = n=1\n[app ac]\ntl = 20.2\nsizes = n=1\n";
+  dlb::study::point p;
+  p.levels["tl_factor"] = "1";
+  EXPECT_EQ(dlb::study::point_tls(p, base), (std::vector<std::string>{"20.2", "0.395", "5"}));
+  p.levels["tl_factor"] = "3.333";  // 3 load changes per block instead of 10
+  EXPECT_EQ(dlb::study::point_tls(p, base), (std::vector<std::string>{"67.33", "1.317", "16.66"}));
+  p.levels["tl_factor"] = "0.1";
+  EXPECT_EQ(dlb::study::point_tls(p, "[app mxm]\nsizes = n=1\n"), (std::vector<std::string>{"0.5"}));
+  EXPECT_THROW(dlb::study::point_tls(p, "tl = soon\n[app mxm]\nsizes = n=1\n"), design_error);
+}
+
 TEST(StudyDesign, StudyConfigRunsEverySectionPerPoint) {
   const std::string base =
       "backend = sim\nprocs = 4\nstrategies = NONE GDDLB\nrepetitions = 5\nseeds = 1 2 3 4 5\n"
-      "tl = 5\n[app mxm]\nsizes = n=40 r=40 m=40\n[app ac]\nml = 0\nrepetitions = 1\n"
+      "tl = 5\n[app mxm]\ntl = 20\nsizes = n=40 r=40 m=40\n[app ac]\nml = 0\nrepetitions = 1\n"
       "sizes = n=10\n";
   const auto d = parse_design(kGood, "d.design");
   const auto pts = dlb::study::make_points(d);
@@ -131,7 +147,9 @@ TEST(StudyDesign, StudyConfigRunsEverySectionPerPoint) {
   EXPECT_EQ(plan.runs.size(), pts.size() * (3 * 2 + 2));
   std::map<std::string, int> per_args;
   for (const auto& r : plan.runs) ++per_args[r.extra_args + " tl=" + std::to_string(r.tl)];
-  EXPECT_EQ(per_args.size(), pts.size());
+  // Each point: its args with the mxm section's tl (20) and the ac section's (the global 5),
+  // each times the point's tl_factor.
+  EXPECT_EQ(per_args.size(), 2 * pts.size());
   for (const auto& p : pts) {
     const auto args = dlb::study::point_args(p, "/tmp/profiles");
     if (p.is_defaults) {
@@ -143,7 +161,14 @@ TEST(StudyDesign, StudyConfigRunsEverySectionPerPoint) {
           p.levels.at("split") == "0.4/0.4" && p.levels.at("header_bytes") == "98";
       EXPECT_EQ(args.find("--network-profile /tmp/profiles/") != std::string::npos, !default_net);
     }
-    EXPECT_EQ(per_args[args + " tl=" + std::to_string(std::stod(p.levels.at("tl")))], 8) << p.id;
+    const double f = std::stod(p.levels.at("tl_factor"));
+    EXPECT_EQ(per_args[args + " tl=" + std::to_string(std::stod(dlb::sweep::format_sig(20 * f, 4)))], 6)
+        << p.id;
+    EXPECT_EQ(per_args[args + " tl=" + std::to_string(std::stod(dlb::sweep::format_sig(5 * f, 4)))], 2)
+        << p.id;
+    const auto tls = dlb::study::point_tls(p, base);
+    ASSERT_EQ(tls.size(), 2u) << p.id;
+    EXPECT_EQ(std::stod(tls[0]), std::stod(dlb::sweep::format_sig(20 * f, 4))) << p.id;
   }
   EXPECT_THROW(dlb::study::study_config(d, "args = --x 1\n" + base, pts, "/p"), design_error);
 }
@@ -319,10 +344,12 @@ TEST(StudyAggregate, RowsOfAPointMatchTlAndArgs) {
   const auto third = synthetic(g, "", "5");
   t.rows.insert(t.rows.end(), other.rows.begin(), other.rows.end());
   t.rows.insert(t.rows.end(), third.rows.begin(), third.rows.end());
-  EXPECT_EQ(dlb::study::rows_of_point(t, "5", "--balancer dedicated").rows.size(), 10u);
-  EXPECT_EQ(dlb::study::rows_of_point(t, "0.5", "--balancer dedicated").rows.size(), 10u);
-  EXPECT_EQ(dlb::study::rows_of_point(t, "5.0", "").rows.size(), 10u);
-  EXPECT_EQ(dlb::study::rows_of_point(t, "1", "").rows.size(), 0u);
+  EXPECT_EQ(dlb::study::rows_of_point(t, {"5"}, "--balancer dedicated").rows.size(), 10u);
+  EXPECT_EQ(dlb::study::rows_of_point(t, {"0.5"}, "--balancer dedicated").rows.size(), 10u);
+  EXPECT_EQ(dlb::study::rows_of_point(t, {"0.5", "5"}, "--balancer dedicated").rows.size(), 20u);
+  EXPECT_EQ(dlb::study::rows_of_point(t, {"5.0"}, "").rows.size(), 10u);
+  EXPECT_EQ(dlb::study::rows_of_point(t, {"1"}, "").rows.size(), 0u);
+  EXPECT_EQ(dlb::study::rows_of_point(t, {}, "").rows.size(), 0u);
 }
 
 }  // namespace
