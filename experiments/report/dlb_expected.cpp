@@ -40,7 +40,8 @@ const char* kUsage =
     "quantities get the band of make agreement's target (--median-target 2, --max-target 5, in\n"
     "percent); runs not ok the band [0, 0]. --markdown: the same as tables, the paper's value\n"
     "beside each quantity.\n"
-    "Check (--expected): one line per expected quantity (ok / OUTSIDE), then\n"
+    "Check (--expected): one line per expected quantity (ok / OUTSIDE), how many equal ours (the\n"
+    "derivation's first subset: the same seeds at its revision), then\n"
     "'expected results: N of M within tolerance'.\n"
     "Exit status: 0 (derived, or every check within tolerance), 1 when a check is outside or on\n"
     "I/O errors, 2 on bad input.\n";
@@ -230,6 +231,7 @@ int main(int argc, char** argv) {
     const auto lines = report::check_expected(expected, got);
     std::ostringstream text;
     for (const auto& l : lines) text << l.text << "\n";
+    if (const auto same = report::same_as_ours_summary(lines); !same.empty()) text << same << "\n";
     text << report::check_summary(lines) << "\n";
     std::cout << text.str();
     if (out) {

@@ -246,6 +246,7 @@ std::vector<expected_row> derive_expected(const std::vector<measurements>& subse
     e.paper = first.paper;
     if (!first.verdict.empty()) {
       e.kind = "verdict";
+      e.ours_verdict = first.verdict;
       std::vector<std::pair<std::string, std::size_t>> seen(verdicts.begin(), verdicts.end());
       std::stable_sort(seen.begin(), seen.end(),
                        [](const auto& x, const auto& y) { return x.second > y.second; });
@@ -259,6 +260,7 @@ std::vector<expected_row> derive_expected(const std::vector<measurements>& subse
                                 : "unstable over the seeds: any verdict a subset gave";
     } else if (numbers.size() == subsets.size()) {
       e.kind = "number";
+      e.ours = numbers.front();
       const auto s = describe(numbers);
       e.expected = s->median;
       e.lo = s->min - slack;
@@ -287,13 +289,14 @@ expected_row fixed_band(const std::string& key, double observed, double lo, doub
 
 sweep::csv_table expected_table(const std::vector<expected_row>& rows) {
   sweep::csv_table t;
-  t.columns = {"key", "kind", "expected", "lo", "hi", "verdicts", "spread", "rule", "paper"};
+  t.columns = {"key", "kind", "expected", "lo", "hi", "verdicts", "spread", "rule", "paper", "ours"};
   for (const auto& r : rows) {
     std::string verdicts;
     for (const auto& v : r.verdicts) verdicts += (verdicts.empty() ? "" : "|") + v;
     const bool n = r.kind == "number";
     t.rows.push_back({r.key, r.kind, n ? num(r.expected) : "", n ? num(r.lo) : "",
-                      n ? num(r.hi) : "", verdicts, r.spread, r.rule, r.paper});
+                      n ? num(r.hi) : "", verdicts, r.spread, r.rule, r.paper,
+                      n ? (r.ours ? sweep::format_sig(*r.ours, 12) : "") : r.ours_verdict});
   }
   return t;
 }
@@ -332,6 +335,7 @@ std::vector<expected_row> read_expected(const sweep::csv_table& table) {
       e.expected = parse("expected");
       e.lo = parse("lo");
       e.hi = parse("hi");
+      if (!table.field(row, "ours").empty()) e.ours = parse("ours");
       if (e.lo > e.hi) throw sweep::csv_error(where + ": lo > hi for '" + e.key + "'");
     } else if (e.kind == "verdict") {
       std::string v(table.field(row, "verdicts"));
@@ -341,6 +345,7 @@ std::vector<expected_row> read_expected(const sweep::csv_table& table) {
         p = bar + 1;
       }
       if (e.verdicts.empty()) throw sweep::csv_error(where + ": no verdicts for '" + e.key + "'");
+      e.ours_verdict = table.field(row, "ours");
     } else {
       throw sweep::csv_error(where + ": column kind must be number or verdict, got '" + e.kind +
                              "'");
@@ -363,6 +368,11 @@ std::vector<check_line> check_expected(const std::vector<expected_row>& expected
       l.ok = have && *it->second.number >= e.lo && *it->second.number <= e.hi;
       text << e.key << ": " << (have ? num(*it->second.number) : "not measured") << ", expected "
            << num(e.expected) << " in [" << num(e.lo) << ", " << num(e.hi) << "]";
+      if (e.ours) {
+        const double v = have ? *it->second.number : std::nan("");
+        l.same_as_ours = have && std::fabs(v - *e.ours) <= 1e-6 * std::max(1.0, std::fabs(*e.ours));
+        if (!*l.same_as_ours) text << " (ours at the same seeds: " << num(*e.ours) << ")";
+      }
     } else {
       const bool have = it != got.end() && !it->second.verdict.empty();
       l.ok = have && std::find(e.verdicts.begin(), e.verdicts.end(), it->second.verdict) !=
@@ -370,11 +380,27 @@ std::vector<check_line> check_expected(const std::vector<expected_row>& expected
       text << e.key << ": " << (have ? it->second.verdict : "not measured") << ", expected ";
       for (std::size_t i = 0; i < e.verdicts.size(); ++i)
         text << (i ? " or " : "") << e.verdicts[i];
+      if (!e.ours_verdict.empty()) {
+        l.same_as_ours = have && it->second.verdict == e.ours_verdict;
+        if (!*l.same_as_ours) text << " (ours at the same seeds: " << e.ours_verdict << ")";
+      }
     }
     l.text = (l.ok ? "ok      " : "OUTSIDE ") + text.str();
     out.push_back(std::move(l));
   }
   return out;
+}
+
+std::string same_as_ours_summary(const std::vector<check_line>& lines) {
+  std::size_t with = 0, same = 0;
+  for (const auto& l : lines) {
+    if (!l.same_as_ours) continue;
+    ++with;
+    if (*l.same_as_ours) ++same;
+  }
+  if (with == 0) return "";
+  return "identical to ours (same seeds, relative 1e-6): " + std::to_string(same) + " of " +
+         std::to_string(with);
 }
 
 std::string check_summary(const std::vector<check_line>& lines) {

@@ -73,6 +73,10 @@ struct expected_row {
   std::string key;
   std::string kind;  // "number" or "verdict"
   double expected = 0, lo = 0, hi = 0;  // numbers
+  // The value (or verdict) of the first subset, seeds 1..k when the seeds are 1..n: what a run
+  // of those seeds gives at the revision of the runs (simulated runs are deterministic).
+  std::optional<double> ours;
+  std::string ours_verdict;
   std::vector<std::string> verdicts;    // verdicts: the allowed ones, most frequent first
   std::string spread;                   // how the band came about, e.g. "120 subsets of 3 of 10 seeds"
   std::string rule;                     // the rule that made the band
@@ -89,15 +93,18 @@ std::vector<expected_row> derive_expected(const std::vector<measurements>& subse
 expected_row fixed_band(const std::string& key, double observed, double lo, double hi,
                         const std::string& rule);
 
-// The expected file (columns key, kind, expected, lo, hi, verdicts, spread, rule, paper) and back.
+// The expected file (columns key, kind, expected, lo, hi, verdicts, spread, rule, paper, ours)
+// and back (a file without the column ours reads as without those values).
 // read_expected throws sweep::csv_error naming the file, line and field of a malformed row.
 sweep::csv_table expected_table(const std::vector<expected_row>& rows);
 std::vector<expected_row> read_expected(const sweep::csv_table& table);
 
-// One check: the key, whether it passed, and the line that says so.
+// One check: the key, whether it passed, whether it equals ours (the same seeds at the
+// revision of the expected file; nullopt when the file has no such value), and the line.
 struct check_line {
   std::string key;
   bool ok = false;
+  std::optional<bool> same_as_ours;
   std::string text;
 };
 // Every expected row against the measurements: a number inside its band, a verdict among the
@@ -106,6 +113,8 @@ std::vector<check_line> check_expected(const std::vector<expected_row>& expected
                                        const measurements& got);
 // "expected results: N of M within tolerance"
 std::string check_summary(const std::vector<check_line>& lines);
+// "identical to ours (same seeds, relative 1e-6): N of M", or "" when no line has ours.
+std::string same_as_ours_summary(const std::vector<check_line>& lines);
 
 // The expected rows as Markdown: one table per kind of quantity (normalized times, no-DLB
 // times, claims, Table 1.4, implied times, agreement, runs), each row the quantity, the paper's

@@ -142,6 +142,41 @@ TEST(CheckExpected, NumbersInsideTheirBandVerdictsAmongTheAllowed) {
   EXPECT_EQ(check_summary(check_expected(expected, all)), "expected results: 1 of 2 within tolerance");
 }
 
+TEST(CheckExpected, SaysWhetherAValueIsOursAtTheSameSeeds) {
+  std::vector<measurements> subsets;
+  for (double v : {0.8, 0.7, 0.9}) subsets.push_back(numbers(v, 1));
+  subsets[0]["v"].verdict = "holds";
+  subsets[1]["v"].verdict = "does not hold";
+  subsets[2]["v"].verdict = "holds";
+  const auto e = derive_expected(subsets, "", 0);
+  ASSERT_EQ(e.size(), 3u);  // v, x, y
+  EXPECT_EQ(e[0].ours_verdict, "holds");
+  ASSERT_TRUE(e[1].ours);
+  EXPECT_DOUBLE_EQ(*e[1].ours, 0.8);  // the first subset's
+  struct row {
+    double x;
+    std::string v;
+    std::size_t same;
+  };
+  const std::vector<row> table = {{0.8, "holds", 3}, {0.7, "holds", 2}, {0.8000000001, "does not hold", 2}};
+  for (const auto& r : table) {
+    measurements got = numbers(r.x, 1);
+    got["v"].verdict = r.v;
+    const auto lines = check_expected(e, got);
+    EXPECT_EQ(same_as_ours_summary(lines),
+              "identical to ours (same seeds, relative 1e-6): " + std::to_string(r.same) + " of 3")
+        << r.x << " " << r.v;
+    EXPECT_EQ(check_summary(lines), "expected results: 3 of 3 within tolerance");
+  }
+  // Written and read back, the file keeps ours.
+  const auto back =
+      read_expected(sweep::parse_csv_table(sweep::format_csv_table(expected_table(e)), "e.csv"));
+  ASSERT_TRUE(back[1].ours);
+  EXPECT_DOUBLE_EQ(*back[1].ours, 0.8);
+  EXPECT_EQ(back[0].ours_verdict, "holds");
+  EXPECT_EQ(same_as_ours_summary(check_expected(std::vector<expected_row>{}, {})), "");
+}
+
 TEST(ExpectedFile, WrittenAndReadBack) {
   std::vector<expected_row> rows(2);
   rows[0] = fixed_band("crosscheck max |norm difference| %", 0.4, 0, 5, "target");
