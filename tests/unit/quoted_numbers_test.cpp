@@ -5,7 +5,8 @@
 //   - a sweep config (.conf), key "runs": the number of runs it plans (dlb_sweep's plan);
 //   - a network profile (.profile), key a "name = value" line's name, times `scale`;
 //   - an expected-results file (experiments/expected/*.csv), key a row's key: the doc's number
-//     must lie inside the row's band [lo, hi] (compare "band");
+//     must lie inside the row's band [lo, hi] (compare "band"), or equal the row's `ours`, the
+//     value at the seeds the doc's command runs (compare "ours": make reproduce, seeds 1-5);
 //   - any other text file (a generated .md), key words around the number as in the doc.
 // compare "equal": the source's number, rounded to the doc's printed decimals, is the doc's.
 #include <gtest/gtest.h>
@@ -70,6 +71,7 @@ int decimals(const std::string& printed) {
 struct source_value {
   std::optional<double> value;
   double lo = 0, hi = 0;  // an expected file's band
+  std::optional<double> ours;  // and its value at the command's own seeds
   std::string error;
 };
 
@@ -97,6 +99,7 @@ source_value read_source(const fs::path& path, const std::string& key) {
         v.value = r.expected;
         v.lo = r.lo;
         v.hi = r.hi;
+        v.ours = r.ours;
       }
     }
   } else {
@@ -122,6 +125,9 @@ TEST(QuotedNumbers, EveryQuotedNumberAgreesWithItsGeneratedSource) {
     if (compare == "band") {
       EXPECT_GE(*quoted, src.lo) << "quoted " << printed << ", band [" << src.lo << ", " << src.hi << "]";
       EXPECT_LE(*quoted, src.hi) << "quoted " << printed << ", band [" << src.lo << ", " << src.hi << "]";
+    } else if (compare == "ours") {
+      ASSERT_TRUE(src.ours) << source << " has no value 'ours' for " << key;
+      EXPECT_DOUBLE_EQ(*quoted, *src.ours) << "quoted " << printed;
     } else {
       ASSERT_EQ(compare, "equal");
       const double scale = scale_text.empty() ? 1.0 : std::stod(scale_text);
