@@ -1,6 +1,7 @@
-# Two commands matter (README.md): `make reproduce` (the main job) and `make test`.
-# Both install missing Debian packages first (scripts/install-deps), configure and build into
-# build/, and never touch a user's PVM virtual machine: everything runs in private ones.
+# The commands that matter (README.md): `make reproduce` (the main job), `make test`, and
+# `make quick` (a reviewer's check against committed expected values). They install missing
+# Debian packages first (scripts/install-deps), configure and build into build/, and never touch
+# a user's PVM virtual machine: everything runs in private ones.
 
 BUILD ?= build
 JOBS ?= 2
