@@ -1,6 +1,7 @@
-# Two commands matter (README.md): `make reproduce` (the main job) and `make test`.
-# Both install missing Debian packages first (scripts/install-deps), configure and build into
-# build/, and never touch a user's PVM virtual machine: everything runs in private ones.
+# The commands that matter (README.md): `make reproduce` (the main job), `make test`, and
+# `make quick` (a reviewer's check against committed expected values). They install missing
+# Debian packages first (scripts/install-deps), configure and build into build/, and never touch
+# a user's PVM virtual machine: everything runs in private ones.
 
 BUILD ?= build
 JOBS ?= 2
@@ -11,7 +12,7 @@ PREFIX ?= /usr/local
 STRESS_BUSY ?=
 
 # (mpi-only: below.)
-.PHONY: mpi-only all deps configure build install test test-stress check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce reproduce-pvm agreement agreement-mpi bench-mpi scale cost-ablation uneven sensitivity sensitivity-quick irregular heterogeneous beyond timeline format clean
+.PHONY: mpi-only all deps configure build install test test-stress check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce quick quick-expected reproduce-pvm agreement agreement-mpi bench-mpi scale cost-ablation uneven sensitivity sensitivity-quick irregular heterogeneous beyond timeline format clean
 
 all: build
 
@@ -128,6 +129,18 @@ figure-1-6: build
 # measured time is in the README).
 reproduce: build
 	MODE=paper BUILD=$(BUILD) bash scripts/reproduce
+
+# A reviewer's check in minutes (scripts/quick): the simulated paper at 3 load seeds, one point
+# beyond the paper, the PVM cross-check and one MPI point, into results/quick-check, each
+# quantity checked against experiments/expected/quick.csv; ends with "expected results: N of M
+# within tolerance" and fails if any is outside (docs/expected-results.md).
+quick: build
+	BUILD=$(BUILD) bash scripts/quick
+
+# The expected values themselves: the same sweeps at 10 seeds (results/quick-expected), then
+# experiments/expected/quick.csv and reproduce.csv from the spread over the seeds.
+quick-expected: build
+	BUILD=$(BUILD) bash scripts/quick --derive
 
 # The earlier main job, entirely on real PVM tasks with the emulated clock: quick.conf into
 # results/quick (about 10 minutes), or full.conf into results/full with FULL=1 (hours).

@@ -1,8 +1,9 @@
 # shellcheck shell=bash
-# scripts/common.sh: what the experiment drivers (reproduce, sensitivity, cost-ablation, beyond,
-# uneven) share. Sourced, never run: `. scripts/common.sh NAME` from the repository root, after
-# which log, need_tools, need_paper_dir, sweep_with_summary, use_huge_pages and sim_profile are
-# defined, BUILD and JOBS have their defaults, and `paper` names the paper's tables.
+# scripts/common.sh: what the experiment drivers (reproduce, quick, sensitivity, cost-ablation,
+# beyond, uneven) share. Sourced, never run: `. scripts/common.sh NAME` from the repository root,
+# after which log, need_tools, need_paper_dir, sweep_with_summary, use_huge_pages, sim_profile
+# and with_seeds are defined, BUILD and JOBS have their defaults, and `paper` names the paper's
+# tables.
 # The drivers only orchestrate (build, run, order): every number, table and verdict is computed by
 # the C++ tools they call.
 
@@ -61,4 +62,24 @@ sim_profile() {
     "$BUILD/experiments/dlb_netchar" --backend sim --procs 16 --reps 5 "$@" --name "$name" \
       --out "$dir" --quiet >"$dir/$name.txt"
   fi
+}
+
+# with_seeds CONFIG N OUT: CONFIG with its default load seeds replaced by 1..N (its top-level
+# `repetitions` and `seeds` lines; the sections' own keys are kept, e.g. paper.conf's O1 runs),
+# written to OUT unless OUT already says the same (a resumed sweep then sees the same config).
+# Exit 2 when CONFIG sets neither key at the top level.
+with_seeds() {
+  local config=$1 n=$2 target=$3 tmp
+  grep -Eq '^(repetitions|seeds)[[:space:]]*=' "$config" || fail "$config sets no top-level repetitions or seeds"
+  tmp=$(mktemp "$target.XXXXXX")
+  {
+    echo "# $config with the load seeds 1..$n (scripts/common.sh, with_seeds)"
+    awk -v n="$n" '
+      BEGIN { for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") i }
+      /^\[/ { section = 1 }
+      !section && /^repetitions[ \t]*=/ { print "repetitions = " n; next }
+      !section && /^seeds[ \t]*=/ { print "seeds = " s; next }
+      { print }' "$config"
+  } >"$tmp"
+  if cmp -s "$tmp" "$target"; then rm -f "$tmp"; else mv "$tmp" "$target"; fi
 }

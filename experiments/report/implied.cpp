@@ -228,6 +228,46 @@ std::optional<double> oracle_norm(const config_view& c) {
 
 }  // namespace
 
+implied_judgement judge_implied(const std::vector<implied_time>& rows,
+                                const std::vector<config_view>& configs) {
+  implied_judgement j;
+  for (const auto& t : rows) {
+    implied_judged_row r;
+    r.time = &t;
+    const auto* c = config_of(configs, t);
+    r.normalized = std::isfinite(t.norm);
+    r.lo = r.normalized ? t.norm_lo : t.time_lo;
+    r.hi = r.normalized ? t.norm_hi : t.time_hi;
+    const std::string col = r.normalized       ? "norm_median"
+                            : t.loop == "L1" ? "loop1_median"
+                            : t.loop == "L2" ? "loop2_median"
+                                             : "total_median";
+    if (c) {
+      if (const summary_row* s = c->row(t.scheme)) r.ours = s->number(col);
+      if (const auto rk = rank_strategies(*c, t.loop == "L1"   ? measure::loop1
+                                              : t.loop == "L2" ? measure::loop2
+                                                               : measure::total)) {
+        r.best_name = rk->order[0].first;
+        if (const summary_row* s = c->row(r.best_name)) r.best = s->number(col);
+      }
+      if (r.normalized) r.oracle = oracle_norm(*c);
+    }
+    r.in = r.ours && *r.ours >= r.lo && *r.ours <= r.hi;
+    r.below = r.oracle && std::isfinite(r.hi) && r.hi < *r.oracle;
+    if (t.usable && t.role == "actual best") {
+      ++j.usable;
+      if (r.ours) ++j.measured;
+      if (r.in) ++j.contained;
+      if (r.below) {
+        ++j.beaten;
+        j.beaten_rows.push_back(t.row);
+      }
+    }
+    j.rows.push_back(std::move(r));
+  }
+  return j;
+}
+
 void section_implied(std::ostringstream& md, const std::vector<implied_time>& rows,
                      const std::vector<config_view>& configs) {
   if (rows.empty()) return;
@@ -243,60 +283,26 @@ void section_implied(std::ostringstream& md, const std::vector<implied_time>& ro
      << kUsableSpread << ".\n\n";
   md << "| row | scheme (role) | paper | paper interval | ours | in interval | our best | oracle / "
         "NONE | paper below our oracle |\n|---|---|---|---|---|---|---|---|---|\n";
-  std::size_t usable = 0, contained = 0, beaten = 0, measured = 0;
-  std::vector<std::string> beaten_rows;
-  for (const auto& t : rows) {
-    const auto* c = config_of(configs, t);
-    const bool normalized = std::isfinite(t.norm);
-    const double lo = normalized ? t.norm_lo : t.time_lo, hi = normalized ? t.norm_hi : t.time_hi;
-    std::optional<double> ours, best_v, oracle;
-    std::string best_name = "-";
-    if (c) {
-      if (const summary_row* r = c->row(t.scheme)) {
-        const std::string col =
-            normalized ? "norm_median" : (t.loop == "L1" ? "loop1_median" : t.loop == "L2" ? "loop2_median" : "total_median");
-        ours = r->number(col);
-      }
-      if (const auto rk = rank_strategies(*c, t.loop == "L1"   ? measure::loop1
-                                              : t.loop == "L2" ? measure::loop2
-                                                               : measure::total)) {
-        best_name = rk->order[0].first;
-        if (const summary_row* r = c->row(best_name)) {
-          const std::string col = normalized ? "norm_median"
-                                  : t.loop == "L1" ? "loop1_median"
-                                  : t.loop == "L2" ? "loop2_median"
-                                                   : "total_median";
-          best_v = r->number(col);
-        }
-      }
-      if (normalized) oracle = oracle_norm(*c);
-    }
-    const bool in = ours && *ours >= lo && *ours <= hi;
-    const bool below = oracle && std::isfinite(hi) && hi < *oracle;
-    if (t.usable && t.role == "actual best") {
-      ++usable;
-      if (ours) ++measured;
-      if (in) ++contained;
-      if (below) {
-        ++beaten;
-        beaten_rows.push_back(t.row);
-      }
-    }
-    const int dec = normalized ? 3 : 1;
+  const implied_judgement j = judge_implied(rows, configs);
+  for (const auto& r : j.rows) {
+    const implied_time& t = *r.time;
+    const int dec = r.normalized ? 3 : 1;
     md << "| " << t.row << " | " << t.scheme << " (" << t.role << (t.usable ? ", usable" : "")
-       << ") | " << fixed(normalized ? t.norm : t.time_s, dec) << (normalized ? "" : " s") << " | "
-       << interval(lo, hi, dec) << " | " << sig(ours) << " | " << (ours ? (in ? "yes" : "no") : "-")
-       << " | " << best_name << (best_v ? " " + sig(best_v) : "") << " | " << sig(oracle) << " | "
-       << (oracle ? (below ? "**yes**" : "no") : "-") << " |\n";
+       << ") | " << fixed(r.normalized ? t.norm : t.time_s, dec) << (r.normalized ? "" : " s")
+       << " | " << interval(r.lo, r.hi, dec) << " | " << sig(r.ours) << " | "
+       << (r.ours ? (r.in ? "yes" : "no") : "-") << " | " << r.best_name
+       << (r.best ? " " + sig(r.best) : "") << " | " << sig(r.oracle) << " | "
+       << (r.oracle ? (r.below ? "**yes**" : "no") : "-") << " |\n";
   }
   md << "\n**Usable rows (the actual best's normalized time): ours (same scheme) inside the "
         "paper's interval in "
-     << contained << " of " << usable << " (" << measured
+     << j.contained << " of " << j.usable << " (" << j.measured
      << " measured).**\n\n**Strategy-free consistency: the paper's measured time is below our "
         "oracle bound in "
-     << beaten << " of " << usable << " usable rows"
-     << (beaten_rows.empty() ? "" : ": ");
-  for (std::size_t i = 0; i < beaten_rows.size(); ++i) md << (i ? ", " : "") << beaten_rows[i];
+     << j.beaten << " of " << j.usable << " usable rows"
+     << (j.beaten_rows.empty() ? "" : ": ");
+  for (std::size_t i = 0; i < j.beaten_rows.size(); ++i)
+    md << (i ? ", " : "") << j.beaten_rows[i];
   md << ".** Such a row means no balancer, however perfect, could have done what the paper "
         "measured under our load: the load regime, not a strategy, is off.\n\n";
 }

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -79,6 +80,27 @@ std::vector<implied_time> derive_implied(const std::vector<paper_best_row>& best
 sweep::csv_table implied_table(const std::vector<implied_time>& rows);
 
 struct config_view;
+
+// Each implied time judged against a summary's configurations: ours (the same scheme's median:
+// normalized, or the loop's time for TRFD), our best, our oracle bound over no-DLB, and the
+// counts over the usable rows of an actual best (what the report's section states).
+struct implied_judged_row {
+  const implied_time* time = nullptr;
+  bool normalized = false;
+  double lo = 0, hi = 0;  // the paper's interval (normalized, or seconds)
+  std::optional<double> ours, best, oracle;
+  std::string best_name = "-";
+  bool in = false;     // ours inside the paper's interval
+  bool below = false;  // the paper's time below our oracle bound
+};
+struct implied_judgement {
+  std::vector<implied_judged_row> rows;
+  std::size_t usable = 0, measured = 0, contained = 0, beaten = 0;
+  std::vector<std::string> beaten_rows;
+};
+implied_judgement judge_implied(const std::vector<implied_time>& rows,
+                                const std::vector<config_view>& configs);
+
 // The report's section: each implied time beside ours (the same scheme's normalized time, our
 // best's, our oracle bound over no-DLB) and the strategy-free consistency line (rows where the
 // paper's time beat our oracle bound). Nothing when `rows` is empty.

@@ -435,13 +435,83 @@ TEST_F(SweepDriver, UsageAndConfigErrorsExitTwoWithAClearMessage) {
   EXPECT_EQ(r.code, 2);
 }
 
+// dlb_expected: expected values derived from a sweep of 3 seeds (every subset of 2), a run of
+// the same results checked within them, a moved band reported OUTSIDE (exit 1), and bad input
+// refused naming it (exit 2) with nothing written over an input.
+TEST_F(SweepDriver, ExpectedValuesDerivedAndChecked) {
+  const char* config = R"(procs = 4
+group = 4:2
+strategies = NONE GCDLB GDDLB
+repetitions = 3
+seeds = 1 2 3
+timeout = 30
+
+[app mxm]
+sizes = n=400 r=400 m=400
+)";
+  auto r = run(sweep_args(write("t.conf", config)), {{"FAKE_APP_SLEEP", "0"}});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string expected = (dir_ / "expected.csv").string();
+  const std::string input = "s=" + results_.string();
+  r = run({DLB_EXPECTED_BIN, "--sweep", input, "--subset", "2", "--out", expected, "--markdown",
+           (dir_ / "expected.md").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = dlb::sweep::read_csv_table(expected);
+  ASSERT_GE(rows.rows.size(), 3u);  // GCDLB's and GDDLB's normalized time, NONE's time, runs
+  EXPECT_NE(rows.meta("command")->find("--subset 2"), std::string::npos);
+  EXPECT_NE(slurp(dir_ / "expected.md").find("| s norm MXM P=4 n=400 r=400 m=400 GCDLB |"),
+            std::string::npos);
+
+  r = run({DLB_EXPECTED_BIN, "--sweep", input, "--expected", expected});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto out = lines_of(r.out);
+  ASSERT_FALSE(out.empty());
+  EXPECT_EQ(out.back(), "expected results: " + std::to_string(rows.rows.size()) + " of " +
+                            std::to_string(rows.rows.size()) + " within tolerance");
+
+  // A band that excludes the run: the check says OUTSIDE for it and exits 1.
+  std::string text = slurp(expected);
+  const auto moved = write("moved.csv", std::regex_replace(text, std::regex(R"(,number,([^,]*),[^,]*,[^,]*,)"),
+                                                           ",number,$1,100,200,"));
+  r = run({DLB_EXPECTED_BIN, "--sweep", input, "--expected", moved.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("OUTSIDE s norm MXM"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("expected results: 0 of"), std::string::npos) << r.out;
+
+  // Bad input: exit 2 naming it.
+  struct bad {
+    std::vector<std::string> argv;
+    std::string message;
+  };
+  const std::vector<bad> table = {
+      {{"--sweep", input, "--expected", (dir_ / "none.csv").string()}, "none.csv"},
+      {{"--sweep", input, "--expected", write("bad.csv", "key,kind,expected,lo,hi,verdicts\nx,number,a,0,1,\n").string()},
+       "bad.csv"},
+      {{"--sweep", "s=" + (dir_ / "missing.csv").string(), "--expected", expected}, "missing.csv"},
+      {{"--sweep", "nameless", "--expected", expected}, "--sweep must be NAME=FILE"},
+      {{"--sweep", input, "--subset", "9", "--out", (dir_ / "e2.csv").string()}, "subsets of 9 of 3"},
+      {{"--sweep", input, "--subset", "2", "--out", results_.string()}, "is the same file as"},
+      {{"--sweep", input}, "--out"},
+  };
+  for (const auto& b : table) {
+    std::vector<std::string> argv{DLB_EXPECTED_BIN};
+    argv.insert(argv.end(), b.argv.begin(), b.argv.end());
+    r = run(argv);
+    EXPECT_EQ(r.code, 2) << b.message << ": " << r.err;
+    EXPECT_NE(r.err.find(b.message), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(dlb::sweep::read_csv_table(results_).rows.size(), 9u);  // the input is intact
+}
+
 TEST_F(SweepDriver, ShippedConfigsParse) {
-  for (const std::string name : {"quick.conf", "full.conf", "paper.conf", "crosscheck.conf"}) {
+  for (const std::string name : {"quick.conf", "full.conf", "paper.conf", "crosscheck.conf",
+                                 "quick-check.conf", "quick-mpi.conf"}) {
     auto r = run({DLB_SWEEP_BIN, "--config", std::string(SWEEP_CONFIGS_DIR) + "/" + name, "--out",
                   results_.string(), "--bin-dir", bin_.string(), "--dry-run"});
     EXPECT_EQ(r.code, 0) << name << ": " << r.err;
-    EXPECT_GT(lines_of(r.out).size(), name == "crosscheck.conf" ? 10u : 50u) << name;
-    const bool sim = name == "paper.conf";
+    const std::size_t at_least = name == "quick-mpi.conf" ? 1u : name == "crosscheck.conf" ? 10u : 50u;
+    EXPECT_GT(lines_of(r.out).size(), at_least) << name;
+    const bool sim = name == "paper.conf" || name == "quick-check.conf";
     for (const auto& l : lines_of(r.out)) {
       EXPECT_NE(l.find(sim ? "--backend sim" : "--backend pvm"), std::string::npos) << l;
     }
