@@ -48,8 +48,8 @@ struct settings {
   std::vector<std::string> backends{"mpi", "pvm"};
   std::vector<int> procs{1, 4};
   std::vector<int> bodies_us{0, 1, 10};
-  std::vector<std::string> policies{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO-ALL",
-                                    "SS",   "CSS:16", "GSS",  "TSS",   "FAC2",  "AWF"};
+  std::vector<std::string> policies{"NONE", "GCDLB",  "GDDLB", "LCDLB", "LDDLB", "AUTO-ALL",
+                                    "SS",   "CSS:16", "GSS",   "TSS",   "FAC2",  "AWF"};
   double target_s = 0.6;
   int timeout_s = 300;
 };
@@ -228,7 +228,11 @@ class runner {
     const fs::path csv = dir_ / "pingpong.csv";
     std::vector<std::string> a;
     if (backend == "mpi") {
-      a = {mpirun(), "--oversubscribe", "-np", "2", (s_.bench_dir / "mpi_pingpong_bench").string(),
+      a = {mpirun(),
+           "--oversubscribe",
+           "-np",
+           "2",
+           (s_.bench_dir / "mpi_pingpong_bench").string(),
            "--benchmark_filter=^BM_raw/bytes:1/"};
     } else {
       a = {(s_.bench_dir / "pvm_pingpong_bench").string(),
@@ -381,11 +385,12 @@ class cost_reporter : public benchmark::ConsoleReporter {
   void Finalize() override {
     ConsoleReporter::Finalize();
     const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
-    std::printf("\nns per loop iteration (median); in brackets the library's cost per iteration\n"
-                "over the plain loop of the same body (P = 1: plain; P >= 2: plain / min(P, %u "
-                "cores)); 1%% from: the iteration length above which that cost, at the empty\n"
-                "body, is under 1%% of it (100x the cost)\n\n",
-                cores);
+    std::printf(
+        "\nns per loop iteration (median); in brackets the library's cost per iteration\n"
+        "over the plain loop of the same body (P = 1: plain; P >= 2: plain / min(P, %u "
+        "cores)); 1%% from: the iteration length above which that cost, at the empty\n"
+        "body, is under 1%% of it (100x the cost)\n\n",
+        cores);
     std::printf("| backend | P | policy |");
     for (int b : s_.bodies_us) std::printf(" body %d us |", b);
     std::printf(" per chunk, empty body (us) | 1%% from |\n|---|---:|---|");
@@ -492,8 +497,9 @@ class cost_reporter : public benchmark::ConsoleReporter {
         const auto p = plain(0);
         if (!t || !p) continue;
         const double cost = *t - *p;
-        std::printf("- %s %s P=1 empty body: %.1f ns per iteration over the plain loop (<= 50: %s)\n",
-                    backend.c_str(), policy, cost, cost <= 50 ? "met" : "NOT met");
+        std::printf(
+            "- %s %s P=1 empty body: %.1f ns per iteration over the plain loop (<= 50: %s)\n",
+            backend.c_str(), policy, cost, cost <= 50 ? "met" : "NOT met");
       }
       for (int P : s_.procs) {
         const auto c = chunk_us_.find(lib_name(backend, "SS", P, 0));
@@ -501,9 +507,10 @@ class cost_reporter : public benchmark::ConsoleReporter {
         const auto rt = find("roundtrip/" + backend);
         if (backend == "mpi" && rt) {
           const double ratio = c->second * 1e3 / *rt;
-          std::printf("- mpi SS P=%d: %.2f us per chunk = %.2fx the raw round trip %.2f us "
-                      "(<= 3x: %s)\n",
-                      P, c->second, ratio, *rt * 1e-3, ratio <= 3 ? "met" : "NOT met");
+          std::printf(
+              "- mpi SS P=%d: %.2f us per chunk = %.2fx the raw round trip %.2f us "
+              "(<= 3x: %s)\n",
+              P, c->second, ratio, *rt * 1e-3, ratio <= 3 ? "met" : "NOT met");
         } else if (backend == "pvm") {
           std::printf("- pvm SS P=%d: %.2f us per chunk (<= 150 us: %s)\n", P, c->second,
                       c->second <= 150 ? "met" : "NOT met");
@@ -513,10 +520,11 @@ class cost_reporter : public benchmark::ConsoleReporter {
       const auto p10 = plain(10);
       if (!none || !p10) continue;
       const double floor = *p10 / std::min<double>(4, cores);
-      std::printf("- %s P=4 10 us body: NONE %.2f us per iteration, %+.1f%% over plain / %u "
-                  "cores (within 2%%: %s)\n",
-                  backend.c_str(), *none * 1e-3, (*none / floor - 1) * 100, std::min(4U, cores),
-                  *none <= floor * 1.02 ? "met" : "NOT met");
+      std::printf(
+          "- %s P=4 10 us body: NONE %.2f us per iteration, %+.1f%% over plain / %u "
+          "cores (within 2%%: %s)\n",
+          backend.c_str(), *none * 1e-3, (*none / floor - 1) * 100, std::min(4U, cores),
+          *none <= floor * 1.02 ? "met" : "NOT met");
       for (const auto& policy : s_.policies) {
         if (policy == "NONE") continue;
         const auto t = find(lib_name(backend, policy, 4, 10));
@@ -579,8 +587,9 @@ int main(int argc, char** argv) {
   // Open MPI refuses root unless told, as the tests and make bench-mpi tell it (for this
   // driver's own jobs); messages by copy, as in the tests (tests/integration/mpi_support.hpp).
   if (::geteuid() == 0 && !std::getenv("OMPI_ALLOW_RUN_AS_ROOT")) {
-    std::fprintf(stderr, "notice: running as root: OMPI_ALLOW_RUN_AS_ROOT=1 and "
-                         "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 set for this driver's mpirun jobs\n");
+    std::fprintf(stderr,
+                 "notice: running as root: OMPI_ALLOW_RUN_AS_ROOT=1 and "
+                 "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 set for this driver's mpirun jobs\n");
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
   }

@@ -109,9 +109,8 @@ bool DLB_slave_sync(context& ctx) {
   if (me.paced_ && --me.poll_countdown_ > 0) {
     // Between polls (native clock): no clock read, no message, no accounting but the work
     // done; the body's time is busy, charged at the next DLB call (begin_call).
-    const double u = DLB.loop_.work && DLB.balance_.unit == core::balance_unit::work
-                         ? DLB.loop_.work(i)
-                         : 1.0;
+    const double u =
+        DLB.loop_.work && DLB.balance_.unit == core::balance_unit::work ? DLB.loop_.work(i) : 1.0;
     me.work_since_sync_ += u;
     me.st_.work_done += u;
     return me.interrupt_;

@@ -1,11 +1,11 @@
 // core_poll_pacing_test: how often the runtime polls (dlb/core/poll_pacing.hpp), table-style.
-#include "dlb/core/poll_pacing.hpp"
-
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdint>
 #include <vector>
+
+#include "dlb/core/poll_pacing.hpp"
 
 namespace {
 

@@ -18,8 +18,8 @@
 namespace dlb::core {
 
 struct poll_pacing {
-  std::int64_t target_ns = 200'000;     // about one poll per this much time
-  std::int64_t max_count = 1'000'000;   // at most this many iterations between polls
+  std::int64_t target_ns = 200'000;    // about one poll per this much time
+  std::int64_t max_count = 1'000'000;  // at most this many iterations between polls
 };
 
 // The number of iterations until the next poll, given that the last `count` iterations (since
@@ -30,10 +30,10 @@ struct poll_pacing {
 std::int64_t next_poll_count(std::int64_t count, std::int64_t elapsed_ns, const poll_pacing& p);
 
 struct wait_pacing {
-  std::chrono::microseconds spin{200};         // poll without pause this long
-  std::chrono::microseconds yield{2'000};      // then poll and yield the processor until this
-  std::chrono::microseconds first_sleep{10};   // then sleep between polls, from this
-  std::chrono::microseconds max_sleep{200};    // doubling to at most this
+  std::chrono::microseconds spin{200};        // poll without pause this long
+  std::chrono::microseconds yield{2'000};     // then poll and yield the processor until this
+  std::chrono::microseconds first_sleep{10};  // then sleep between polls, from this
+  std::chrono::microseconds max_sleep{200};   // doubling to at most this
 };
 
 // What a waiting receive does after a poll that found nothing, `waited` into its wait, having
