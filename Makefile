@@ -12,7 +12,7 @@ PREFIX ?= /usr/local
 STRESS_BUSY ?=
 
 # (mpi-only: below.)
-.PHONY: mpi-only all deps configure build install test test-stress check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce quick quick-expected reproduce-pvm agreement agreement-mpi bench-mpi scale cost-ablation uneven sensitivity sensitivity-quick irregular heterogeneous beyond timeline format clean
+.PHONY: mpi-only all deps configure build install test test-stress check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce quick quick-expected reproduce-pvm agreement agreement-mpi bench-mpi bench-runtime scale cost-ablation uneven sensitivity sensitivity-quick irregular heterogeneous beyond timeline format clean
 
 all: build
 
@@ -184,6 +184,16 @@ bench-mpi: build
 	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 \
 	  $(BUILD)/experiments/mpi_pingpong_bench --benchmark_repetitions=7 \
 	  --benchmark_enable_random_interleaving=true --benchmark_min_time=0.1
+
+# The runtime's own cost per iteration and per chunk under the native clock, every policy on MPI
+# and PVM, P = 1 and 4, bodies of 0, 1 and 10 us, beside the plain loop, OpenMP
+# schedule(dynamic,k) and the raw round trips (Google Benchmark; table in docs/library.md, "What
+# the library costs"; about 20 minutes on the 2-core machine). BENCH_ARGS: more flags, e.g.
+# BENCH_ARGS='--backends=mpi --procs=1 --policies=NONE,SS'.
+BENCH_REPS ?= 3
+bench-runtime: build
+	$(BUILD)/experiments/runtime_cost_bench --benchmark_repetitions=$(BENCH_REPS) \
+	  --benchmark_report_aggregates_only=true $(BENCH_ARGS)
 
 # How each mechanism of the paper's cost structure, and each reading of the paper's protocol
 # (first synchronization at the master, pvm_mcast broadcasts, the wire's share of a byte), moves

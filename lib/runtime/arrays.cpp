@@ -46,6 +46,19 @@ void unpack_slice(reader& r, const DLB_array& a, std::int64_t s) {
   }
 }
 
+// Slices [s, s + n) of an array whose slices lie one after the other in memory (a row-major
+// array along rows, a column-major one along columns): one block, copied at once.
+bool slices_contiguous(const DLB_array& a) {
+  return (a.axis == along::rows) == (a.layout == storage::row_major) &&
+         a.map != iteration_map::bitonic;
+}
+std::byte* slices_at(const DLB_array& a, std::int64_t s) {
+  return a.axis == along::rows ? element(a, s, 0) : element(a, 0, s);
+}
+std::size_t slices_bytes(const DLB_array& a, std::int64_t n) {
+  return element_size(a.type) * static_cast<std::size_t>(a.slice_length() * n);
+}
+
 template <class F>
 void for_each_slice(const DLB_array& a, const core::range_list& ranges, F f) {
   const std::int64_t n = a.slice_count();
@@ -57,6 +70,26 @@ void for_each_slice(const DLB_array& a, const core::range_list& ranges, F f) {
       if (mirror != i) f(mirror);
     }
   }
+}
+
+// The slices of the iterations in `ranges`, in the order for_each_slice gives them: a range
+// of contiguous slices as one block (the same bytes, one copy).
+void pack_ranges(writer& w, const DLB_array& a, const core::range_list& ranges) {
+  if (!slices_contiguous(a)) {
+    for_each_slice(a, ranges, [&](std::int64_t s) { pack_slice(w, a, s); });
+    return;
+  }
+  for (const auto& rg : ranges)
+    if (rg.end > rg.begin) w.put_raw(slices_at(a, rg.begin), slices_bytes(a, rg.end - rg.begin));
+}
+
+void unpack_ranges(reader& r, const DLB_array& a, const core::range_list& ranges) {
+  if (!slices_contiguous(a)) {
+    for_each_slice(a, ranges, [&](std::int64_t s) { unpack_slice(r, a, s); });
+    return;
+  }
+  for (const auto& rg : ranges)
+    if (rg.end > rg.begin) r.get_raw(slices_at(a, rg.begin), slices_bytes(a, rg.end - rg.begin));
 }
 
 std::size_t whole_bytes(const DLB_array& a) {
@@ -72,7 +105,7 @@ void pack_arrays(writer& w, const std::vector<DLB_array*>& arrays, const core::r
                  array_filter selected) {
   for (const DLB_array* a : arrays) {
     if (!selected(*a)) continue;
-    for_each_slice(*a, ranges, [&](std::int64_t s) { pack_slice(w, *a, s); });
+    pack_ranges(w, *a, ranges);
   }
 }
 
@@ -80,7 +113,7 @@ void unpack_arrays(reader& r, const std::vector<DLB_array*>& arrays, const core:
                    array_filter selected) {
   for (const DLB_array* a : arrays) {
     if (!selected(*a)) continue;
-    for_each_slice(*a, ranges, [&](std::int64_t s) { unpack_slice(r, *a, s); });
+    unpack_ranges(r, *a, ranges);
   }
 }
 
@@ -90,7 +123,7 @@ void pack_inputs(writer& w, const std::vector<DLB_array*>& arrays, const core::r
     if (a->distribution == data_distribution::whole) {
       w.put_raw(a->data, whole_bytes(*a));
     } else {
-      for_each_slice(*a, ranges, [&](std::int64_t s) { pack_slice(w, *a, s); });
+      pack_ranges(w, *a, ranges);
     }
   }
 }
@@ -102,7 +135,7 @@ void unpack_inputs(reader& r, const std::vector<DLB_array*>& arrays,
     if (a->distribution == data_distribution::whole) {
       r.get_raw(a->data, whole_bytes(*a));
     } else {
-      for_each_slice(*a, ranges, [&](std::int64_t s) { unpack_slice(r, *a, s); });
+      unpack_ranges(r, *a, ranges);
     }
   }
 }

@@ -25,6 +25,7 @@
 #include "dlb/core/chunks.hpp"
 #include "dlb/core/cost_model.hpp"
 #include "dlb/core/distribution.hpp"
+#include "dlb/core/poll_pacing.hpp"
 #include "dlb/core/redistribution.hpp"
 #include "dlb/core/self_scheduling_model.hpp"
 #include "dlb/core/strategy.hpp"
@@ -74,6 +75,16 @@ struct slave_state {
   bool interrupt_ = false;
   bool sync_pending_ = false;
   slave_stats st_;
+  // Paced polls (DLB_slave_sync): under the native clock, with no tracing, no fault injected in
+  // this slave and no recovery, an iteration between polls costs a counter and a check; the
+  // messages (interrupts, instructions, work) are polled once per poll_count_ iterations, about
+  // every pacing_.target_ns (core::next_poll_count). Under the emulated clock and the simulator
+  // every iteration polls, as before, so that every decision stays the same.
+  bool paced_ = false;
+  std::int64_t poll_count_ = 1;      // iterations between the last two polls
+  std::int64_t poll_countdown_ = 1;  // iterations until the next poll
+  double last_poll_ = 0.0;           // the clock at the last poll
+  core::poll_pacing pacing_;
 };
 
 // The master's side: the results gathered, the balancer's tally, the run's statistics.
@@ -200,6 +211,8 @@ struct context_state {
   bool others_active() const;
   std::vector<int> active_other_ranks() const;
   bool poll_interrupt();
+  // Whether this slave may poll by count between iterations (slave_state::paced_).
+  bool paced_polls() const;
   void send_interrupts();
   // One synchronization of this slave's group, under the protocol in force (proto_).
   void run_sync();

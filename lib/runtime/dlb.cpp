@@ -303,6 +303,10 @@ void receive_scatter(detail::context_state& DLB) {
   DLB.slave_.st_.start = net.clock().now();
   DLB.slave_.sync_start_ = DLB.slave_.st_.start;
   DLB.slave_.body_from_ = DLB.slave_.st_.start;
+  DLB.slave_.paced_ = DLB.paced_polls();
+  DLB.slave_.poll_count_ = 1;
+  DLB.slave_.poll_countdown_ = 1;
+  DLB.slave_.last_poll_ = DLB.slave_.st_.start;
 }
 
 }  // namespace

@@ -304,6 +304,10 @@ std::optional<delivered> messenger::poll(const match& m) {
 }
 
 delivered messenger::wait(const match& m, const std::string& what) {
+  return wait(m, [&what] { return what; });
+}
+
+delivered messenger::wait(const match& m, const std::function<std::string()>& what) {
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
   for (;;) {
     if (auto d = take(m, false)) {
@@ -314,7 +318,7 @@ delivered messenger::wait(const match& m, const std::string& what) {
     if (transport_.detects_deadlock()) {
       // Virtual time: no wall-clock bound; a wait that can never end is the simulator's
       // deadlock, which ends the run with every task's state.
-      transport_.waiting_for(what);
+      transport_.waiting_for(what());
       drain(std::chrono::microseconds::max());
       continue;
     }
@@ -322,7 +326,7 @@ delivered messenger::wait(const match& m, const std::string& what) {
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       throw run_error("timed out after " + std::to_string(timeout_.count()) + " ms waiting for " +
-                      what);
+                      what());
     }
     drain(std::min(left, std::chrono::microseconds(100'000)));
   }

@@ -57,9 +57,10 @@ void detail::context_state::request_chunk() {
   net_.send(protocol::master_rank, tag::request,
             protocol::encode(protocol::request_msg{h, slave_.done_since_sync_, speed}));
   ++slave_.st_.syncs;
-  auto d = net_.wait(protocol::in_sync(tag::chunk, h, protocol::master_rank),
-                     "the master's next chunk (loop " + std::to_string(loop_id_) + ", request " +
-                         std::to_string(h.epoch) + ")");
+  auto d = net_.wait(protocol::in_sync(tag::chunk, h, protocol::master_rank), [&h] {
+    return "the master's next chunk (loop " + std::to_string(h.loop) + ", request " +
+           std::to_string(h.epoch) + ")";
+  });
   reader r = d.body();
   protocol::chunk_msg m = protocol::decode_chunk(r);
   reader slices(m.slices);
@@ -88,9 +89,11 @@ void run_self_scheduler(context_state& DLB) {
           return (m.kind == tag::gather || m.kind == tag::request) &&
                  protocol::peek_loop(m) == loop;
         },
-        "requests or results of loop " + std::to_string(loop) + " (" +
-            std::to_string(DLB.master_.gathered_.size()) + " of " + std::to_string(P) +
-            " workers done)");
+        [&DLB, P] {
+          return "requests or results of loop " + std::to_string(DLB.loop_id_) + " (" +
+                 std::to_string(DLB.master_.gathered_.size()) + " of " + std::to_string(P) +
+                 " workers done)";
+        });
     if (d.kind == tag::gather) {
       DLB.master_.gathered_.push_back(std::move(d));
       continue;

@@ -105,6 +105,16 @@ bool DLB_slave_sync(context& ctx) {
   if (prm.recover) append_iteration(DLB.recovery_.unhanded_, i);
   ++DLB.slave_.done_since_sync_;
   ++DLB.slave_.st_.iterations_done;
+  auto& me = DLB.slave_;
+  if (me.paced_ && --me.poll_countdown_ > 0) {
+    // Between polls (native clock): no clock read, no message, no accounting but the work
+    // done; the body's time is busy, charged at the next DLB call (begin_call).
+    const double u =
+        DLB.loop_.work && DLB.balance_.unit == core::balance_unit::work ? DLB.loop_.work(i) : 1.0;
+    me.work_since_sync_ += u;
+    me.st_.work_done += u;
+    return me.interrupt_;
+  }
   // The body's time since it got control is busy (begin_call); without a work function that is
   // the cost it reported itself (runtime::compute), or real time under the native clock.
   const detail::call_scope call(DLB);
@@ -131,7 +141,23 @@ bool DLB_slave_sync(context& ctx) {
     DLB.slave_.interrupt_ = true;
     DLB.slave_.sync_pending_ = true;
   }
+  if (me.paced_) {
+    const double now = DLB.net_.clock().now();
+    me.poll_count_ = core::next_poll_count(
+        me.poll_count_, static_cast<std::int64_t>((now - me.last_poll_) * 1e9), me.pacing_);
+    me.poll_countdown_ = me.poll_count_;
+    me.last_poll_ = now;
+  }
   return DLB.slave_.interrupt_;
+}
+
+bool detail::context_state::paced_polls() const {
+  // Only where time is real: under the emulated clock and the simulator a poll's timing is part
+  // of the result. Tracing records every iteration; a fault injected in this slave counts them;
+  // recovery hands in per iteration.
+  const auto& prm = rt_.params();
+  return !net_.clock().emulated() && states_ == nullptr && !prm.recover &&
+         prm.fault.slave != rt_.rank();
 }
 
 namespace detail {

@@ -2,6 +2,7 @@
 #include "mpi_transport.hpp"
 
 #include <mpi.h>
+#include <sched.h>
 #include <signal.h>
 #include <time.h>
 
@@ -117,26 +118,36 @@ std::optional<envelope> mpi_transport::take_exit() {
 }
 
 std::optional<envelope> mpi_transport::receive(std::chrono::microseconds bound) {
-  // Polls without pause for the first 50 us (a reply that is on its way costs no sleep), then
-  // sleeps between polls, 10 us doubling to at most 200 us.
+  // A reply on its way costs no sleep: polls without pause for the first 200 us, then polls and
+  // yields the processor (an oversubscribed host runs the other ranks meanwhile) until 2 ms,
+  // and only then sleeps between polls, 10 us doubling to at most 200 us
+  // (core::next_wait_step).
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + bound;
-  const auto spin_until = start + std::chrono::microseconds(50);
-  std::chrono::microseconds backoff(10);
+  std::chrono::microseconds slept(0);
   for (;;) {
     progress();
     if (auto e = take_message()) return e;
-    if (auto e = take_exit()) return e;
+    // Exits are rare and each peer's check is a system call: looked for at most every 100 us.
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_exit_check_ >= std::chrono::microseconds(100)) {
+      last_exit_check_ = now;
+      if (auto e = take_exit()) return e;
+    }
     if (terminated())
       throw run_error(describe(rank_) +
                       " was ended by mpirun (SIGTERM): another rank of the job ended first; "
                       "mpirun's message names it");
-    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
-        deadline - std::chrono::steady_clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - now);
     if (left.count() <= 0) return std::nullopt;
-    if (std::chrono::steady_clock::now() < spin_until) continue;
-    pause_for(std::min(backoff, left));
-    backoff = std::min(backoff * 2, std::chrono::microseconds(200));
+    const core::wait_step step = core::next_wait_step(
+        std::chrono::duration_cast<std::chrono::microseconds>(now - start), slept, pacing_);
+    if (step.what == core::wait_step::kind::yield) {
+      sched_yield();
+    } else if (step.what == core::wait_step::kind::sleep) {
+      slept = step.sleep;
+      pause_for(std::min(step.sleep, left));
+    }
   }
 }
 

@@ -18,9 +18,11 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
+#include "dlb/core/poll_pacing.hpp"
 #include "dlb/runtime/seam.hpp"
 #include "exit_watch.hpp"
 
@@ -59,6 +61,8 @@ class mpi_transport final : public transport {
   exit_watch& exits_;
   std::vector<bool> watched_;
   std::vector<std::unique_ptr<pending>> sends_;
+  core::wait_pacing pacing_;  // receive's spin, yield and sleep (core/poll_pacing.hpp)
+  std::chrono::steady_clock::time_point last_exit_check_{};  // receive: the peers' exits
 };
 
 // Set by the SIGTERM handler the launcher installs (mpirun ends a job so).

@@ -127,6 +127,9 @@ class messenger {
   // Waits (bounded) for a matching message and advances the clock to its arrival. `what` names
   // the awaited message in the timeout error.
   delivered wait(const match& m, const std::string& what);
+  // The same, `what` made only when needed (a timeout; the simulator's deadlock report): the
+  // waits on self-scheduling's hot path build no string per chunk.
+  delivered wait(const match& m, const std::function<std::string()>& what);
 
   // Messages this task will never take (a slave's interrupts of a loop it has left): dropped
   // from the pending lists now and on arrival from now on, their receive overhead still
