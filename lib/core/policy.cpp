@@ -52,4 +52,37 @@ std::string to_string(const policy& p) {
   return s;
 }
 
+capabilities capabilities_of(strategy kind) {
+  switch (kind) {
+    case strategy::none:
+    case strategy::gcdlb:
+    case strategy::gddlb:
+    case strategy::lcdlb:
+    case strategy::lddlb:
+    case strategy::automatic:
+      return {.survives_loss = true, .needs_every_profile = false};
+    case strategy::self_scheduling:
+      return {.survives_loss = false, .needs_every_profile = false};
+    case strategy::adaptive:
+      return {.survives_loss = false, .needs_every_profile = true};
+    case strategy::auto_all:
+      return {.survives_loss = false, .needs_every_profile = false};
+  }
+  return {};
+}
+
+capabilities capabilities_of(const policy& p, std::span<const policy> candidates,
+                             const std::optional<policy>& forced) {
+  capabilities c = capabilities_of(p.kind);
+  if (p.kind != strategy::auto_all) return c;
+  auto add = [&c](const policy& q) {
+    const auto r = capabilities_of(q.kind);
+    c.survives_loss = c.survives_loss && r.survives_loss;
+    c.needs_every_profile = c.needs_every_profile || r.needs_every_profile;
+  };
+  for (const auto& q : candidates) add(q);
+  if (forced) add(*forced);
+  return c;
+}
+
 }  // namespace dlb::core

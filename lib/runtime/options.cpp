@@ -1,6 +1,7 @@
 // options.cpp: parsing and typed access with errors that name the option.
 #include "dlb/runtime/options.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -48,10 +49,22 @@ options options::parse(const std::vector<option_spec>& specs,
       }
       value = args[++i];
     }
+    if (!spec->values.empty() &&
+        std::find(spec->values.begin(), spec->values.end(), value) == spec->values.end()) {
+      throw usage_error("option --" + name + " must be " + list_values(spec->values) + ", got '" +
+                        value + "'");
+    }
     o.values_[name] = value;
     o.given_[name] = true;
   }
   return o;
+}
+
+std::string list_values(const std::vector<std::string>& values) {
+  std::string list;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == values.size() ? " or " : ", ") + values[i];
+  return list;
 }
 
 const std::string& options::str(const std::string& name) const {

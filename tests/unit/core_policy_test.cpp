@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "dlb/core/auto_all.hpp"
 #include "dlb/core/policy.hpp"
 
 namespace {
@@ -73,4 +74,43 @@ TEST(Policy, BadNamesAreRefusedWithAReason) {
   }
 }
 
+// The capability columns (what a policy can run with), from which the runtime derives the option
+// combinations it refuses: one row per policy, and AUTO-ALL's from everything it may commit to.
+TEST(Policy, CapabilitiesPerPolicyAndUnderAutoAll) {
+  using dlb::core::capabilities;
+  using dlb::core::capabilities_of;
+  struct row {
+    std::string name;
+    capabilities expected;
+  };
+  const capabilities plain{true, false}, no_loss{false, false}, adaptive{false, true};
+  for (const auto& r : std::vector<row>{{"NONE", plain},
+                                        {"GCDLB", plain},
+                                        {"GDDLB", plain},
+                                        {"LCDLB", plain},
+                                        {"LDDLB", plain},
+                                        {"AUTO", plain},
+                                        {"SS", no_loss},
+                                        {"CSS:4", no_loss},
+                                        {"GSS", no_loss},
+                                        {"AWF", no_loss},
+                                        {"ADAPTIVE", adaptive},
+                                        {"AUTO-ALL", no_loss}}) {
+    EXPECT_EQ(capabilities_of(parse_policy(r.name).kind), r.expected) << r.name;
+    EXPECT_EQ(capabilities_of(parse_policy(r.name), {}, std::nullopt), r.expected) << r.name;
+  }
+  // Candidates count only under AUTO-ALL.
+  const std::vector<policy> with_adaptive = dlb::core::parse_candidates("GCDLB ADAPTIVE");
+  const std::vector<policy> paper = dlb::core::parse_candidates("GCDLB GDDLB LCDLB LDDLB");
+  EXPECT_EQ(capabilities_of(parse_policy("GDDLB"), with_adaptive, std::nullopt), plain);
+  const auto all = parse_policy("AUTO-ALL");
+  EXPECT_EQ(capabilities_of(all, with_adaptive, std::nullopt), adaptive);
+  EXPECT_EQ(capabilities_of(all, paper, std::nullopt), no_loss);
+  EXPECT_EQ(capabilities_of(all, paper, parse_policy("ADAPTIVE")), adaptive);
+  EXPECT_EQ(capabilities_of(all, dlb::core::parse_candidates(dlb::core::default_candidates()),
+                            std::nullopt),
+            adaptive);
+}
+
 }  // namespace
+

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -70,6 +71,79 @@ TEST(Options, OneDefaultPersistence) {
       EXPECT_EQ(std::stod(s.value), defaults.persistence);
     }
   }
+}
+
+// A choice option's values are listed once (its option_spec): the parser refuses any other,
+// naming them; its default is one of them, and its help describes each.
+TEST(Options, ChoiceValuesAreListedOnceAndChecked) {
+  int choices = 0;
+  for (const auto& s : dlb::common_options()) {
+    if (s.values.empty()) continue;
+    ++choices;
+    EXPECT_NE(std::find(s.values.begin(), s.values.end(), s.value), s.values.end()) << s.name;
+    for (const auto& v : s.values)
+      EXPECT_NE(s.help.find(v), std::string::npos) << s.name << " " << v;
+    EXPECT_EQ(usage_error_of({"--" + s.name, "bogus"}),
+              "option --" + s.name + " must be " + dlb::list_values(s.values) + ", got 'bogus'");
+  }
+  EXPECT_GE(choices, 13);
+  EXPECT_EQ(dlb::list_values({"a"}), "a");
+  EXPECT_EQ(dlb::list_values({"a", "b"}), "a or b");
+  EXPECT_EQ(dlb::list_values({"a", "b", "c"}), "a, b or c");
+}
+
+// The refused combinations follow from the capability columns (core::capabilities_of), for every
+// policy: --on-loss recover needs one that survives a loss, --after-no-move stop one that does
+// not wait for every profile. Nothing else is refused for these pairs.
+TEST(Options, RefusedCombinationsFollowTheCapabilities) {
+  struct row {
+    std::vector<std::string> strategy;
+    bool recover_ok, stop_ok;
+  };
+  for (const auto& r : std::vector<row>{
+           {{"--strategy", "NONE"}, true, true},
+           {{"--strategy", "GCDLB"}, true, true},
+           {{"--strategy", "GDDLB"}, true, true},
+           {{"--strategy", "LCDLB"}, true, true},
+           {{"--strategy", "LDDLB"}, true, true},
+           {{"--strategy", "AUTO"}, true, true},
+           {{"--strategy", "SS"}, false, true},
+           {{"--strategy", "CSS:8"}, false, true},
+           {{"--strategy", "FAC2"}, false, true},
+           {{"--strategy", "ADAPTIVE"}, false, false},
+           {{"--strategy", "AUTO-ALL"}, false, false},  // ADAPTIVE among the default candidates
+           {{"--strategy", "AUTO-ALL", "--candidates", "GCDLB LDDLB SS"}, false, true},
+           {{"--strategy", "AUTO-ALL", "--candidates", "GCDLB SS", "--auto-force", "ADAPTIVE"},
+            false, false},
+       }) {
+    auto with = [&r](std::vector<std::string> more) {
+      auto a = r.strategy;
+      a.insert(a.end(), more.begin(), more.end());
+      return usage_error_of(a);
+    };
+    const std::string name = r.strategy[1];
+    EXPECT_EQ(with({}), "") << name;
+    const auto recover = with({"--backend", "sim", "--on-loss", "recover"});
+    const auto stop = with({"--after-no-move", "stop"});
+    EXPECT_EQ(recover.empty(), r.recover_ok) << name << ": " << recover;
+    EXPECT_EQ(stop.empty(), r.stop_ok) << name << ": " << stop;
+    if (!r.recover_ok) {
+      EXPECT_NE(recover.find("--on-loss recover does not work with --strategy " + name),
+                std::string::npos)
+          << recover;
+    }
+    if (!r.stop_ok) {
+      EXPECT_NE(stop.find("--after-no-move stop does not work with --strategy " + name),
+                std::string::npos)
+          << stop;
+    }
+  }
+  // The backend's and the protocol's columns.
+  EXPECT_NE(usage_error_of({"--backend", "mpi", "--on-loss", "recover"}).find("ULFM"),
+            std::string::npos);
+  EXPECT_NE(usage_error_of({"--on-loss", "recover", "--first-sync", "master-global"})
+                .find("does not work with --first-sync master-global"),
+            std::string::npos);
 }
 
 // The reference profiles are found as data: $DLB_NETWORK_DIR first, then beside the file that

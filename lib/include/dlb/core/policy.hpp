@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -29,5 +31,26 @@ policy parse_policy(std::string_view text);
 std::string to_string(const policy& p);
 // Every name parse_policy accepts, for messages ("NONE GCDLB ... CSS:k ... AWF").
 std::string_view known_policy_names();
+
+// What a policy can run with: the columns from which the runtime derives the option
+// combinations it refuses (runtime.cpp, refuse_combinations). A new policy kind is a row of
+// capabilities_of's table; the refusals follow.
+struct capabilities {
+  // --on-loss recover: the survivors take a lost slave's unfinished iterations (lib/README.md,
+  // "When a workstation is lost"). The self-scheduling rules hand out chunks without it;
+  // ADAPTIVE waits for every slave's profile; AUTO-ALL may commit to either.
+  bool survives_loss = true;
+  // Waits for every active slave's profile at each synchronization, so --after-no-move stop
+  // (a group that stops balancing sends no more) would leave it waiting: ADAPTIVE.
+  bool needs_every_profile = false;
+  bool operator==(const capabilities&) const = default;
+};
+// The row of a policy kind (a self-scheduling rule's whatever its rule).
+capabilities capabilities_of(strategy kind);
+// A run's: its policy's row, and under AUTO-ALL also those of every policy it may commit to
+// (the candidates and a forced one): it survives a loss only if all of them do, and needs every
+// profile if any of them does.
+capabilities capabilities_of(const policy& p, std::span<const policy> candidates,
+                             const std::optional<policy>& forced);
 
 }  // namespace dlb::core

@@ -22,8 +22,14 @@ struct option_spec {
   std::string name;   // without the leading --
   std::string value;  // default ("" = must be given, for required options)
   std::string help;
+  // A choice option's values, the one place they are listed: parse() refuses any other, naming
+  // them ("must be a, b or c"). Empty: any value (the reader checks it).
+  std::vector<std::string> values = {};
   bool flag = false;  // takes no value ("1" when present)
 };
+
+// "a", "a or b", "a, b or c": a choice's values as messages list them.
+std::string list_values(const std::vector<std::string>& values);
 
 // The whole of `text` as a number (std::stod's syntax), or nothing: the one number parser of the
 // options, --speeds and network description files.
