@@ -417,7 +417,8 @@ void uneven_section(const std::vector<uneven::run>& runs, std::size_t rows) {
   const uneven::cells c(runs);
   std::cout << "# Loops whose iterations cost different amounts\n\n"
                "The synthetic loop on the simulated backend, P = 4 (K = 2), 400 iterations of "
-               "50 ms mean, tl = 5 s (experiments/configs/uneven.conf); "
+               "50 ms mean, without load (ml = 0) and under ml = 5 with the tl of "
+               "experiments/configs/uneven.conf; "
             << rows << " runs, " << rows - runs.size()
             << " not verified. Shapes: *linear* (iteration i costs 2 w (i+1)/(I+1)) and *heavy* "
                "(a seeded heavy tail: Pareto 1.1 capped at 50x the cheapest). *work*: speeds in "
