@@ -168,9 +168,17 @@ study_inputs read_inputs(const sweep::cli_args& args) {
   in.points = read_points(in.out / "points.csv");
   const std::string results_path = args.required("results");
   in.results = sweep::read_results_table(results_path);
-  if (!in.results.column("status") || !in.results.column("extra_args")) {
+  if (!in.results.column("status") || !in.results.column("extra_args") ||
+      !in.results.column("seed")) {
     throw sweep::csv_error(results_path + " is not a dlb_sweep results file");
   }
+  // Only the design's seeds: a resumed study's results file may also hold the runs of an earlier
+  // design (more seeds), which would otherwise weigh in where their point's args and tl match.
+  std::erase_if(in.results.rows, [&](const auto& r) {
+    const auto seed = sweep::parse_uint(in.results.field(r, "seed"));
+    return !seed || std::find(in.design.seeds.begin(), in.design.seeds.end(), *seed) ==
+                        in.design.seeds.end();
+  });
   const std::string paper_dir = args.value("paper-dir").value_or(report::default_paper_dir);
   in.paper_best = report::read_paper_best(paper_dir);
   in.md_path = args.value("md").value_or((in.out / "SENSITIVITY.md").string());
@@ -454,10 +462,10 @@ void md_design(std::ostringstream& md, const study_inputs& in, const study_aggre
      << "`, each under NONE, the four strategies and AUTO, with " << in.design.seeds.size()
      << " paired load seeds; " << a.runs << " runs, " << a.ok << " ok. Intervals: a paired "
      << "bootstrap over the seeds (" << in.design.bootstrap << " replicates per point; a seed "
-     << "brings all its strategies and configurations). Why this design: at full size with 10 "
-     << "seeds a point costs about twice `make reproduce`'s sweep (the runs' wall time per point "
-     << "is in the last table), so the budget (60 minutes on 2 cores) allows about 15 points, not "
-     << "a factorial over 8 parameters (thousands of points); a Latin hypercube still shows every "
+     << "brings all its strategies and configurations). Why this design: every point runs the "
+     << "whole paper at full size (the runs' wall time per point is in the last table), so the "
+     << "compute budget (the design file says it) allows a handful of points, not a factorial "
+     << "over the parameters (thousands of points); a Latin hypercube still shows every "
      << "parameter at each of its levels (experiments/README.md, \"Sensitivity study\"). With "
      << fewest_per_level << " to " << most_per_level << " points per level, the main effects "
      << "are leads to follow, not measurements.\n\n";

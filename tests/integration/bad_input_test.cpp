@@ -245,11 +245,12 @@ class BadInput : public ::testing::TestWithParam<bad_input> {
     write(fix / "a_file", "not a directory\n");
     const std::string design_head = "base = " + (fix / "good.conf").string() + "\npoints = 2\n";
     write(fix / "unknown.design", design_head + "seeds = 1 2\ntl_max = 1 2\n");
-    write(fix / "lohi.design", design_head + "seeds = 1 2\ntl = range 50 0.5 4 log\n");
-    write(fix / "noseeds.design", design_head + "seeds =\ntl = 1 2 5\n");
-    write(fix / "good.design", design_head + "seeds = 1 2\ntl = 1 2 5\n");
+    write(fix / "lohi.design", design_head + "seeds = 1 2\ntl_factor = range 50 0.5 4 log\n");
+    write(fix / "noseeds.design", design_head + "seeds =\ntl_factor = 1 2 5\n");
+    write(fix / "good.design", design_head + "seeds = 1 2\ntl_factor = 1 2 5\n");
     write(fix / "nobase.design",
-          "base = " + (fix / "no_such.conf").string() + "\npoints = 2\nseeds = 1\ntl = 1 2 5\n");
+          "base = " + (fix / "no_such.conf").string() +
+              "\npoints = 2\nseeds = 1\ntl_factor = 1 2 5\n");
   }
   static void TearDownTestSuite() { fs::remove_all(root_); }
 
