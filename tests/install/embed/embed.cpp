@@ -50,9 +50,11 @@ bool balanced_loop(dlb::mpi::session& s, std::int64_t n, double scale) {
 
 }  // namespace
 
-// DLB_EMBED_FAIL=1: the body throws on the communicator's last rank. Every rank must catch an
-// exception (that rank its own, the others a dlb::run_error) and the program go on to a
-// collective and MPI_Finalize: the library never aborts the job. Prints "caught" per rank.
+// DLB_EMBED_FAIL=1: the body throws on the communicator's last rank, at the first iteration
+// that rank computes (not at a fixed index: balancing may move any later iteration away from it,
+// and then nothing would throw). Every rank must catch an exception (that rank its own, the
+// others a dlb::run_error) and the program go on to a collective and MPI_Finalize: the library
+// never aborts the job. Prints "caught" per rank.
 int failing_run() {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -67,8 +69,10 @@ int failing_run() {
     dlb::loop_spec loop;
     loop.iterations = 200;
     loop.work = [](std::int64_t) { return 1e-4; };
+    int computed_here = 0;
     s.parallel_for(loop, {&Y}, [&](std::int64_t i) {
-      if (s.rank() == size - 1 && i >= 150) throw std::runtime_error("the body failed");
+      if (s.rank() == size - 1 && ++computed_here == 1)
+        throw std::runtime_error("the body failed");
       y[static_cast<std::size_t>(i)] = 1.0;
     });
     s.finish();
