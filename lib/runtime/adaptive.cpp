@@ -12,7 +12,7 @@
 #include <cmath>
 #include <limits>
 
-#include "context_impl.hpp"
+#include "loop_session.hpp"
 #include "dlb/core/cost_model.hpp"
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/dlb.hpp"
@@ -20,7 +20,7 @@
 
 namespace dlb {
 
-void detail::context_state::return_to_reselection() {
+void detail::slave_session::return_to_reselection() {
   proto_ = master_sync_protocol(popts_);
   group_size_ = procs_;
   groups_ = groups_for(procs_);
@@ -34,7 +34,7 @@ void detail::context_state::return_to_reselection() {
 }
 
 std::optional<std::array<double, core::kBalancingStrategies>>
-detail::context_state::predict_remaining(
+detail::master_session::predict_remaining(
     const std::array<std::vector<core::range_list>, core::kBalancingStrategies>& starts, double now,
     const std::vector<double>& speeds, double window) const {
   const auto& prm = rt_.params();

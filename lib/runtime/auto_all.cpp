@@ -15,7 +15,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "context_impl.hpp"
+#include "loop_session.hpp"
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/core/self_scheduling_model.hpp"
 #include "dlb/runtime/protocol.hpp"
@@ -51,7 +51,7 @@ double total(const core::message_parts& m) { return m.send + m.wire + m.rest + m
 
 }  // namespace
 
-std::optional<core::model_input> detail::context_state::model_for_choice(
+std::optional<core::model_input> detail::master_session::model_for_choice(
     const strategy_prediction& four, const std::vector<double>& speeds) const {
   const auto& prm = rt_.params();
   std::vector<double> w;
@@ -82,7 +82,7 @@ std::optional<core::model_input> detail::context_state::model_for_choice(
   return in;
 }
 
-double detail::context_state::predict_self_scheduled(const core::policy& p,
+double detail::master_session::predict_self_scheduled(const core::policy& p,
                                                      const core::model_input& in,
                                                      const core::range_list& pool,
                                                      const std::vector<double>& speeds,
@@ -117,7 +117,7 @@ double detail::context_state::predict_self_scheduled(const core::policy& p,
   return elapsed + decision + sum / static_cast<double>(draws);
 }
 
-detail::auto_all_pick detail::context_state::choose_policy(
+detail::auto_all_pick detail::master_session::choose_policy(
     const std::vector<protocol::member_profile>& profiles, const std::vector<double>& speeds,
     double now) {
   const auto wall0 = std::chrono::steady_clock::now();
@@ -172,7 +172,7 @@ detail::auto_all_pick detail::context_state::choose_policy(
   return pick;
 }
 
-void detail::context_state::start_pool(const core::policy& p, core::range_list pool,
+void detail::master_session::start_pool(const core::policy& p, core::range_list pool,
                                        std::vector<double> weights) {
   core::chunk_params cp;
   cp.rule = p.rule;
@@ -188,7 +188,7 @@ void detail::context_state::start_pool(const core::policy& p, core::range_list p
   self_sched_.chunk_bytes_ = 0;
 }
 
-core::range_list detail::context_state::next_chunk(std::size_t worker) {
+core::range_list detail::master_session::next_chunk(std::size_t worker) {
   const std::int64_t c = self_sched_.dispenser_->next(worker);
   if (c == 0) return {};
   core::range_split split = core::split_front(self_sched_.pool_, c);
@@ -197,7 +197,7 @@ core::range_list detail::context_state::next_chunk(std::size_t worker) {
   return std::move(split.front);
 }
 
-void detail::context_state::become_worker() {
+void detail::slave_session::become_worker() {
   // The iterations not started go back to the master's pool: the current range keeps its begin
   // (the application's loop ends it there), the rest is dropped.
   strategy_ = core::strategy::self_scheduling;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "arrays.hpp"
-#include "context_impl.hpp"
+#include "loop_session.hpp"
 #include "dlb/core/adaptive.hpp"
 #include "dlb/core/groups.hpp"
 #include "dlb/core/profile.hpp"
@@ -29,7 +29,7 @@ namespace detail {
 
 class central_balancer {
  public:
-  explicit central_balancer(context_state& dlb);
+  explicit central_balancer(master_session& dlb);
   // Until every slave has handed in its results (kept for DLB_gather_data).
   void run();
 
@@ -118,7 +118,7 @@ class central_balancer {
   void commit_reselection(under_strategy& plan, core::strategy pick,
                           const protocol::sync_header& h);
 
-  context_state& dlb_;
+  master_session& dlb_;
   messenger& net_;
   std::size_t procs_;
   // The protocol in force (context::proto_): the master's own synchronization, then the
@@ -132,7 +132,7 @@ class central_balancer {
   std::vector<std::vector<std::size_t>> members_of_;  // each group's slaves (context::groups_)
 };
 
-central_balancer::central_balancer(context_state& dlb)
+central_balancer::central_balancer(master_session& dlb)
     : dlb_(dlb),
       net_(dlb.net_),
       procs_(static_cast<std::size_t>(dlb.procs_)),
@@ -706,7 +706,7 @@ void central_balancer::commit_reselection(under_strategy& plan, core::strategy p
 }  // namespace detail
 
 void DLB_master_sync(context& ctx) {
-  auto& DLB = detail::state(ctx);
+  auto& DLB = detail::master_of(ctx, "DLB_master_sync");
   DLB.master_.gathered_.clear();
   if (DLB.self_scheduled())
     detail::run_self_scheduler(DLB);
@@ -714,7 +714,7 @@ void DLB_master_sync(context& ctx) {
     detail::central_balancer(DLB).run();
 }
 
-bool detail::context_state::note_loss(int rank) {
+bool detail::master_session::note_loss(int rank) {
   if (rank <= 0 || rank > procs_ || rt_.lost(rank)) return false;
   rt_.mark_lost(rank);
   const double t = net_.clock().now();

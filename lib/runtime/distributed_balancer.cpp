@@ -8,13 +8,13 @@
 #include <utility>
 #include <vector>
 
-#include "context_impl.hpp"
+#include "loop_session.hpp"
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/protocol.hpp"
 
 namespace dlb {
 
-protocol::decision detail::context_state::decide_in_group(const protocol::member_profile& mine,
+protocol::decision detail::slave_session::decide_in_group(const protocol::member_profile& mine,
                                                           const std::string& where) {
   // The others' profiles are taken in the order they arrive (whoever sent them), then put in
   // member order, so every member decides on the same list.

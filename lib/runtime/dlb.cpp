@@ -21,7 +21,7 @@
 #include <sstream>
 
 #include "arrays.hpp"
-#include "context_impl.hpp"
+#include "loop_session.hpp"
 #include "dlb/core/bitonic.hpp"
 #include "dlb/core/comm_bound.hpp"
 #include "dlb/core/groups.hpp"
@@ -73,32 +73,36 @@ std::string run_stats::summary() const {
 
 namespace detail {
 
-context_state::context_state(runtime& rt)
-    : rt_(rt), net_(detail::net(rt)), states_(rt.states()), strategy_(rt.params().strategy) {}
-
-context_state& state(context& DLB) { return *DLB.state_; }
+void no_session(const char* call, bool master_call, bool on_master) {
+  if (master_call != on_master)
+    throw usage_error(std::string(call) + " is a " + (master_call ? "master's" : "slave's") +
+                      " call, made on " + (on_master ? "the master" : "a slave"));
+  throw usage_error(std::string(call) + " before DLB_init (or after DLB_gather_data)");
+}
 
 }  // namespace detail
 
-context::context(runtime& rt) : state_(std::make_unique<detail::context_state>(rt)) {}
+context::context(runtime& rt) : rt_(rt) {}
 context::~context() = default;
-bool context::master() const { return state_->master(); }
-bool context::more_work() const { return state_->slave_.more_work_; }
+bool context::master() const { return rt_.master(); }
+bool context::more_work() const { return slave_ && slave_->slave_.more_work_; }
 std::int64_t context::start() const {
-  const auto& remaining = state_->slave_.remaining_;
+  if (!slave_) return 0;
+  const auto& remaining = slave_->slave_.remaining_;
   return remaining.empty() ? 0 : remaining.front().begin;
 }
 std::int64_t context::end() const {
-  const auto& remaining = state_->slave_.remaining_;
+  if (!slave_) return 0;
+  const auto& remaining = slave_->slave_.remaining_;
   return remaining.empty() ? 0 : remaining.front().end;
 }
-bool context::interrupt() const { return state_->slave_.interrupt_; }
-const run_stats& context::stats() const { return state_->master_.stats_; }
-const core::range_list& context::done() const { return state_->slave_.done_; }
+bool context::interrupt() const { return slave_ && slave_->slave_.interrupt_; }
+const run_stats& context::stats() const { return master_ ? master_->master_.stats_ : stats_; }
+const core::range_list& context::done() const { return slave_ ? slave_->slave_.done_ : done_; }
 
 void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
               std::initializer_list<DLB_array*> arrays) {
-  DLB_init(DLB, detail::state(DLB).rt_.params().strategy, P, K, loop,
+  DLB_init(DLB, detail::context_access::rt(DLB).params().strategy, P, K, loop,
            std::vector<DLB_array*>(arrays));
 }
 
@@ -148,53 +152,66 @@ loop_spec resolve_loop(const loop_spec& loop, const std::vector<DLB_array*>& arr
 
 void DLB_init(context& ctx, core::strategy s, int P, int K, const loop_spec& loop,
               std::vector<DLB_array*> arrays) {
-  auto& DLB = detail::state(ctx);
-  check_init(DLB.rt_.slaves(), P, K, loop, arrays);
+  runtime& rt = detail::context_access::rt(ctx);
+  check_init(rt.slaves(), P, K, loop, arrays);
   const loop_spec resolved = resolve_loop(loop, arrays);
-  DLB.loop_id_ = DLB.rt_.next_loop_id();
-  DLB.strategy_ = s;
-  // The protocol of the first synchronization (strategy_table.hpp, first_protocol): customized
-  // mode runs it as the master's own, global and centralized: the master sees every profile,
-  // runs the model and commits (section 1.3.3); ADAPTIVE does so at every re-selection
-  // (adaptive.cpp).
-  DLB.popts_ = protocol_options_of(DLB.rt_.params());
-  DLB.popts_.adaptive = s == core::strategy::adaptive;
-  const auto first = first_protocol(s, DLB.popts_);
-  DLB.proto_ = first.value_or(sync_protocol{});
-  DLB.slave_.works_received_ = 0;
-  DLB.slave_.work_got_.clear();
-  DLB.slave_.work_due_.clear();
-  DLB.slave_.moved_epochs_.clear();
-  DLB.master_.tally_.clear();
-  DLB.local_group_size_ = K;
-  DLB.procs_ = P;
-  DLB.group_size_ = group_size_under(DLB.proto_, K, P);
-  DLB.loop_ = resolved;
-  DLB.arrays_ = std::move(arrays);
-  const auto& prm = DLB.rt_.params();
-  DLB.balance_.threshold_iterations =
+  // A new loop: the last one's sessions are gone (DLB_gather_data), or dropped unfinished here.
+  detail::context_access::slave(ctx).reset();
+  detail::context_access::master(ctx).reset();
+  if (rt.master()) {
+    detail::context_access::master(ctx) =
+        std::make_unique<detail::master_session>(rt, s, P, K, resolved, std::move(arrays));
+  } else {
+    detail::context_access::slave(ctx) =
+        std::make_unique<detail::slave_session>(rt, s, P, K, resolved, std::move(arrays));
+  }
+}
+
+detail::loop_session::loop_session(runtime& rt, core::strategy s, int P, int K,
+                                   const loop_spec& loop, std::vector<DLB_array*> arrays)
+    : rt_(rt),
+      net_(detail::net(rt)),
+      states_(rt.states()),
+      loop_id_(rt.next_loop_id()),
+      strategy_(s),
+      // The protocol of the first synchronization (strategy_table.hpp, first_protocol):
+      // customized mode runs it as the master's own, global and centralized: the master sees
+      // every profile, runs the model and commits (section 1.3.3); ADAPTIVE does so at every
+      // re-selection (adaptive.cpp).
+      popts_(protocol_options_of(rt.params())),
+      local_group_size_(K),
+      procs_(P),
+      loop_(loop),
+      arrays_(std::move(arrays)) {
+  popts_.adaptive = s == core::strategy::adaptive;
+  proto_ = first_protocol(s, popts_).value_or(sync_protocol{});
+  group_size_ = group_size_under(proto_, K, P);
+  const auto& prm = rt_.params();
+  balance_.threshold_iterations =
       prm.threshold >= 0
           ? prm.threshold
           // floor(I x pct / 100): for the default 1%, I / 100 as before.
           : std::max<std::int64_t>(
                 1, static_cast<std::int64_t>(std::floor(static_cast<double>(loop.iterations) *
                                                         prm.threshold_pct / 100.0)));
-  DLB.balance_.min_improvement = prm.min_improvement;
-  DLB.balance_.no_move = prm.after_no_move;
-  DLB.balance_.unit = prm.balance_unit;
-  DLB.groups_ = DLB.groups_for(DLB.group_size_);
-  if (!DLB.master()) {
-    DLB.slave_.me_ = static_cast<std::size_t>(DLB.rt_.rank() - 1);
-    DLB.slave_.group_ = core::group_containing(DLB.groups_, DLB.slave_.me_);
-    DLB.slave_.members_ = DLB.groups_[static_cast<std::size_t>(DLB.slave_.group_)];
-    DLB.slave_.st_.group = DLB.slave_.group_;
-  }
-  // NONE has no protocol: no synchronization, ever.
-  DLB.slave_.closed_ = !first;
-  DLB.initialized_ = true;
+  balance_.min_improvement = prm.min_improvement;
+  balance_.no_move = prm.after_no_move;
+  balance_.unit = prm.balance_unit;
+  groups_ = groups_for(group_size_);
 }
 
-std::vector<std::vector<std::size_t>> detail::context_state::groups_for(int K) const {
+detail::slave_session::slave_session(runtime& rt, core::strategy s, int P, int K,
+                                     const loop_spec& loop, std::vector<DLB_array*> arrays)
+    : loop_session(rt, s, P, K, loop, std::move(arrays)) {
+  slave_.me_ = static_cast<std::size_t>(rt_.rank() - 1);
+  slave_.group_ = core::group_containing(groups_, slave_.me_);
+  slave_.members_ = groups_[static_cast<std::size_t>(slave_.group_)];
+  slave_.st_.group = slave_.group_;
+  // NONE has no protocol: no synchronization, ever.
+  slave_.closed_ = !first_protocol(s, popts_);
+}
+
+std::vector<std::vector<std::size_t>> detail::loop_session::groups_for(int K) const {
   const auto P = static_cast<std::size_t>(procs_), k = static_cast<std::size_t>(K);
   const auto& prm = rt_.params();
   if (prm.power_groups && k < P && prm.speeds.size() == P) return core::power_groups(prm.speeds, k);
@@ -203,7 +220,7 @@ std::vector<std::vector<std::size_t>> detail::context_state::groups_for(int K) c
   return g;
 }
 
-std::vector<std::int64_t> detail::context_state::initial_counts() const {
+std::vector<std::int64_t> detail::loop_session::initial_counts() const {
   const auto P = static_cast<std::size_t>(procs_);
   if (loop_.initial == data_distribution::cyclic) {
     std::vector<std::int64_t> c(P, loop_.iterations / procs_);
@@ -219,7 +236,7 @@ std::vector<std::int64_t> detail::context_state::initial_counts() const {
   return core::proportional_work_counts(loop_.iterations, weights, work_cost());
 }
 
-std::vector<core::range_list> detail::context_state::initial_distribution() const {
+std::vector<core::range_list> detail::loop_session::initial_distribution() const {
   if (loop_.initial == data_distribution::cyclic) {
     std::vector<core::range_list> d(static_cast<std::size_t>(procs_));
     for (std::int64_t i = 0; i < loop_.iterations; ++i)
@@ -229,99 +246,80 @@ std::vector<core::range_list> detail::context_state::initial_distribution() cons
   return core::blocks_of(initial_counts());
 }
 
-namespace {
-
-// The master's DLB_scatter_data: the loop's statistics begin, each slave's first share goes out.
-void scatter_from_master(detail::context_state& DLB) {
-  auto& net = DLB.net_;
-  const auto initial = DLB.initial_distribution();
-  DLB.master_.stats_ = run_stats{};
-  DLB.master_.stats_.strategy = DLB.strategy_;
-  DLB.master_.stats_.procs = DLB.procs_;
+void detail::master_session::scatter() {
+  const auto initial = initial_distribution();
+  auto& st = master_.stats_;
+  st.strategy = strategy_;
+  st.procs = procs_;
   // The strategy's group size (the first synchronization may be the master's, global).
-  DLB.master_.stats_.group_size =
-      core::is_customized(DLB.strategy_)
-          ? DLB.group_size_
-          : group_size_under(DLB.strategy_, DLB.local_group_size_, DLB.procs_);
-  DLB.master_.stats_.iterations = DLB.loop_.iterations;
-  DLB.master_.stats_.recover = DLB.rt_.params().recover;
+  st.group_size = core::is_customized(strategy_)
+                      ? group_size_
+                      : group_size_under(strategy_, local_group_size_, procs_);
+  st.iterations = loop_.iterations;
+  st.recover = rt_.params().recover;
   // The loop's start: the master's set-up before it is neither emulated time nor lag.
-  const std::int64_t epoch = net.begin_loop();
-  DLB.master_.stats_.start_time = net.clock().now();
-  DLB.recovery_.closed_at_scatter_ = false;
-  DLB.recovery_.recovery_from_ = -1.0;
-  DLB.recovery_.handed_in_ranges_.assign(static_cast<std::size_t>(DLB.procs_), {});
-  DLB.recovery_.handed_in_stats_.assign(static_cast<std::size_t>(DLB.procs_), {});
-  if (DLB.rt_.params().recover) {
+  const std::int64_t epoch = net_.begin_loop();
+  st.start_time = net_.clock().now();
+  recovery_.handed_in_ranges_.assign(static_cast<std::size_t>(procs_), {});
+  recovery_.handed_in_stats_.assign(static_cast<std::size_t>(procs_), {});
+  if (rt_.params().recover) {
     // A slave lost since the last loop: this loop does not balance (every slave that learns of
     // it during the loop stops balancing), and its share is recovered at the end.
-    while (auto d = net.poll(with_tag(tag::task_exit)))
-      if (DLB.note_loss(d->from)) DLB.recovery_.closed_at_scatter_ = true;
+    while (auto d = net_.poll(with_tag(tag::task_exit)))
+      if (note_loss(d->from)) recovery_.closed_at_scatter_ = true;
   }
-  const auto first = DLB.self_scheduled() ? DLB.first_chunks() : initial;
-  for (int r = 1; r <= DLB.procs_; ++r) {
-    if (DLB.rt_.lost(r)) continue;  // its share is missing at the end: recovered
+  const auto first = self_scheduled() ? first_chunks() : initial;
+  for (int r = 1; r <= procs_; ++r) {
+    if (rt_.lost(r)) continue;  // its share is missing at the end: recovered
     const auto& ranges = first[static_cast<std::size_t>(r - 1)];
     writer slices;
-    detail::pack_inputs(slices, DLB.arrays_, ranges);
-    net.send(r, tag::scatter,
-             protocol::encode(protocol::scatter_msg{DLB.loop_id_, epoch, ranges, slices.data()}));
+    detail::pack_inputs(slices, arrays_, ranges);
+    net_.send(r, tag::scatter,
+              protocol::encode(protocol::scatter_msg{loop_id_, epoch, ranges, slices.data()}));
   }
 }
 
-// A slave's DLB_scatter_data: its first share, and who starts with work.
-void receive_scatter(detail::context_state& DLB) {
-  auto& net = DLB.net_;
-  auto d = net.wait(protocol::in_loop(tag::scatter, DLB.loop_id_),
-                    "the scatter of loop " + std::to_string(DLB.loop_id_) + " from the master");
+void detail::slave_session::receive_scatter() {
+  auto d = net_.wait(protocol::in_loop(tag::scatter, loop_id_),
+                     "the scatter of loop " + std::to_string(loop_id_) + " from the master");
   reader r = d.body();
   auto m = protocol::decode_scatter(r);
-  net.join_loop(m.epoch);
-  DLB.slave_.remaining_ = std::move(m.ranges);
+  net_.join_loop(m.epoch);
+  slave_.remaining_ = std::move(m.ranges);
   reader slices(m.slices);
-  detail::unpack_inputs(slices, DLB.arrays_, DLB.slave_.remaining_);
-  DLB.recovery_.finishing_ = false;
-  DLB.recovery_.handed_in_ = false;
-  DLB.recovery_.unhanded_.clear();
+  detail::unpack_inputs(slices, arrays_, slave_.remaining_);
   // --on-loss recover: the losses the master told of before this loop's data (a LOST of this
   // loop closes its balancing).
-  if (DLB.rt_.params().recover)
-    while (auto l = net.poll(with_tag(tag::lost))) DLB.take_lost(*l);
+  if (rt_.params().recover)
+    while (auto l = net_.poll(with_tag(tag::lost))) take_lost(*l);
   // Who starts with work: every member's initial share is known to all (the same formula); a
   // lost slave is no member of any group's synchronizations.
-  const auto initial = DLB.initial_counts();
-  DLB.slave_.active_.assign(DLB.slave_.members_.size(), false);
-  for (std::size_t p = 0; p < DLB.slave_.members_.size(); ++p) {
-    DLB.slave_.active_[p] = initial[DLB.slave_.members_[p]] > 0 &&
-                            !DLB.rt_.lost(static_cast<int>(DLB.slave_.members_[p]) + 1);
-  }
-  DLB.slave_.known_active_.assign(initial.size(), false);
-  for (std::size_t p = 0; p < DLB.slave_.members_.size(); ++p)
-    DLB.slave_.known_active_[DLB.slave_.members_[p]] = DLB.slave_.active_[p];
-  DLB.slave_.more_work_ = core::iteration_count(DLB.slave_.remaining_) > 0;
-  if (!DLB.slave_.more_work_) DLB.out_of_work();
-  DLB.slave_.st_.start = net.clock().now();
-  DLB.slave_.sync_start_ = DLB.slave_.st_.start;
-  DLB.slave_.body_from_ = DLB.slave_.st_.start;
-  DLB.slave_.paced_ = DLB.paced_polls();
-  DLB.slave_.poll_count_ = 1;
-  DLB.slave_.poll_countdown_ = 1;
-  DLB.slave_.last_poll_ = DLB.slave_.st_.start;
+  const auto initial = initial_counts();
+  const auto& members = slave_.members_;
+  slave_.active_.assign(members.size(), false);
+  for (std::size_t p = 0; p < members.size(); ++p)
+    slave_.active_[p] = initial[members[p]] > 0 && !rt_.lost(static_cast<int>(members[p]) + 1);
+  slave_.known_active_.assign(initial.size(), false);
+  for (std::size_t p = 0; p < members.size(); ++p)
+    slave_.known_active_[members[p]] = slave_.active_[p];
+  slave_.more_work_ = core::iteration_count(slave_.remaining_) > 0;
+  if (!slave_.more_work_) out_of_work();
+  slave_.st_.start = net_.clock().now();
+  slave_.sync_start_ = slave_.st_.start;
+  slave_.body_from_ = slave_.st_.start;
+  slave_.paced_ = paced_polls();
+  slave_.last_poll_ = slave_.st_.start;
 }
-
-}  // namespace
 
 void DLB_scatter_data(context& ctx) {
-  auto& DLB = detail::state(ctx);
-  if (!DLB.initialized_) throw usage_error("DLB_scatter_data before DLB_init");
-  if (DLB.master()) {
-    scatter_from_master(DLB);
+  if (ctx.master()) {
+    detail::master_of(ctx, "DLB_scatter_data").scatter();
   } else {
-    receive_scatter(DLB);
+    detail::slave_of(ctx, "DLB_scatter_data").receive_scatter();
   }
 }
 
-protocol::decision detail::context_state::decide(
+protocol::decision detail::loop_session::decide(
     const std::vector<protocol::member_profile>& profiles) const {
   std::vector<core::range_list> remaining;
   std::vector<double> speeds;
@@ -342,12 +340,12 @@ protocol::decision detail::context_state::decide(
   return d;
 }
 
-core::iteration_cost detail::context_state::work_cost() const {
+core::iteration_cost detail::loop_session::work_cost() const {
   if (balance_.unit == core::balance_unit::iterations || !loop_.work) return {};
   return loop_.work;
 }
 
-void detail::context_state::adopt(core::strategy c, int group,
+void detail::slave_session::adopt(core::strategy c, int group,
                                   const std::vector<bool>& active_before,
                                   const std::optional<std::vector<std::size_t>>& members) {
   // Every slave was in the one global group of the first synchronization (of a re-selection);
@@ -371,7 +369,7 @@ void detail::context_state::adopt(core::strategy c, int group,
   slave_.st_.group = group;
 }
 
-strategy_prediction detail::context_state::predict(const std::vector<double>& speeds) const {
+strategy_prediction detail::master_session::predict(const std::vector<double>& speeds) const {
   return predict(speeds, rt_.params().model_load);
 }
 
@@ -389,7 +387,7 @@ strategy_prediction detail::context_state::predict(const std::vector<double>& sp
 //   over a few load functions with those parameters and seeds of its own (core::expected_choice).
 // Under the native clock the work function is not an iteration's cost and the load is real, so
 // both keep the observed effective speeds as constant speeds and no modelled load.
-core::model_input detail::context_state::model_base(std::vector<double>& w, double& mean,
+core::model_input detail::master_session::model_base(std::vector<double>& w, double& mean,
                                                     bool& uniform) const {
   const auto& prm = rt_.params();
   core::model_input in;
@@ -414,7 +412,7 @@ core::model_input detail::context_state::model_base(std::vector<double>& w, doub
   return in;
 }
 
-strategy_prediction detail::context_state::predict(const std::vector<double>& speeds,
+strategy_prediction detail::master_session::predict(const std::vector<double>& speeds,
                                                    core::model_load load) const {
   const auto& prm = rt_.params();
   std::vector<double> w;
@@ -564,15 +562,17 @@ core::comm_costs comm_costs_of(const core::message_costs& net, const program_byt
   return c;
 }
 
+}  // namespace
+
 // The communication-aware bound from the loop's start (0 where the oracle has none).
-double comm_bound_time(const detail::context_state& DLB, double start) {
-  const run_params& prm = DLB.rt_.params();
-  if (!prm.emulated || !DLB.loop_.work) return 0.0;
+double detail::master_session::comm_bound_time(double start) const {
+  const run_params& prm = rt_.params();
+  if (!prm.emulated || !loop_.work) return 0.0;
   double work = 0.0;
-  for (std::int64_t i = 0; i < DLB.loop_.iterations; ++i) work += DLB.loop_.work(i);
+  for (std::int64_t i = 0; i < loop_.iterations; ++i) work += loop_.work(i);
   // Emulated or simulated: the run's own network (the cost model's profile is not read).
   const auto costs = comm_costs_of(detail::message_costs_of(prm, core::network_profile{}),
-                                   bytes_of(DLB.arrays_), DLB.loop_.iterations, DLB.procs_);
+                                   bytes_of(arrays_), loop_.iterations, procs_);
   return core::comm_bound(prm.load, prm.speeds, start, work, costs).end - start;
 }
 
@@ -581,7 +581,7 @@ double comm_bound_time(const detail::context_state& DLB, double start) {
 // the four strategies, with the load --model-load names. Customized runs keep the prediction
 // they committed on. Every balanced run also gets the prediction under the other assumption
 // about the load, from the same speeds.
-void predict_after_the_fact(const detail::context_state& DLB, run_stats& st) {
+void detail::master_session::predict_after_the_fact(run_stats& st) const {
   std::vector<double> speeds;
   for (const auto& s : st.slaves)
     speeds.push_back(s.first_speed >= 0
@@ -590,96 +590,99 @@ void predict_after_the_fact(const detail::context_state& DLB, run_stats& st) {
   // A run that lost a slave has no speed for it: no prediction after the fact (under the native
   // clock the model would take its zero speed at its word). AUTO keeps the one it committed on.
   const bool whole = st.lost.empty();
-  if (whole && find_strategy_row(DLB.strategy_)) st.prediction = DLB.predict(speeds);
+  if (whole && find_strategy_row(strategy_)) st.prediction = predict(speeds);
   if (whole && st.prediction.valid) {
     const auto other = st.prediction.load == core::model_load::run ? core::model_load::estimated
                                                                    : core::model_load::run;
-    st.other_prediction = DLB.predict(speeds, other);
+    st.other_prediction = predict(speeds, other);
   }
 }
 
-// A slave at the end of its loop: the application's time since its last DLB call is busy (and,
-// under --trace-dir, traced with the loop's external load).
-void finish_loop(detail::context_state& DLB) {
-  auto& me = DLB.slave_;
-  me.st_.finish = DLB.net_.clock().now();
+void detail::slave_session::finish_loop() {
+  auto& me = slave_;
+  me.st_.finish = net_.clock().now();
   me.st_.busy += me.st_.finish - me.body_from_;
-  if (auto* tr = DLB.states_) {
-    tr->record(me.body_from_, me.st_.finish, slave_activity::compute, DLB.loop_id_,
+  if (auto* tr = states_) {
+    tr->record(me.body_from_, me.st_.finish, slave_activity::compute, loop_id_,
                me.st_.iterations_done);
-    tr->load(DLB.rt_.params().load, me.me_, me.st_.start, me.st_.finish, DLB.loop_id_);
+    tr->load(rt_.params().load, me.me_, me.st_.start, me.st_.finish, loop_id_);
   }
 }
 
-// A slave's part of DLB_gather_data: its statistics and its output slices to the master.
-void send_gathered(detail::context_state& DLB) {
-  auto& net = DLB.net_;
-  if (!DLB.slave_.moved_epochs_.empty())
-    DLB.slave_.st_.redistributions = std::max<std::int64_t>(
-        DLB.slave_.st_.redistributions, static_cast<std::int64_t>(DLB.slave_.moved_epochs_.size()));
-  finish_loop(DLB);
+void detail::slave_session::send_gathered() {
+  if (!slave_.moved_epochs_.empty())
+    slave_.st_.redistributions = std::max<std::int64_t>(
+        slave_.st_.redistributions, static_cast<std::int64_t>(slave_.moved_epochs_.size()));
+  finish_loop();
   // This slave takes part in no more synchronizations of this loop (or an earlier one): the
   // interrupts still coming for them are dropped as they arrive.
-  net.discard(messenger::match(tag::interrupt, [loop = DLB.loop_id_](const delivered& d) {
+  net_.discard(messenger::match(tag::interrupt, [loop = loop_id_](const delivered& d) {
     return protocol::peek_loop(d) <= loop;
   }));
-  DLB.slave_.st_.lag = std::max(net.clock().lag(), net.late_delivery());
+  slave_.st_.lag = std::max(net_.clock().lag(), net_.late_delivery());
   writer slices;
-  detail::pack_arrays(slices, DLB.arrays_, DLB.slave_.done_, detail::output_array);
-  net.send(protocol::master_rank, tag::gather,
-           protocol::encode(protocol::gather_msg{DLB.loop_id_, DLB.slave_.done_, DLB.slave_.st_,
-                                                 slices.data()}));
+  detail::pack_arrays(slices, arrays_, slave_.done_, detail::output_array);
+  net_.send(protocol::master_rank, tag::gather,
+            protocol::encode(
+                protocol::gather_msg{loop_id_, slave_.done_, slave_.st_, slices.data()}));
 }
 
-}  // namespace
-
-void DLB_gather_data(context& ctx) {
-  auto& DLB = detail::state(ctx);
-  auto& net = DLB.net_;
-  if (!DLB.master() && DLB.rt_.params().recover) return;  // handed in already (hand_in)
-  if (!DLB.master()) {
-    send_gathered(DLB);
-    return;
-  }
-  const bool recovering = DLB.rt_.params().recover;
-  if (!recovering && DLB.master_.gathered_.size() != static_cast<std::size_t>(DLB.procs_)) {
+void detail::master_session::gather() {
+  const bool recovering = rt_.params().recover;
+  if (!recovering && master_.gathered_.size() != static_cast<std::size_t>(procs_)) {
     throw run_error("DLB_gather_data on the master before DLB_master_sync");
   }
-  auto& st = DLB.master_.stats_;
-  st.slaves.assign(static_cast<std::size_t>(DLB.procs_), {});
+  auto& st = master_.stats_;
+  st.slaves.assign(static_cast<std::size_t>(procs_), {});
   core::distribution executed;
-  executed.iterations = DLB.loop_.iterations;
-  executed.slaves.resize(static_cast<std::size_t>(DLB.procs_));
+  executed.iterations = loop_.iterations;
+  executed.slaves.resize(static_cast<std::size_t>(procs_));
   if (recovering) {
     // Handed in piece by piece, results unpacked on arrival (central_balancer.cpp); a lost
     // slave keeps what it handed in before it was lost.
-    st.slaves = DLB.recovery_.handed_in_stats_;
+    st.slaves = recovery_.handed_in_stats_;
     for (std::size_t s = 0; s < executed.slaves.size(); ++s)
-      executed.slaves[s] = core::normalized(DLB.recovery_.handed_in_ranges_[s]);
+      executed.slaves[s] = core::normalized(recovery_.handed_in_ranges_[s]);
   }
-  for (auto& d : DLB.master_.gathered_) {
+  for (auto& d : master_.gathered_) {
     reader r = d.body();
     auto m = protocol::decode_gather(r);
     reader slices(m.slices);
-    detail::unpack_arrays(slices, DLB.arrays_, m.done, detail::output_array);
+    detail::unpack_arrays(slices, arrays_, m.done, detail::output_array);
     const auto s = static_cast<std::size_t>(d.from - 1);
     st.slaves[s] = m.stats;
     executed.slaves[s] = std::move(m.done);
   }
   if (!core::owns_each_once(executed)) {
     throw run_error("the slaves' executed iterations do not cover loop " +
-                    std::to_string(DLB.loop_id_) + " exactly once");
+                    std::to_string(loop_id_) + " exactly once");
   }
-  add_up_slaves(st, DLB.master_.tally_, net.clock().lag());
+  add_up_slaves(st, master_.tally_, net_.clock().lag());
   // Self-scheduling: no slave ships work; the master ships each chunk's input slices.
-  st.bytes_moved += DLB.self_sched_.chunk_bytes_;
-  st.chunks = DLB.self_sched_.chunks_;
-  st.end_time = net.clock().now();
-  st.recovery_time =
-      DLB.recovery_.recovery_from_ >= 0 ? st.end_time - DLB.recovery_.recovery_from_ : 0.0;
-  st.oracle_time = oracle_time(DLB.rt_.params(), DLB.loop_, st.start_time);
-  st.comm_bound_time = comm_bound_time(DLB, st.start_time);
-  predict_after_the_fact(DLB, st);
+  st.bytes_moved += self_sched_.chunk_bytes_;
+  st.chunks = self_sched_.chunks_;
+  st.end_time = net_.clock().now();
+  st.recovery_time = recovery_.recovery_from_ >= 0 ? st.end_time - recovery_.recovery_from_ : 0.0;
+  st.oracle_time = oracle_time(rt_.params(), loop_, st.start_time);
+  st.comm_bound_time = comm_bound_time(st.start_time);
+  predict_after_the_fact(st);
+}
+
+// The loop ends: its session goes, its outcome stays in the context.
+void DLB_gather_data(context& ctx) {
+  using detail::context_access;
+  if (!ctx.master()) {
+    auto& me = detail::slave_of(ctx, "DLB_gather_data");
+    // Under --on-loss recover it has handed in already (hand_in).
+    if (!me.rt_.params().recover) me.send_gathered();
+    context_access::done(ctx) = std::move(me.slave_.done_);
+    context_access::slave(ctx).reset();
+    return;
+  }
+  auto& m = detail::master_of(ctx, "DLB_gather_data");
+  m.gather();
+  context_access::stats(ctx) = std::move(m.master_.stats_);
+  context_access::master(ctx).reset();
 }
 
 run_stats parallel_for(runtime& rt, const loop_spec& loop, const std::vector<array_ref>& arrays,

@@ -35,7 +35,7 @@
 
 namespace dlb {
 
-std::vector<core::range_list> detail::context_state::first_chunks() {
+std::vector<core::range_list> detail::master_session::first_chunks() {
   const auto& prm = rt_.params();
   start_pool(prm.policy, {{0, loop_.iterations}},
              std::vector<double>(static_cast<std::size_t>(procs_), 0.0));
@@ -44,7 +44,7 @@ std::vector<core::range_list> detail::context_state::first_chunks() {
   return first;
 }
 
-void detail::context_state::request_chunk() {
+void detail::slave_session::request_chunk() {
   auto& clk = net_.clock();
   const double now = clk.now();
   // AWF's weight: the one speed metric (work per second in the balancer's unit).
@@ -75,7 +75,7 @@ void detail::context_state::request_chunk() {
 
 namespace detail {
 
-void run_self_scheduler(context_state& DLB) {
+void run_self_scheduler(master_session& DLB) {
   auto& net = DLB.net_;
   if (!DLB.self_sched_.dispenser_) throw run_error("DLB_master_sync before DLB_scatter_data");
   const auto P = static_cast<std::size_t>(DLB.procs_);

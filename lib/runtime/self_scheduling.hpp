@@ -2,13 +2,13 @@
 // (self_scheduling.cpp), called by DLB_master_sync.
 #pragma once
 
-#include "context_impl.hpp"
+#include "loop_session.hpp"
 
 namespace dlb::detail {
 
 // Until every worker has handed in its results: answers each REQUEST with the next chunk of the
 // rule in force (none once the pool is all handed out), with the chunk's input slices. The
 // results handed in before it is called (master_state::gathered_) count.
-void run_self_scheduler(context_state& DLB);
+void run_self_scheduler(master_session& DLB);
 
 }  // namespace dlb::detail

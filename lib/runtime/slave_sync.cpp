@@ -18,7 +18,7 @@
 #include <string>
 
 #include "arrays.hpp"
-#include "context_impl.hpp"
+#include "loop_session.hpp"
 #include "dlb/core/profile.hpp"
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/protocol.hpp"
@@ -55,18 +55,18 @@ core::range_list nonempty(const core::range_list& l) {
 
 }  // namespace
 
-protocol::sync_header detail::context_state::current_sync() const {
+protocol::sync_header detail::slave_session::current_sync() const {
   return {loop_id_, slave_.group_, slave_.epoch_};
 }
 
-bool detail::context_state::others_active() const {
+bool detail::slave_session::others_active() const {
   for (std::size_t p = 0; p < slave_.members_.size(); ++p) {
     if (slave_.active_[p] && slave_.members_[p] != slave_.me_) return true;
   }
   return false;
 }
 
-std::vector<int> detail::context_state::active_other_ranks() const {
+std::vector<int> detail::slave_session::active_other_ranks() const {
   std::vector<int> r;
   for (std::size_t p = 0; p < slave_.members_.size(); ++p) {
     if (slave_.active_[p] && slave_.members_[p] != slave_.me_)
@@ -75,7 +75,7 @@ std::vector<int> detail::context_state::active_other_ranks() const {
   return r;
 }
 
-bool detail::context_state::poll_interrupt() {
+bool detail::slave_session::poll_interrupt() {
   // Stale interrupts (of syncs this slave has completed) are dropped; the current one starts a
   // sync.
   for (;;) {
@@ -93,7 +93,7 @@ bool detail::context_state::poll_interrupt() {
 }
 
 bool DLB_slave_sync(context& ctx) {
-  auto& DLB = detail::state(ctx);
+  auto& DLB = detail::slave_of(ctx, "DLB_slave_sync");
   if (DLB.slave_.remaining_.empty() ||
       DLB.slave_.remaining_.front().begin >= DLB.slave_.remaining_.front().end) {
     throw run_error("DLB_slave_sync called with no iteration in progress");
@@ -151,7 +151,7 @@ bool DLB_slave_sync(context& ctx) {
   return DLB.slave_.interrupt_;
 }
 
-bool detail::context_state::paced_polls() const {
+bool detail::slave_session::paced_polls() const {
   // Only where time is real: under the emulated clock and the simulator a poll's timing is part
   // of the result. Tracing records every iteration; a fault injected in this slave counts them;
   // recovery hands in per iteration.
@@ -161,11 +161,11 @@ bool detail::context_state::paced_polls() const {
 }
 
 namespace detail {
-call_scope::call_scope(context_state& c) : c_(c) { c_.begin_call(); }
+call_scope::call_scope(slave_session& c) : c_(c) { c_.begin_call(); }
 call_scope::~call_scope() { c_.end_call(); }
 }  // namespace detail
 
-void detail::context_state::begin_call() {
+void detail::slave_session::begin_call() {
   slave_.call_from_ = net_.clock().now();
   slave_.st_.busy += slave_.call_from_ - slave_.body_from_;
   slave_.call_busy_ = slave_.st_.busy;
@@ -177,7 +177,7 @@ void detail::context_state::begin_call() {
   }
 }
 
-void detail::context_state::end_call() {
+void detail::slave_session::end_call() {
   slave_.body_from_ = net_.clock().now();
   const double own = (slave_.body_from_ - slave_.call_from_) -
                      (slave_.st_.busy - slave_.call_busy_) - (slave_.st_.idle - slave_.call_idle_);
@@ -187,7 +187,7 @@ void detail::context_state::end_call() {
   if (states_) states_->end_call(slave_.body_from_, loop_id_, slave_.st_.iterations_done);
 }
 
-void detail::context_state::send_interrupts() {
+void detail::slave_session::send_interrupts() {
   std::vector<int> to = active_other_ranks();
   if (proto_.interrupts == interrupt_audience::every_member) {
     // A member does not see the others' outcomes: it interrupts every other member; those that
@@ -200,7 +200,7 @@ void detail::context_state::send_interrupts() {
                  proto_.broadcast);
 }
 
-core::range_list detail::context_state::take_from_end(std::int64_t n) {
+core::range_list detail::slave_session::take_from_end(std::int64_t n) {
   // The current range (element 0, where the application's loop stands at the begin) keeps its
   // begin, empty if all of it goes.
   const core::iteration_range current =
@@ -212,7 +212,7 @@ core::range_list detail::context_state::take_from_end(std::int64_t n) {
   return std::move(split.back);
 }
 
-void detail::context_state::ship(const protocol::instruction_msg& m) {
+void detail::slave_session::ship(const protocol::instruction_msg& m) {
   // The instruction gives "the recipient and the amount of work to be moved" (section 1.2). The
   // sender has gone on computing from the front since its profile, so it ships that amount from
   // the end of what it holds now (all of it, if it holds less).
@@ -226,7 +226,7 @@ void detail::context_state::ship(const protocol::instruction_msg& m) {
             protocol::encode(protocol::work_msg{m.sync, m.receiver_gets, give, slices.data()}));
 }
 
-void detail::context_state::receive_work(const delivered& d) {
+void detail::slave_session::receive_work(const delivered& d) {
   reader r = d.body();
   auto w = protocol::decode_work(r);
   reader slices(w.slices);
@@ -241,7 +241,7 @@ void detail::context_state::receive_work(const delivered& d) {
   slave_.remaining_.insert(slave_.remaining_.end(), w.ranges.begin(), w.ranges.end());
 }
 
-void detail::context_state::take_instructions_and_work() {
+void detail::slave_session::take_instructions_and_work() {
   while (auto d = net_.poll(protocol::in_loop(tag::instruction, loop_id_))) {
     reader r = d->body();
     ship(protocol::decode_instruction(r));
@@ -249,7 +249,7 @@ void detail::context_state::take_instructions_and_work() {
   while (auto d = net_.poll(protocol::in_loop(tag::work, loop_id_))) receive_work(*d);
 }
 
-void detail::context_state::await_outcome(int epoch, const std::string& where) {
+void detail::slave_session::await_outcome(int epoch, const std::string& where) {
   std::int64_t due = -1;
   const int loop = loop_id_;
   const messenger::match mine({tag::instruction, tag::work, tag::notice},
@@ -294,7 +294,7 @@ void detail::context_state::await_outcome(int epoch, const std::string& where) {
 }
 
 void DLB_send_interrupt(context& ctx) {
-  auto& DLB = detail::state(ctx);
+  auto& DLB = detail::slave_of(ctx, "DLB_send_interrupt");
   const detail::call_scope call(DLB);
   auto& rem = DLB.slave_.remaining_;
   while (!rem.empty() && rem.front().begin >= rem.front().end) rem.erase(rem.begin());
@@ -320,7 +320,7 @@ void DLB_send_interrupt(context& ctx) {
 }
 
 void DLB_profile_send_move_work(context& ctx) {
-  auto& DLB = detail::state(ctx);
+  auto& DLB = detail::slave_of(ctx, "DLB_profile_send_move_work");
   const detail::call_scope call(DLB);
   if (!DLB.slave_.sync_pending_) return;
   if (DLB.self_scheduled()) {
@@ -346,7 +346,7 @@ void DLB_profile_send_move_work(context& ctx) {
   DLB.slave_.interrupt_ = false;
 }
 
-delivered detail::context_state::wait_in_sync(const messenger::match& m, const std::string& what) {
+delivered detail::slave_session::wait_in_sync(const messenger::match& m, const std::string& what) {
   if (!rt_.params().recover) return net_.wait(m, what);
   const messenger::match either([&m](const delivered& d) { return d.kind == tag::lost || m(d); });
   delivered d = net_.wait(either, what);
@@ -356,7 +356,7 @@ delivered detail::context_state::wait_in_sync(const messenger::match& m, const s
   return wait_in_sync(m, what);  // a loss of an earlier loop: keep waiting
 }
 
-void detail::context_state::take_lost(const delivered& d) {
+void detail::slave_session::take_lost(const delivered& d) {
   reader r = d.body();
   const protocol::lost_msg m = protocol::decode_lost(r);
   rt_.mark_lost(static_cast<int>(m.slave) + 1);
@@ -364,7 +364,7 @@ void detail::context_state::take_lost(const delivered& d) {
   if (m.loop == loop_id_) slave_.closed_ = true;
 }
 
-void detail::context_state::out_of_work() {
+void detail::slave_session::out_of_work() {
   slave_.remaining_.clear();
   if (rt_.params().recover) {
     // It stays in the loop until it has handed in (DLB_send_interrupt), so that the master can
@@ -376,7 +376,7 @@ void detail::context_state::out_of_work() {
   }
 }
 
-slave_stats detail::context_state::stats_now() {
+slave_stats detail::slave_session::stats_now() {
   slave_stats s = slave_.st_;
   const double now = net_.clock().now();
   s.sync += (now - slave_.call_from_) - (slave_.st_.busy - slave_.call_busy_) -
@@ -389,7 +389,7 @@ slave_stats detail::context_state::stats_now() {
   return s;
 }
 
-void detail::context_state::hand_in() {
+void detail::slave_session::hand_in() {
   writer slices;
   detail::pack_arrays(slices, arrays_, recovery_.unhanded_, detail::output_array);
   net_.send(protocol::master_rank, tag::gather,
@@ -428,7 +428,7 @@ void detail::context_state::hand_in() {
   }
 }
 
-protocol::member_profile detail::context_state::measure(double now) {
+protocol::member_profile detail::slave_session::measure(double now) {
   protocol::member_profile mine;
   mine.slave = slave_.me_;
   mine.done = slave_.done_since_sync_;
@@ -441,7 +441,7 @@ protocol::member_profile detail::context_state::measure(double now) {
   return mine;
 }
 
-void detail::context_state::run_sync() {
+void detail::slave_session::run_sync() {
   const sync_protocol& row = proto_;
   auto& clk = net_.clock();
   // Fault injection (--kill-at-sync): entering a synchronization, before its profile is sent.
@@ -495,7 +495,7 @@ void detail::context_state::run_sync() {
   if (adaptive() && slave_.epoch_ % 2 == 0) return_to_reselection();
 }
 
-protocol::decision detail::context_state::await_decision(const std::string& where) {
+protocol::decision detail::slave_session::await_decision(const std::string& where) {
   auto m = wait_in_sync(protocol::in_sync(tag::decision, current_sync(), protocol::master_rank),
                         "the master's decision (" + where + ")");
   reader r = m.body();
@@ -514,7 +514,7 @@ protocol::decision detail::context_state::await_decision(const std::string& wher
   return std::move(msg.body);
 }
 
-void detail::context_state::apply(const protocol::decision& d, const protocol::sync_header& at) {
+void detail::slave_session::apply(const protocol::decision& d, const protocol::sync_header& at) {
   // Senders: ship the end of their remaining work (take_from_end: the current range keeps its
   // begin).
   std::int64_t n = 0;

@@ -113,9 +113,11 @@ std::size_t bytes_per_iteration(const std::vector<DLB_array*>& arrays, std::int6
 
 class context;
 namespace detail {
-// The state of a context (lib/runtime/context_impl.hpp): the runtime's, not the application's.
-struct context_state;
-context_state& state(context& DLB);
+// A loop's state while it runs (lib/runtime/loop_session.hpp): the runtime's, not the
+// application's.
+class slave_session;
+class master_session;
+struct context_access;
 }  // namespace detail
 void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
               std::initializer_list<DLB_array*> arrays);
@@ -128,9 +130,10 @@ void DLB_send_interrupt(context& DLB);
 void DLB_profile_send_move_work(context& DLB);
 void DLB_gather_data(context& DLB);
 
-// The paper's DLB structure: one per balanced loop. The strategy defaults to the run's. What the
-// DLB calls keep in it (the master's balancer, the slave's synchronizations, self-scheduling,
-// recovery) is the runtime's own, out of sight (detail::context_state).
+// The paper's DLB structure. The strategy defaults to the run's. A loop's state lives in a
+// session made by DLB_init and gone at DLB_gather_data (the master's balancer, the slave's
+// synchronizations, self-scheduling, recovery: the runtime's own, out of sight); the context
+// keeps only the loop's outcome after it, and DLB_init may start the next loop on it.
 class context {
  public:
   explicit context(runtime& rt);
@@ -139,6 +142,7 @@ class context {
   context& operator=(const context&) = delete;
 
   bool master() const;
+  // Slave, during a loop (false outside one).
   bool more_work() const;
   // The range of iterations being worked through: [start(), end()).
   std::int64_t start() const;
@@ -146,12 +150,16 @@ class context {
   bool interrupt() const;
   // Master, after DLB_gather_data.
   const run_stats& stats() const;
-  // Slave: the iterations it executed.
+  // Slave: the iterations it executed (after DLB_gather_data: in the loop just gathered).
   const core::range_list& done() const;
 
  private:
-  friend detail::context_state& detail::state(context& DLB);
-  std::unique_ptr<detail::context_state> state_;
+  friend struct detail::context_access;
+  runtime& rt_;
+  std::unique_ptr<detail::slave_session> slave_;
+  std::unique_ptr<detail::master_session> master_;
+  run_stats stats_;        // master: the last gathered loop's
+  core::range_list done_;  // slave: the last gathered loop's executed iterations
 };
 
 // One array handed to parallel_for: the paper's DLB_array, or a typed dlb::array<T>

@@ -1,14 +1,18 @@
-// context_impl.hpp (internal): the state behind a dlb::context, grouped by role, and the
-// routines of the DLB calls that work on it. The DLB calls (dlb.hpp) reach it through
-// detail::state(DLB); the application sees only context's public functions.
+// loop_session.hpp (internal): one balanced loop's state, made at DLB_init and gone at
+// DLB_gather_data, and the routines of the DLB calls that work on it. A dlb::context holds the
+// session of its loop in progress (the master's or a slave's) and, after DLB_gather_data, only
+// the loop's outcome (the master's run_stats, a slave's executed iterations).
 //
-//  - the loop as DLB_init resolved it (every task): the strategy, the protocol in force, the
-//    groups, the arrays;
-//  - slave_state: a slave's work, its synchronizations and its time accounting (slave_sync.cpp,
-//    distributed_balancer.cpp);
-//  - master_state: what the master gathers and counts (central_balancer.cpp, dlb.cpp);
-//  - self_scheduling_state: the master's chunk dispenser (self_scheduling.cpp);
-//  - recovery_state: --on-loss recover, on both sides (slave_sync.cpp, central_balancer.cpp).
+//  - the run-wide part is not here: the runtime (rank, params, lost slaves, transport, clock)
+//    and its messenger, which a session only refers to;
+//  - loop_session: the loop as DLB_init resolved it, on every task: the policy, the protocol in
+//    force, the groups, the arrays, and what both balancers share (the decision);
+//  - slave_session: a slave's work, its synchronizations, its time accounting and its part of
+//    --on-loss recover (slave_sync.cpp, distributed_balancer.cpp, adaptive.cpp);
+//  - master_session: what the master gathers and counts, its balancer's model, the
+//    self-scheduling dispenser and its part of --on-loss recover (central_balancer.cpp,
+//    self_scheduling.cpp, auto_all.cpp, dlb.cpp).
+// A new loop gets new sessions: nothing is reset by hand.
 #pragma once
 
 #include <array>
@@ -65,7 +69,7 @@ struct slave_state {
   // last got control back from a DLB call (its time since then is busy: without a work
   // function, an iteration's cost is the clock's advance from here to DLB_slave_sync).
   // call_from_, call_busy_, call_idle_: the current call's start and what it had charged to busy
-  // and idle when it started (context_state::begin_call, end_call).
+  // and idle when it started (slave_session::begin_call, end_call).
   double body_from_ = 0.0;
   double call_from_ = 0.0;
   double call_busy_ = 0.0;
@@ -116,22 +120,32 @@ struct auto_all_pick {
   std::vector<core::candidate_time> times;
 };
 
-// --on-loss recover.
-struct recovery_state {
-  // Slave.
+// --on-loss recover, a slave's part.
+struct slave_recovery {
   bool finishing_ = false;     // nothing left; hand in at the next DLB_send_interrupt
   bool handed_in_ = false;     // has handed in once; takes no more WORK in this loop
   core::range_list unhanded_;  // iterations done and not handed in yet
-  // Master: what each slave handed in (its results are unpacked on arrival), its latest
-  // statistics, and whether a loss at the scatter closed this loop's balancing.
+};
+
+// --on-loss recover, the master's part: what each slave handed in (its results are unpacked on
+// arrival), its latest statistics, and whether a loss at the scatter closed this loop's
+// balancing.
+struct master_recovery {
   std::vector<core::range_list> handed_in_ranges_;
   std::vector<slave_stats> handed_in_stats_;
   bool closed_at_scatter_ = false;
   double recovery_from_ = -1.0;  // when the first reassignment went out (-1: none)
 };
 
-struct context_state {
-  explicit context_state(runtime& rt);
+// One balanced loop as DLB_init resolved it, on every task.
+class loop_session {
+ public:
+  // DLB_init: the loop's id, its policy's protocol of the first synchronization, its groups
+  // and its balancing parameters, from the run's parameters (arguments checked by DLB_init).
+  loop_session(runtime& rt, core::strategy s, int P, int K, const loop_spec& loop,
+               std::vector<DLB_array*> arrays);
+  loop_session(const loop_session&) = delete;
+  loop_session& operator=(const loop_session&) = delete;
 
   bool master() const { return rt_.master(); }
 
@@ -140,30 +154,6 @@ struct context_state {
   // What an iteration costs in the balancer's unit (--balance-by): the loop's work function
   // under `work`, empty (every iteration one) under `iterations` or for a loop without one.
   core::iteration_cost work_cost() const;
-  // The model's prediction for this loop, with the slaves' effective speeds in the balancer's
-  // unit per second (work_cost).
-  // With the run's --model-load, or with the given assumption about the load.
-  strategy_prediction predict(const std::vector<double>& speeds) const;
-  strategy_prediction predict(const std::vector<double>& speeds, core::model_load load) const;
-  // What every prediction shares: the network, the program (w: each iteration's base seconds,
-  // their mean, whether they are all equal), K and the groups; no start, machine or load.
-  core::model_input model_base(std::vector<double>& w, double& mean, bool& uniform) const;
-  // Customized mode, after the first synchronization (AUTO) or a re-selection (ADAPTIVE): take
-  // up strategy c, in its group `group`; `members`: the members of that group that took part
-  // (ADAPTIVE; AUTO: those active before).
-  void adopt(core::strategy c, int group, const std::vector<bool>& active_before,
-             const std::optional<std::vector<std::size_t>>& members);
-  // ADAPTIVE (adaptive.cpp): after the committed strategy's synchronization, back to the
-  // re-selection protocol (global, centralized, the master chooses again).
-  bool adaptive() const { return strategy_ == core::strategy::adaptive; }
-  void return_to_reselection();
-  // ADAPTIVE, on the master: the model's predicted time from `now` to the loop's end under each
-  // balancing strategy, each starting from starts[k] (every slave's work after this
-  // synchronization's decision under that strategy); speeds and window: what the profiles
-  // showed (for --model-load estimated and the native clock). Nothing if the model cannot run.
-  std::optional<std::array<double, core::kBalancingStrategies>> predict_remaining(
-      const std::array<std::vector<core::range_list>, core::kBalancingStrategies>& starts,
-      double now, const std::vector<double>& speeds, double window) const;
   // Every slave's initial ranges (chi_i(0)), known to all tasks by the same formula.
   std::vector<core::range_list> initial_distribution() const;
   // How many iterations each slave starts with (what a slave needs of the start: O(P)).
@@ -172,37 +162,63 @@ struct context_state {
   // same formula: K-block, or of equal total power under --groups power.
   std::vector<std::vector<std::size_t>> groups_for(int K) const;
 
+  // ADAPTIVE (adaptive.cpp): after the committed strategy's synchronization, back to the
+  // re-selection protocol (global, centralized, the master chooses again).
+  bool adaptive() const { return strategy_ == core::strategy::adaptive; }
   // Self-scheduling (self_scheduling.cpp; beyond the paper): a master-worker loop in which the
   // master hands out chunks by the run's chunk rule (core::chunk_dispenser) to workers that ask.
   bool self_scheduled() const { return strategy_ == core::strategy::self_scheduling; }
-  // Master, at the scatter: the dispenser, and each slave's first chunk (chunks 0..P-1).
-  std::vector<core::range_list> first_chunks();
-  // Worker, its chunk done: REQUEST the next, and take the CHUNK that answers (none: done).
-  void request_chunk();
-  // Master: the dispenser of policy p's rule over `pool` (AWF: with those weights), and the
-  // next chunk from the pool's front for a worker (empty: all handed out).
-  void start_pool(const core::policy& p, core::range_list pool, std::vector<double> weights);
-  core::range_list next_chunk(std::size_t worker);
-
-  // AUTO-ALL (auto_all.cpp; beyond the paper). Customized mode that decides once: AUTO or
-  // AUTO-ALL (whose commitment to a paper strategy is AUTO's).
+  // Customized mode that decides once: AUTO or AUTO-ALL (whose commitment to a paper strategy
+  // is AUTO's).
   bool chooses_once() const {
     return strategy_ == core::strategy::automatic || strategy_ == core::strategy::auto_all;
   }
-  // Master, at the first synchronization: every candidate's predicted time of the loop and the
-  // pick (the fastest, or --auto-force's), recorded in the run's statistics.
-  auto_all_pick choose_policy(const std::vector<protocol::member_profile>& profiles,
-                              const std::vector<double>& speeds, double now);
-  // The model's input from the first synchronization on, as predict has it (nothing if the
-  // model cannot run).
-  std::optional<core::model_input> model_for_choice(const strategy_prediction& four,
-                                                    const std::vector<double>& speeds) const;
-  // A self-scheduling rule's predicted time of the loop: `elapsed` so far, the commitment's
-  // message, and core::predict_self_scheduling over the pool.
-  double predict_self_scheduled(const core::policy& p, const core::model_input& in,
-                                const core::range_list& pool, const std::vector<double>& speeds,
-                                double elapsed) const;
-  // Slave, told AUTO-ALL committed to a self-scheduling rule: drops what it has not started and
+
+  // The run-wide part, referred to: the runtime (rank, params, lost slaves) and its messenger.
+  runtime& rt_;
+  messenger& net_;
+  // --trace-dir, on a slave: its intervals, recorded where slave_stats' busy, sync and idle are
+  // accumulated (null: not traced).
+  state_trace* states_ = nullptr;
+  int loop_id_ = 0;
+  core::strategy strategy_;
+  // The protocol in force (strategy_table.hpp), the one place the synchronization routines read
+  // who talks to whom: the strategy's row resolved under the options (popts_), or the master's
+  // own synchronization (customized mode until its commitment, ADAPTIVE's re-selections, a
+  // loop's first synchronization under --first-sync master-*). Resolved at DLB_init and again
+  // at a commitment, never re-read from the strategy.
+  sync_protocol proto_;
+  protocol_options popts_;
+  int local_group_size_ = 0;  // K for local strategies (customized mode may choose one)
+  int procs_ = 0;
+  int group_size_ = 0;
+  std::vector<std::vector<std::size_t>> groups_;  // the groups in force (groups_for)
+  loop_spec loop_;
+  std::vector<DLB_array*> arrays_;
+  core::balance_params balance_;
+};
+
+// A slave's side of the loop (slave_sync.cpp, distributed_balancer.cpp, adaptive.cpp,
+// self_scheduling.cpp).
+class slave_session : public loop_session {
+ public:
+  slave_session(runtime& rt, core::strategy s, int P, int K, const loop_spec& loop,
+                std::vector<DLB_array*> arrays);
+
+  // DLB_scatter_data: this slave's first share, and who starts with work.
+  void receive_scatter();
+  // DLB_gather_data: its statistics and its output slices to the master.
+  void send_gathered();
+
+  // Customized mode, after the first synchronization (AUTO) or a re-selection (ADAPTIVE): take
+  // up strategy c, in its group `group`; `members`: the members of that group that took part
+  // (ADAPTIVE; AUTO: those active before).
+  void adopt(core::strategy c, int group, const std::vector<bool>& active_before,
+             const std::optional<std::vector<std::size_t>>& members);
+  void return_to_reselection();
+  // Worker, its chunk done: REQUEST the next, and take the CHUNK that answers (none: done).
+  void request_chunk();
+  // Told AUTO-ALL committed to a self-scheduling rule: drops what it has not started and
   // continues as a worker.
   void become_worker();
 
@@ -261,54 +277,122 @@ struct context_state {
   // Time accounting of a slave's DLB calls (call_scope).
   void begin_call();
   void end_call();
-  // Handles a slave's exit notice on the master: marks it lost, records the loss and tells the
-  // survivors (LOST). Returns false if it was known already.
-  bool note_loss(int rank);
-
-  runtime& rt_;
-  messenger& net_;
-  // --trace-dir, on a slave: its intervals, recorded where slave_stats' busy, sync and idle are
-  // accumulated (null: not traced).
-  state_trace* states_ = nullptr;
   // Records [start, end] as `what` inside the current DLB call (nothing when not traced).
   void trace_in_call(double start, double end, slave_activity what) {
     if (states_) states_->in_call(start, end, what, loop_id_, slave_.st_.iterations_done);
   }
-  int loop_id_ = 0;
-  core::strategy strategy_;
-  // The protocol in force (strategy_table.hpp), the one place the synchronization routines read
-  // who talks to whom: the strategy's row resolved under the options (popts_), or the master's
-  // own synchronization (customized mode until its commitment, ADAPTIVE's re-selections, a
-  // loop's first synchronization under --first-sync master-*). Resolved at DLB_init and again
-  // at a commitment, never re-read from the strategy.
-  sync_protocol proto_;
-  protocol_options popts_;
-  int local_group_size_ = 0;  // K for local strategies (customized mode may choose one)
-  std::vector<std::vector<std::size_t>> groups_;  // the groups in force (groups_for)
-  int procs_ = 0;
-  int group_size_ = 0;
-  loop_spec loop_;
-  std::vector<DLB_array*> arrays_;
-  core::balance_params balance_;
-  bool initialized_ = false;
 
   slave_state slave_;
+  slave_recovery recovery_;
+
+ private:
+  // The application's time since its last DLB call is busy (and traced with the loop's load).
+  void finish_loop();
+};
+
+// The master's side of the loop (central_balancer.cpp, self_scheduling.cpp, auto_all.cpp).
+class master_session : public loop_session {
+ public:
+  using loop_session::loop_session;
+
+  // DLB_scatter_data: the loop's statistics begin, each slave's first share goes out.
+  void scatter();
+  // DLB_gather_data: every slave's results and statistics into the arrays and the run's
+  // statistics.
+  void gather();
+
+  // The model's prediction for this loop, with the slaves' effective speeds in the balancer's
+  // unit per second (work_cost).
+  // With the run's --model-load, or with the given assumption about the load.
+  strategy_prediction predict(const std::vector<double>& speeds) const;
+  strategy_prediction predict(const std::vector<double>& speeds, core::model_load load) const;
+  // What every prediction shares: the network, the program (w: each iteration's base seconds,
+  // their mean, whether they are all equal), K and the groups; no start, machine or load.
+  core::model_input model_base(std::vector<double>& w, double& mean, bool& uniform) const;
+  // ADAPTIVE: the model's predicted time from `now` to the loop's end under each balancing
+  // strategy, each starting from starts[k] (every slave's work after this synchronization's
+  // decision under that strategy); speeds and window: what the profiles showed (for
+  // --model-load estimated and the native clock). Nothing if the model cannot run.
+  std::optional<std::array<double, core::kBalancingStrategies>> predict_remaining(
+      const std::array<std::vector<core::range_list>, core::kBalancingStrategies>& starts,
+      double now, const std::vector<double>& speeds, double window) const;
+
+  // Self-scheduling: at the scatter, the dispenser, and each slave's first chunk (chunks
+  // 0..P-1).
+  std::vector<core::range_list> first_chunks();
+  // The dispenser of policy p's rule over `pool` (AWF: with those weights), and the next chunk
+  // from the pool's front for a worker (empty: all handed out).
+  void start_pool(const core::policy& p, core::range_list pool, std::vector<double> weights);
+  core::range_list next_chunk(std::size_t worker);
+
+  // AUTO-ALL (auto_all.cpp; beyond the paper), at the first synchronization: every candidate's
+  // predicted time of the loop and the pick (the fastest, or --auto-force's), recorded in the
+  // run's statistics.
+  auto_all_pick choose_policy(const std::vector<protocol::member_profile>& profiles,
+                              const std::vector<double>& speeds, double now);
+  // The model's input from the first synchronization on, as predict has it (nothing if the
+  // model cannot run).
+  std::optional<core::model_input> model_for_choice(const strategy_prediction& four,
+                                                    const std::vector<double>& speeds) const;
+  // A self-scheduling rule's predicted time of the loop: `elapsed` so far, the commitment's
+  // message, and core::predict_self_scheduling over the pool.
+  double predict_self_scheduled(const core::policy& p, const core::model_input& in,
+                                const core::range_list& pool, const std::vector<double>& speeds,
+                                double elapsed) const;
+
+  // Handles a slave's exit notice: marks it lost, records the loss and tells the survivors
+  // (LOST). Returns false if it was known already.
+  bool note_loss(int rank);
+
   master_state master_;
   self_scheduling_state self_sched_;
-  recovery_state recovery_;
+  master_recovery recovery_;
+
+ private:
+  // The communication-aware bound and the predictions after the fact (gather).
+  double comm_bound_time(double start) const;
+  void predict_after_the_fact(run_stats& st) const;
 };
 
 // A slave's DLB call, for its time accounting (begin_call / end_call): ends the call when it
 // goes out of scope, on every return path.
 class call_scope {
  public:
-  explicit call_scope(context_state& c);
+  explicit call_scope(slave_session& c);
   ~call_scope();
   call_scope(const call_scope&) = delete;
   call_scope& operator=(const call_scope&) = delete;
 
  private:
-  context_state& c_;
+  slave_session& c_;
 };
+
+// What the DLB calls reach of a context: the runtime, the session of the loop in progress, the
+// last loop's outcome.
+struct context_access {
+  static runtime& rt(context& c) { return c.rt_; }
+  static std::unique_ptr<slave_session>& slave(context& c) { return c.slave_; }
+  static std::unique_ptr<master_session>& master(context& c) { return c.master_; }
+  static run_stats& stats(context& c) { return c.stats_; }
+  static core::range_list& done(context& c) { return c.done_; }
+};
+
+// usage_error: `call` made on a task of the other role, or outside a loop.
+[[noreturn]] void no_session(const char* call, bool master_call, bool on_master);
+
+// The session of the context's loop in progress; usage_error naming `call` if there is none
+// (before DLB_init, after DLB_gather_data) or the task has the other role.
+inline slave_session& slave_of(context& DLB, const char* call) {
+  auto& s = context_access::slave(DLB);
+  if (!s) [[unlikely]]
+    no_session(call, false, context_access::rt(DLB).master());
+  return *s;
+}
+inline master_session& master_of(context& DLB, const char* call) {
+  auto& m = context_access::master(DLB);
+  if (!m) [[unlikely]]
+    no_session(call, true, context_access::rt(DLB).master());
+  return *m;
+}
 
 }  // namespace dlb::detail
