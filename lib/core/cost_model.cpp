@@ -220,23 +220,38 @@ class simulation {
 
   // Steps the group to its next synchronization: who runs out first, what everybody has left,
   // and what the balancer will decide.
+  // When the group's members would finish what they hold: the first to finish, how many hold
+  // work, and the first and last finish.
+  struct finish_order {
+    std::size_t first = 0, active = 0;
+    double first_done = std::numeric_limits<double>::infinity(), last_done = 0.0;
+  };
+  finish_order order_of(const group_run& g, const std::vector<std::int64_t>& assigned) {
+    const auto& members = g.out.members;
+    finish_order o;
+    o.first = members.size();
+    o.last_done = g.resume;
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      if (assigned[i] == 0) continue;
+      ++o.active;
+      const double t = finish_time(in_.machine.load, members[i], speed_of(members[i]), g.resume,
+                                   work_.of(g.held[i]));
+      o.last_done = std::max(o.last_done, t);
+      if (t < o.first_done) {
+        o.first_done = t;
+        o.first = i;
+      }
+    }
+    return o;
+  }
+
   void prepare(group_run& g) {
     const auto& members = g.out.members;
     const std::size_t n = members.size();
     const std::vector<std::int64_t> assigned = iteration_counts(g.held);
-    std::size_t first = n, active = 0;
-    double first_done = std::numeric_limits<double>::infinity(), last_done = g.resume;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (assigned[i] == 0) continue;
-      ++active;
-      const double t = finish_time(in_.machine.load, members[i], speed_of(members[i]), g.resume,
-                                   work_.of(g.held[i]));
-      last_done = std::max(last_done, t);
-      if (t < first_done) {
-        first_done = t;
-        first = i;
-      }
-    }
+    const finish_order o = order_of(g, assigned);
+    const std::size_t first = o.first, active = o.active;
+    const double first_done = o.first_done, last_done = o.last_done;
     if (active <= 1) {
       // No work in the group, or one active member: nobody to synchronize with (the runtime's
       // last active member finishes what it holds without interrupting anyone).
@@ -266,7 +281,14 @@ class simulation {
       }
       g.held[i] = split_front(g.held[i], done).back;
     }
+    record_pending(g, assigned, gamma, sigma, first_done, boundary, active);
+  }
 
+  // The synchronization's record (its costs) and the balancer's decision on what the members
+  // hold at it: gamma remaining of `assigned`, at effective speeds sigma.
+  void record_pending(group_run& g, const std::vector<std::int64_t>& assigned,
+                      const std::vector<std::int64_t>& gamma, const std::vector<double>& sigma,
+                      double first_done, double boundary, std::size_t active) {
     sync_record& rec = g.pending;
     rec = sync_record{};
     rec.first_done = first_done;

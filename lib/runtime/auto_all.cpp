@@ -200,7 +200,6 @@ core::range_list detail::master_session::next_chunk(std::size_t worker) {
 void detail::slave_session::become_worker() {
   // The iterations not started go back to the master's pool: the current range keeps its begin
   // (the application's loop ends it there), the rest is dropped.
-  strategy_ = core::strategy::self_scheduling;
   const auto& rem = slave_.remaining_;
   const std::int64_t at = rem.empty() ? 0 : rem.front().begin;
   slave_.remaining_ = rem.empty() ? core::range_list{} : core::range_list{{at, at}};

@@ -55,7 +55,7 @@ class central_balancer {
   void serve_senders_only(group_state& gs, int g, const protocol::sync_header& h);
   // Serves the group's synchronization if every active member's profile is in.
   void serve_if_complete(group_state& gs, const protocol::sync_header& h);
-  bool async() const { return proto_.told == decision_audience::tell_senders; }
+  bool async() const { return dlb_.proto_.told == decision_audience::tell_senders; }
   // Transfers decided for each slave so far in this loop, the master's first synchronization's
   // included (a notice tells it how many WORK messages it awaits in all, and a slave counts
   // every WORK it received in the loop).
@@ -121,33 +121,27 @@ class central_balancer {
   master_session& dlb_;
   messenger& net_;
   std::size_t procs_;
-  // The protocol in force (context::proto_): the master's own synchronization, then the
-  // strategy's.
-  sync_protocol proto_;
-  std::size_t group_size_;
+  // The protocol in force, the groups and their size are the session's (dlb_.proto_, groups_,
+  // group_size_), rewritten only at a commitment.
   // The master's own first synchronization, which ends in a commitment, is still to be served
   // (ADAPTIVE's re-selections are served apart: take_reselection_profile).
   bool choosing_;
   std::vector<group_state> groups_;
-  std::vector<std::vector<std::size_t>> members_of_;  // each group's slaves (context::groups_)
 };
 
 central_balancer::central_balancer(master_session& dlb)
     : dlb_(dlb),
       net_(dlb.net_),
       procs_(static_cast<std::size_t>(dlb.procs_)),
-      proto_(dlb.proto_),
-      group_size_(static_cast<std::size_t>(dlb.group_size_)),
       choosing_(dlb.proto_.commits && dlb.strategy_ != core::strategy::adaptive),
-      groups_(dlb.groups_.size()),
-      members_of_(dlb.groups_) {
+      groups_(dlb.groups_.size()) {
   transfers_to_.assign(procs_, 0);
   adaptive_ = dlb.strategy_ == core::strategy::adaptive;
   const auto initial = dlb_.initial_counts();
   live_.assign(procs_, false);
   for (std::size_t s = 0; s < procs_; ++s) live_[s] = initial[s] > 0;
   for (std::size_t g = 0; g < groups_.size(); ++g) {
-    for (auto s : members_of_[g])
+    for (auto s : dlb_.groups_[g])
       groups_[g].active.push_back(initial[s] > 0 && !dlb_.rt_.lost(static_cast<int>(s) + 1));
   }
 }
@@ -155,7 +149,7 @@ central_balancer::central_balancer(master_session& dlb)
 bool central_balancer::wanted(const delivered& d) const {
   if (d.kind == tag::gather) return protocol::peek_loop(d) == dlb_.loop_id_;
   return d.kind == tag::profile &&
-         (adaptive_ || proto_.profiles_to == profile_destination::to_master) &&
+         (adaptive_ || dlb_.proto_.profiles_to == profile_destination::to_master) &&
          protocol::peek_loop(d) == dlb_.loop_id_;
 }
 
@@ -185,24 +179,19 @@ void central_balancer::run() {
   }
 }
 
-// The master knows what each slave handed in, since results carry their iterations. Once every
-// surviving slave has handed in all it held (it waits for the answer, holding nothing), what no
-// one handed in is exactly what is left to compute, wherever it was when a slave was lost: in
-// the lost slave's hands, on its way to or from it, or computed by it and never handed in. That
-// is shared out among the survivors, with its input data from the master's own copy; they hand
-// it in and wait again, until nothing is missing. A survivor never takes balancing work after
-// it has handed in, so nothing is computed twice.
+// --on-loss recover (recovery.hpp, master_recovery): profiles are served until a loss, results
+// are handed in piece by piece, and when every survivor waits, what nobody handed in is
+// reassigned, until nothing is missing.
 void central_balancer::run_recovering() {
   auto& dlb = dlb_;
   const int loop = dlb.loop_id_;
   std::vector<bool> waiting(procs_, false);
-  bool balancing = !dlb.recovery_.closed_at_scatter_;
-  const auto live = [&dlb](std::size_t s) { return !dlb.rt_.lost(static_cast<int>(s) + 1); };
+  bool balancing = !dlb.recovery_.closed_at_scatter();
   for (;;) {
     std::vector<std::size_t> survivors;
     bool all_waiting = true;
     for (std::size_t s = 0; s < procs_; ++s) {
-      if (!live(s)) continue;
+      if (dlb.rt_.lost(static_cast<int>(s) + 1)) continue;
       survivors.push_back(s);
       all_waiting = all_waiting && waiting[s];
     }
@@ -210,32 +199,7 @@ void central_balancer::run_recovering() {
       throw run_error("every slave was lost during loop " + std::to_string(loop) +
                       "; nobody is left to compute its iterations");
     if (all_waiting) {
-      const auto missing =
-          core::missing_iterations(dlb.loop_.iterations, dlb.recovery_.handed_in_ranges_);
-      if (missing.empty()) {
-        for (std::size_t s : survivors)
-          net_.send(static_cast<int>(s) + 1, tag::recover,
-                    protocol::encode(protocol::recover_msg{loop, {}, {}}));
-        return;
-      }
-      // In proportion to the speed each survivor showed (core::speed: work per busy second, in
-      // the balancer's unit), pieces sized by that unit.
-      std::vector<double> weights;
-      for (std::size_t s : survivors) {
-        const auto& st = dlb.recovery_.handed_in_stats_[s];
-        weights.push_back(core::speed({st.iterations_done, st.busy, 0, st.work_done}));
-      }
-      const auto shares = core::share_out(missing, weights, dlb.work_cost());
-      if (dlb.recovery_.recovery_from_ < 0) dlb.recovery_.recovery_from_ = net_.clock().now();
-      for (std::size_t k = 0; k < survivors.size(); ++k) {
-        if (shares[k].empty()) continue;
-        writer slices;
-        detail::pack_arrays(slices, dlb.arrays_, shares[k], detail::moved_array);
-        net_.send(static_cast<int>(survivors[k]) + 1, tag::recover,
-                  protocol::encode(protocol::recover_msg{loop, shares[k], slices.data()}));
-        dlb.master_.stats_.recovered_iterations += core::iteration_count(shares[k]);
-        waiting[survivors[k]] = false;
-      }
+      if (!dlb.recovery_.reassign(dlb, survivors, waiting)) return;
       continue;
     }
     auto d = net_.wait(
@@ -249,15 +213,8 @@ void central_balancer::run_recovering() {
       // Every survivor learns of it (LOST) and stops balancing; so does the master.
       if (dlb.note_loss(d.from)) balancing = false;
     } else if (d.kind == tag::gather) {
-      reader r = d.body();
-      auto m = protocol::decode_gather(r);
-      reader slices(m.slices);
-      detail::unpack_arrays(slices, dlb.arrays_, m.done, detail::output_array);
-      const auto s = static_cast<std::size_t>(d.from - 1);
-      auto& mine = dlb.recovery_.handed_in_ranges_[s];
-      mine.insert(mine.end(), m.done.begin(), m.done.end());
-      dlb.recovery_.handed_in_stats_[s] = m.stats;
-      waiting[s] = true;
+      dlb.recovery_.hand_in(dlb, d);
+      waiting[static_cast<std::size_t>(d.from - 1)] = true;
     } else {
       take_profile(d);
     }
@@ -275,7 +232,7 @@ void central_balancer::take_profile(const delivered& d) {
   if (g < 0 || static_cast<std::size_t>(g) >= groups_.size())
     throw run_error("profile for an unknown group");
   auto& gs = groups_[static_cast<std::size_t>(g)];
-  const auto& members = members_of_[static_cast<std::size_t>(g)];
+  const auto& members = dlb_.groups_[static_cast<std::size_t>(g)];
   const auto pos = static_cast<std::size_t>(
       std::find(members.begin(), members.end(), m.profile.slave) - members.begin());
   if (pos == members.size())
@@ -361,10 +318,10 @@ void central_balancer::serve(group_state& gs, const protocol::sync_header& h) {
     gs.active[p] = false;
     if (adaptive_) live_[prof.slave] = false;
   }
-  if (proto_.told == decision_audience::tell_group)
+  if (dlb_.proto_.told == decision_audience::tell_group)
     net_.multicast(ranks, tag::decision,
                    protocol::encode(protocol::decision_msg{h, std::nullopt, std::move(dec)}),
-                   proto_.broadcast);
+                   dlb_.proto_.broadcast);
   gs.profiles.clear();
   ++gs.epoch;
 }
@@ -374,6 +331,26 @@ void central_balancer::serve(group_state& gs, const protocol::sync_header& h) {
 // the run names. The decision is made within each group of the committed strategy
 // (master-group, and AUTO as the paper's customized mode has it) or once over every slave that
 // took part (master-global), whose transfers may cross the strategy's groups.
+namespace {
+// A group's part of the master's global decision (--first-sync master-global): the counts after
+// it of the group's members that took part (`profiles`), and the transfers that touch a member
+// of the group (`members`).
+protocol::decision part_of(const protocol::decision& global,
+                           const std::map<std::size_t, std::int64_t>& global_after,
+                           const std::vector<protocol::member_profile>& profiles,
+                           const std::vector<std::size_t>& members) {
+  protocol::decision dec;
+  dec.reason = global.reason;
+  for (const auto& prof : profiles) dec.counts_after.push_back(global_after.at(prof.slave));
+  const auto member = [&members](std::size_t s) {
+    return std::find(members.begin(), members.end(), s) != members.end();
+  };
+  for (const auto& t : global.transfers)
+    if (member(t.from) || member(t.to)) dec.transfers.push_back(t);
+  return dec;
+}
+}  // namespace
+
 void central_balancer::commit(const group_state& gs, const protocol::sync_header& h) {
   const core::strategy c = dlb_.strategy_ == core::strategy::automatic  ? auto_choice(gs)
                            : dlb_.strategy_ == core::strategy::auto_all ? auto_all_choice(gs, h)
@@ -384,7 +361,7 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
   // part of it (the transfers that touch its members, their counts after).
   std::optional<protocol::decision> global;
   std::map<std::size_t, std::int64_t> global_after;
-  if (proto_.first_sync == first_sync_owner::master_global) {
+  if (dlb_.proto_.first_sync == first_sync_owner::master_global) {
     std::vector<protocol::member_profile> all;
     for (const auto& [p, prof] : gs.profiles) all.push_back(prof);
     global = dlb_.decide(all);
@@ -415,32 +392,23 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
       }
     }
     if (profiles.empty()) continue;
-    protocol::decision dec;
-    if (global) {
-      dec.reason = global->reason;
-      for (const auto& prof : profiles) dec.counts_after.push_back(global_after[prof.slave]);
-      const auto member = [&nm](std::size_t s) {
-        return std::find(nm.begin(), nm.end(), s) != nm.end();
-      };
-      for (const auto& t : global->transfers)
-        if (member(t.from) || member(t.to)) dec.transfers.push_back(t);
-    } else {
-      dec = dlb_.decide(profiles);
+    protocol::decision dec = global ? part_of(*global, global_after, profiles, nm)
+                                    : dlb_.decide(profiles);
+    if (!global)
       for (const auto& t : dec.transfers) ++transfers_to_[t.to];
-    }
     for (std::size_t k = 0; k < positions.size(); ++k)
       next[ng].active[positions[k]] = dec.counts_after[k] > 0;
     if (!dlb_.chooses_once() && after.told == decision_audience::tell_senders)
       count_first_sync(ng, nm, dec);
-    const protocol::commitment to{c, static_cast<int>(ng), std::nullopt};
+    const protocol::commitment to{c, static_cast<int>(ng), std::nullopt, dlb_.strategy_};
     net_.multicast(ranks, tag::decision,
                    protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
-                   proto_.broadcast);
+                   dlb_.proto_.broadcast);
   }
   groups_ = std::move(next);  // gs is gone from here on
-  members_of_ = std::move(next_members);
-  proto_ = after;
-  group_size_ = K;
+  dlb_.groups_ = std::move(next_members);
+  dlb_.proto_ = after;
+  dlb_.group_size_ = static_cast<int>(K);
   if (dlb_.strategy_ == core::strategy::auto_all)
     dlb_.master_.stats_.choice_time_s = net_.clock().now() - complete_at_;
 }
@@ -514,9 +482,10 @@ void central_balancer::switch_to_self_scheduling(const group_state& gs,
   }
   dlb_.start_pool(pick, std::move(pool), std::move(weights));
   dlb_.master_.tally_[0] = {1, 0};  // this synchronization; the requests are added to it
-  const protocol::commitment to{core::strategy::self_scheduling, 0, std::nullopt};
+  const protocol::commitment to{core::strategy::none, 0, std::nullopt,
+                                core::strategy::self_scheduling};
   net_.multicast(ranks, tag::decision,
-                 protocol::encode(protocol::decision_msg{h, to, std::move(dec)}), proto_.broadcast);
+                 protocol::encode(protocol::decision_msg{h, to, std::move(dec)}), dlb_.proto_.broadcast);
   self_scheduling_ = true;
 }
 
@@ -560,7 +529,7 @@ void central_balancer::gathered(std::size_t slave) {
   live_[slave] = false;
   // A committed synchronization of the centralized strategies no longer waits for it.
   for (std::size_t g = 0; g < groups_.size(); ++g) {
-    const auto& members = members_of_[g];
+    const auto& members = dlb_.groups_[g];
     const auto pos = static_cast<std::size_t>(std::find(members.begin(), members.end(), slave) -
                                               members.begin());
     if (pos == members.size() || !groups_[g].active[pos]) continue;
@@ -688,16 +657,16 @@ void central_balancer::commit_reselection(under_strategy& plan, core::strategy p
       const auto q = static_cast<std::size_t>(std::find(nm.begin(), nm.end(), s) - nm.begin());
       next[ng].active[q] = holds;
     }
-    const protocol::commitment to{pick, static_cast<int>(ng), took_part};
+    const protocol::commitment to{pick, static_cast<int>(ng), took_part,
+                                  core::strategy::adaptive};
     net_.multicast(ranks, tag::decision,
                    protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
-                   proto_.broadcast);
+                   dlb_.proto_.broadcast);
   }
   groups_ = std::move(next);
-  members_of_ = std::move(plan.groups);
-  proto_ = resolve_protocol(pick, dlb_.popts_).value();
-  group_size_ = static_cast<std::size_t>(
-      group_size_under(proto_, dlb_.local_group_size_, static_cast<int>(procs_)));
+  dlb_.groups_ = std::move(plan.groups);
+  dlb_.proto_ = resolve_protocol(pick, dlb_.popts_).value();
+  dlb_.group_size_ = group_size_under(dlb_.proto_, dlb_.local_group_size_, static_cast<int>(procs_));
   in_force_ = pick;
   ++stage_;
   reselection_.clear();

@@ -43,7 +43,7 @@ protocol::decision detail::slave_session::decide_in_group(const protocol::member
   const auto match = protocol::in_sync(tag::profile, current_sync());
   const std::string what = "the profiles of the group's other active members (" + where + ")";
   for (std::size_t got = 0; got < awaited; ++got) {
-    auto m = wait_in_sync(match, what);
+    auto m = recovery_.wait(*this, match, what);
     reader r = m.body();
     protocol::member_profile prof = protocol::decode_profile(r).profile;
     // Members are K-block groups or, under --groups power, any set of slaves.

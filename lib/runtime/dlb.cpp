@@ -200,9 +200,13 @@ detail::loop_session::loop_session(runtime& rt, core::strategy s, int P, int K,
   groups_ = groups_for(group_size_);
 }
 
+detail::master_session::master_session(runtime& rt, core::strategy s, int P, int K,
+                                       const loop_spec& loop, std::vector<DLB_array*> arrays)
+    : loop_session(rt, s, P, K, loop, std::move(arrays)), recovery_(rt.params().recover, P) {}
+
 detail::slave_session::slave_session(runtime& rt, core::strategy s, int P, int K,
                                      const loop_spec& loop, std::vector<DLB_array*> arrays)
-    : loop_session(rt, s, P, K, loop, std::move(arrays)) {
+    : loop_session(rt, s, P, K, loop, std::move(arrays)), recovery_(rt.params().recover) {
   slave_.me_ = static_cast<std::size_t>(rt_.rank() - 1);
   slave_.group_ = core::group_containing(groups_, slave_.me_);
   slave_.members_ = groups_[static_cast<std::size_t>(slave_.group_)];
@@ -260,14 +264,7 @@ void detail::master_session::scatter() {
   // The loop's start: the master's set-up before it is neither emulated time nor lag.
   const std::int64_t epoch = net_.begin_loop();
   st.start_time = net_.clock().now();
-  recovery_.handed_in_ranges_.assign(static_cast<std::size_t>(procs_), {});
-  recovery_.handed_in_stats_.assign(static_cast<std::size_t>(procs_), {});
-  if (rt_.params().recover) {
-    // A slave lost since the last loop: this loop does not balance (every slave that learns of
-    // it during the loop stops balancing), and its share is recovered at the end.
-    while (auto d = net_.poll(with_tag(tag::task_exit)))
-      if (note_loss(d->from)) recovery_.closed_at_scatter_ = true;
-  }
+  recovery_.at_scatter(*this);
   const auto first = self_scheduled() ? first_chunks() : initial;
   for (int r = 1; r <= procs_; ++r) {
     if (rt_.lost(r)) continue;  // its share is missing at the end: recovered
@@ -288,10 +285,7 @@ void detail::slave_session::receive_scatter() {
   slave_.remaining_ = std::move(m.ranges);
   reader slices(m.slices);
   detail::unpack_inputs(slices, arrays_, slave_.remaining_);
-  // --on-loss recover: the losses the master told of before this loop's data (a LOST of this
-  // loop closes its balancing).
-  if (rt_.params().recover)
-    while (auto l = net_.poll(with_tag(tag::lost))) take_lost(*l);
+  recovery_.at_scatter(*this);
   // Who starts with work: every member's initial share is known to all (the same formula); a
   // lost slave is no member of any group's synchronizations.
   const auto initial = initial_counts();
@@ -412,6 +406,43 @@ core::model_input detail::master_session::model_base(std::vector<double>& w, dou
   return in;
 }
 
+namespace {
+
+// A prediction's times under each balancing strategy, and the fastest.
+void fill_prediction(strategy_prediction& out,
+                     const std::array<double, core::kBalancingStrategies>& times) {
+  out.valid = true;
+  std::size_t best = 0;
+  for (std::size_t k = 0; k < core::kBalancingStrategies; ++k) {
+    out.total_time[k] = times[k];
+    if (times[k] < times[best]) best = k;
+  }
+  out.best = core::balancing_strategies[best];
+}
+
+std::array<double, core::kBalancingStrategies> times_of(const core::strategy_choice& c) {
+  std::array<double, core::kBalancingStrategies> t{};
+  for (std::size_t k = 0; k < core::kBalancingStrategies; ++k) t[k] = c.predictions[k].total_time;
+  return t;
+}
+
+// The observation window: the first synchronization came when the first slave finished its
+// initial block, i.e. after min_i (work of block i) / (observed speed of i); w: each iteration's
+// work.
+double observation_window(const std::vector<core::range_list>& blocks,
+                          const std::vector<double>& w, const std::vector<double>& observed) {
+  double window = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < observed.size(); ++i) {
+    double block_work = 0.0;
+    for (const auto& r : blocks[i])
+      for (std::int64_t k = r.begin; k < r.end; ++k) block_work += w[static_cast<std::size_t>(k)];
+    if (observed[i] > 0 && block_work > 0) window = std::min(window, block_work / observed[i]);
+  }
+  return window;
+}
+
+}  // namespace
+
 strategy_prediction detail::master_session::predict(const std::vector<double>& speeds,
                                                    core::model_load load) const {
   const auto& prm = rt_.params();
@@ -430,20 +461,7 @@ strategy_prediction detail::master_session::predict(const std::vector<double>& s
   const double per_unit = work_cost() ? 1.0 : mean;
   std::vector<double> observed;
   for (double v : speeds) observed.push_back(std::max(v * per_unit, 0.0));
-  auto fill = [&out](const std::array<double, core::kBalancingStrategies>& times) {
-    out.valid = true;
-    std::size_t best = 0;
-    for (std::size_t k = 0; k < core::kBalancingStrategies; ++k) {
-      out.total_time[k] = times[k];
-      if (times[k] < times[best]) best = k;
-    }
-    out.best = core::balancing_strategies[best];
-  };
-  auto times_of = [](const core::strategy_choice& c) {
-    std::array<double, core::kBalancingStrategies> t{};
-    for (std::size_t k = 0; k < core::kBalancingStrategies; ++k) t[k] = c.predictions[k].total_time;
-    return t;
-  };
+  auto fill = [&out](const auto& times) { fill_prediction(out, times); };
   if (!prm.emulated || !loop_.work) {
     for (double e : observed) in.machine.base_speeds.push_back(std::max(e, 1e-12));
     in.machine.load.max_load = 0;
@@ -461,18 +479,9 @@ strategy_prediction detail::master_session::predict(const std::vector<double>& s
     fill(times_of(core::choose_strategy(in)));
     return out;
   }
-  // The observation window: the first synchronization came when the first slave finished its
-  // initial block, i.e. after min_i (work of block i) / (observed speed of i).
-  const auto blocks = initial_distribution();
-  double window = std::numeric_limits<double>::infinity();
+  const double window = observation_window(initial_distribution(), w, observed);
   std::vector<double> relative;
-  for (std::size_t i = 0; i < observed.size(); ++i) {
-    relative.push_back(observed[i] / prm.speeds[i]);
-    double block_work = 0.0;
-    for (const auto& r : blocks[i])
-      for (std::int64_t k = r.begin; k < r.end; ++k) block_work += w[static_cast<std::size_t>(k)];
-    if (observed[i] > 0 && block_work > 0) window = std::min(window, block_work / observed[i]);
-  }
+  for (std::size_t i = 0; i < observed.size(); ++i) relative.push_back(observed[i] / prm.speeds[i]);
   if (!std::isfinite(window) || !(window > 0)) return out;
   const core::load_estimate est = core::estimate_load(relative, window);
   in.machine.load.max_load = est.max_load;
@@ -628,8 +637,7 @@ void detail::slave_session::send_gathered() {
 }
 
 void detail::master_session::gather() {
-  const bool recovering = rt_.params().recover;
-  if (!recovering && master_.gathered_.size() != static_cast<std::size_t>(procs_)) {
+  if (!recovery_.on() && master_.gathered_.size() != static_cast<std::size_t>(procs_)) {
     throw run_error("DLB_gather_data on the master before DLB_master_sync");
   }
   auto& st = master_.stats_;
@@ -637,13 +645,7 @@ void detail::master_session::gather() {
   core::distribution executed;
   executed.iterations = loop_.iterations;
   executed.slaves.resize(static_cast<std::size_t>(procs_));
-  if (recovering) {
-    // Handed in piece by piece, results unpacked on arrival (central_balancer.cpp); a lost
-    // slave keeps what it handed in before it was lost.
-    st.slaves = recovery_.handed_in_stats_;
-    for (std::size_t s = 0; s < executed.slaves.size(); ++s)
-      executed.slaves[s] = core::normalized(recovery_.handed_in_ranges_[s]);
-  }
+  recovery_.at_gather(st, executed);
   for (auto& d : master_.gathered_) {
     reader r = d.body();
     auto m = protocol::decode_gather(r);
@@ -662,7 +664,7 @@ void detail::master_session::gather() {
   st.bytes_moved += self_sched_.chunk_bytes_;
   st.chunks = self_sched_.chunks_;
   st.end_time = net_.clock().now();
-  st.recovery_time = recovery_.recovery_from_ >= 0 ? st.end_time - recovery_.recovery_from_ : 0.0;
+  st.recovery_time = recovery_.time_to(st.end_time);
   st.oracle_time = oracle_time(rt_.params(), loop_, st.start_time);
   st.comm_bound_time = comm_bound_time(st.start_time);
   predict_after_the_fact(st);
@@ -673,8 +675,7 @@ void DLB_gather_data(context& ctx) {
   using detail::context_access;
   if (!ctx.master()) {
     auto& me = detail::slave_of(ctx, "DLB_gather_data");
-    // Under --on-loss recover it has handed in already (hand_in).
-    if (!me.rt_.params().recover) me.send_gathered();
+    if (!me.recovery_.handed_in_all()) me.send_gathered();
     context_access::done(ctx) = std::move(me.slave_.done_);
     context_access::slave(ctx).reset();
     return;

@@ -38,6 +38,7 @@
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/state_trace.hpp"
 #include "dlb/runtime/strategy_table.hpp"
+#include "recovery.hpp"
 
 namespace dlb::detail {
 
@@ -118,23 +119,6 @@ struct self_scheduling_state {
 struct auto_all_pick {
   core::policy policy;
   std::vector<core::candidate_time> times;
-};
-
-// --on-loss recover, a slave's part.
-struct slave_recovery {
-  bool finishing_ = false;     // nothing left; hand in at the next DLB_send_interrupt
-  bool handed_in_ = false;     // has handed in once; takes no more WORK in this loop
-  core::range_list unhanded_;  // iterations done and not handed in yet
-};
-
-// --on-loss recover, the master's part: what each slave handed in (its results are unpacked on
-// arrival), its latest statistics, and whether a loss at the scatter closed this loop's
-// balancing.
-struct master_recovery {
-  std::vector<core::range_list> handed_in_ranges_;
-  std::vector<slave_stats> handed_in_stats_;
-  bool closed_at_scatter_ = false;
-  double recovery_from_ = -1.0;  // when the first reassignment went out (-1: none)
 };
 
 // One balanced loop as DLB_init resolved it, on every task.
@@ -243,17 +227,9 @@ class slave_session : public loop_session {
   // Ship and receive the work the decision of synchronization `at` moves; update who is
   // active.
   void apply(const protocol::decision& d, const protocol::sync_header& at);
-  // --on-loss recover (slave_sync.cpp). A wait of a synchronization that also ends on the
-  // master's LOST: then the synchronization is abandoned (sync_abandoned) and balancing in this
-  // loop ends for this slave.
-  delivered wait_in_sync(const messenger::match& m, const std::string& what);
-  void take_lost(const delivered& d);
   // This slave has nothing left: under abort, it leaves the loop; under recover, it hands in at
   // its next DLB_send_interrupt.
   void out_of_work();
-  // Hands in the results not handed in yet, then waits for the master: more iterations (nobody
-  // handed them in) or the loop's end.
-  void hand_in();
   // The statistics as they stand now, inside a DLB call (its own time so far is sync).
   slave_stats stats_now();
   // The centralized strategies as the paper has them (slave_sync.cpp): after its profile a
@@ -283,7 +259,7 @@ class slave_session : public loop_session {
   }
 
   slave_state slave_;
-  slave_recovery recovery_;
+  slave_recovery recovery_;  // --on-loss recover's hooks
 
  private:
   // The application's time since its last DLB call is busy (and traced with the loop's load).
@@ -293,7 +269,8 @@ class slave_session : public loop_session {
 // The master's side of the loop (central_balancer.cpp, self_scheduling.cpp, auto_all.cpp).
 class master_session : public loop_session {
  public:
-  using loop_session::loop_session;
+  master_session(runtime& rt, core::strategy s, int P, int K, const loop_spec& loop,
+                 std::vector<DLB_array*> arrays);
 
   // DLB_scatter_data: the loop's statistics begin, each slave's first share goes out.
   void scatter();
@@ -346,7 +323,7 @@ class master_session : public loop_session {
 
   master_state master_;
   self_scheduling_state self_sched_;
-  master_recovery recovery_;
+  master_recovery recovery_;  // --on-loss recover's hooks
 
  private:
   // The communication-aware bound and the predictions after the fact (gather).

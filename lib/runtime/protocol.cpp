@@ -5,8 +5,11 @@ namespace dlb::protocol {
 
 namespace {
 
-// A DECISION's commitment that lists its group's members (ADAPTIVE) is sent as 100 + strategy.
-constexpr int kWithMembers = 100;
+// A DECISION's commitment is one int: strategy + kMode x mode, plus kWithMembers if it lists its
+// group's members (ADAPTIVE); -1: none.
+constexpr int kMode = 10;
+constexpr int kWithMembers = 1000;
+static_assert(static_cast<int>(core::strategy::auto_all) < kMode);
 
 void put_header(writer& w, const sync_header& h) { w.put(h.loop).put(h.group).put(h.epoch); }
 
@@ -122,7 +125,9 @@ bytes encode(const decision_msg& m) {
   writer w;
   put_header(w, m.sync);
   const bool listed = m.commit && m.commit->members;
-  w.put(m.commit ? static_cast<int>(m.commit->strategy) + (listed ? kWithMembers : 0) : -1)
+  w.put(m.commit ? static_cast<int>(m.commit->strategy) +
+                       kMode * static_cast<int>(m.commit->mode) + (listed ? kWithMembers : 0)
+                 : -1)
       .put(m.commit ? m.commit->group : 0);
   if (listed) {
     std::vector<std::uint64_t> members(m.commit->members->begin(), m.commit->members->end());
@@ -141,12 +146,16 @@ decision_msg decode_decision(reader& r) {
   m.sync = get_header(r);
   const int chosen = r.get<int>();
   const int group = r.get<int>();
-  if (chosen >= kWithMembers) {
-    const auto members = r.get_vector<std::uint64_t>();
-    m.commit = commitment{static_cast<core::strategy>(chosen - kWithMembers), group,
-                          std::vector<std::size_t>(members.begin(), members.end())};
-  } else if (chosen >= 0) {
-    m.commit = commitment{static_cast<core::strategy>(chosen), group, std::nullopt};
+  if (chosen >= 0) {
+    commitment c;
+    c.strategy = static_cast<core::strategy>(chosen % kMode);
+    c.mode = static_cast<core::strategy>(chosen % kWithMembers / kMode);
+    c.group = group;
+    if (chosen >= kWithMembers) {
+      const auto members = r.get_vector<std::uint64_t>();
+      c.members = std::vector<std::size_t>(members.begin(), members.end());
+    }
+    m.commit = std::move(c);
   }
   decision& d = m.body;
   d.reason = static_cast<core::balance_reason>(r.get<int>());

@@ -28,23 +28,6 @@ namespace dlb {
 
 namespace {
 
-// Appends [i, i+1) to a list, merging with its last range.
-void append_iteration(core::range_list& list, std::int64_t i) {
-  if (!list.empty() && list.back().end == i) {
-    ++list.back().end;
-  } else {
-    list.push_back({i, i + 1});
-  }
-}
-
-// --on-loss recover: the master's LOST came while a synchronization waited; the
-// synchronization is abandoned (DLB_profile_send_move_work). A run_error, so that it could never
-// pass unnoticed.
-class sync_abandoned : public run_error {
- public:
-  sync_abandoned() : run_error("a synchronization abandoned after a lost slave") {}
-};
-
 core::range_list nonempty(const core::range_list& l) {
   core::range_list out;
   for (const auto& r : l) {
@@ -100,9 +83,8 @@ bool DLB_slave_sync(context& ctx) {
   }
   auto& cur = DLB.slave_.remaining_.front();
   const std::int64_t i = cur.begin++;
-  append_iteration(DLB.slave_.done_, i);
-  const auto& prm = DLB.rt_.params();
-  if (prm.recover) append_iteration(DLB.recovery_.unhanded_, i);
+  detail::append_iteration(DLB.slave_.done_, i);
+  DLB.recovery_.at_iteration(i);
   ++DLB.slave_.done_since_sync_;
   ++DLB.slave_.st_.iterations_done;
   auto& me = DLB.slave_;
@@ -134,9 +116,8 @@ bool DLB_slave_sync(context& ctx) {
   }
   // Fault injection (--kill-slave): an iteration boundary is a fault point on every backend.
   DLB.rt_.fault_point(false);
-  if (prm.recover)
-    while (auto d = DLB.net_.poll(with_tag(tag::lost))) DLB.take_lost(*d);
-  if (DLB.central_async() && !DLB.recovery_.handed_in_) DLB.take_instructions_and_work();
+  DLB.recovery_.take_losses(DLB);
+  if (DLB.central_async() && !DLB.recovery_.handed_in()) DLB.take_instructions_and_work();
   if (!DLB.slave_.closed_ && !DLB.slave_.interrupt_ && DLB.poll_interrupt()) {
     DLB.slave_.interrupt_ = true;
     DLB.slave_.sync_pending_ = true;
@@ -261,7 +242,7 @@ void detail::slave_session::await_outcome(int epoch, const std::string& where) {
   // work is idle (the paper's idle processor); handling what comes is synchronization.
   const auto wait_idle = [this](const auto& match, const std::string& what) {
     const double t0 = net_.clock().now();
-    delivered d = wait_in_sync(match, what);
+    delivered d = recovery_.wait(*this, match, what);
     slave_.st_.idle += net_.clock().now() - t0;
     trace_in_call(t0, net_.clock().now(), slave_activity::idle);
     return d;
@@ -305,10 +286,10 @@ void DLB_send_interrupt(context& ctx) {
   }
   // (A member of a centralized group does not see the others' outcomes: it asks the balancer
   // unless it is alone in its group.)
-  if (DLB.recovery_.finishing_ || DLB.slave_.closed_ || DLB.slave_.members_.size() == 1 ||
+  if (DLB.recovery_.finishing() || DLB.slave_.closed_ || DLB.slave_.members_.size() == 1 ||
       (DLB.proto_.interrupts == interrupt_audience::active_members && !DLB.others_active())) {
-    if (DLB.rt_.params().recover) {
-      DLB.hand_in();
+    if (DLB.recovery_.on()) {
+      DLB.recovery_.hand_in(DLB);
     } else {
       DLB.slave_.more_work_ = false;
     }
@@ -328,7 +309,7 @@ void DLB_profile_send_move_work(context& ctx) {
   } else {
     // --on-loss recover: a slave that knows of a loss in this loop takes part in no more
     // synchronizations; the others, told too, abandon theirs (sync_abandoned).
-    if (DLB.rt_.params().recover && DLB.slave_.closed_) {
+    if (DLB.recovery_.on() && DLB.slave_.closed_) {
       DLB.slave_.sync_pending_ = false;
       DLB.slave_.interrupt_ = false;
       if (core::iteration_count(DLB.slave_.remaining_) == 0) DLB.out_of_work();
@@ -336,7 +317,7 @@ void DLB_profile_send_move_work(context& ctx) {
     }
     try {
       DLB.run_sync();
-    } catch (const sync_abandoned&) {
+    } catch (const detail::sync_abandoned&) {
       // What it holds now (work received before the LOST included) it computes; what was on its
       // way to or from it and never arrived, the master finds missing and reassigns.
       if (core::iteration_count(DLB.slave_.remaining_) == 0) DLB.out_of_work();
@@ -346,34 +327,11 @@ void DLB_profile_send_move_work(context& ctx) {
   DLB.slave_.interrupt_ = false;
 }
 
-delivered detail::slave_session::wait_in_sync(const messenger::match& m, const std::string& what) {
-  if (!rt_.params().recover) return net_.wait(m, what);
-  const messenger::match either([&m](const delivered& d) { return d.kind == tag::lost || m(d); });
-  delivered d = net_.wait(either, what);
-  if (d.kind != tag::lost) return d;
-  take_lost(d);
-  if (slave_.closed_) throw sync_abandoned();
-  return wait_in_sync(m, what);  // a loss of an earlier loop: keep waiting
-}
-
-void detail::slave_session::take_lost(const delivered& d) {
-  reader r = d.body();
-  const protocol::lost_msg m = protocol::decode_lost(r);
-  rt_.mark_lost(static_cast<int>(m.slave) + 1);
-  // Balancing in the loop of the loss ends (the master stopped balancing it too).
-  if (m.loop == loop_id_) slave_.closed_ = true;
-}
-
 void detail::slave_session::out_of_work() {
   slave_.remaining_.clear();
-  if (rt_.params().recover) {
-    // It stays in the loop until it has handed in (DLB_send_interrupt), so that the master can
-    // give it a lost slave's work.
-    recovery_.finishing_ = true;
-    slave_.more_work_ = true;
-  } else {
-    slave_.more_work_ = false;
-  }
+  // Under recovery it stays in the loop until it has handed in (DLB_send_interrupt), so that
+  // the master can give it a lost slave's work.
+  slave_.more_work_ = recovery_.stay_when_out();
 }
 
 slave_stats detail::slave_session::stats_now() {
@@ -387,45 +345,6 @@ slave_stats detail::slave_session::stats_now() {
     s.redistributions = std::max<std::int64_t>(
         s.redistributions, static_cast<std::int64_t>(slave_.moved_epochs_.size()));
   return s;
-}
-
-void detail::slave_session::hand_in() {
-  writer slices;
-  detail::pack_arrays(slices, arrays_, recovery_.unhanded_, detail::output_array);
-  net_.send(protocol::master_rank, tag::gather,
-            protocol::encode(
-                protocol::gather_msg{loop_id_, recovery_.unhanded_, stats_now(), slices.data()}));
-  recovery_.unhanded_.clear();
-  recovery_.handed_in_ = true;
-  recovery_.finishing_ = false;
-  const int loop = loop_id_;
-  const messenger::match answer([loop](const delivered& d) {
-    return d.kind == tag::lost || (d.kind == tag::recover && protocol::peek_loop(d) == loop);
-  });
-  const double t0 = net_.clock().now();
-  for (;;) {
-    delivered d =
-        net_.wait(answer, "the master's answer to the results of loop " + std::to_string(loop_id_));
-    if (d.kind == tag::lost) {
-      take_lost(d);
-      continue;
-    }
-    slave_.st_.idle += net_.clock().now() - t0;
-    trace_in_call(t0, net_.clock().now(), slave_activity::idle);
-    reader r = d.body();
-    protocol::recover_msg m = protocol::decode_recover(r);
-    if (m.ranges.empty()) {  // the loop is complete
-      slave_.remaining_.clear();
-      slave_.more_work_ = false;
-      return;
-    }
-    reader in(m.slices);
-    detail::unpack_arrays(in, arrays_, m.ranges, detail::moved_array);
-    slave_.remaining_ = std::move(m.ranges);
-    slave_.closed_ = true;  // no balancing of recovered work
-    slave_.more_work_ = true;
-    return;
-  }
 }
 
 protocol::member_profile detail::slave_session::measure(double now) {
@@ -496,21 +415,20 @@ void detail::slave_session::run_sync() {
 }
 
 protocol::decision detail::slave_session::await_decision(const std::string& where) {
-  auto m = wait_in_sync(protocol::in_sync(tag::decision, current_sync(), protocol::master_rank),
+  auto m = recovery_.wait(*this, protocol::in_sync(tag::decision, current_sync(), protocol::master_rank),
                         "the master's decision (" + where + ")");
   reader r = m.body();
   protocol::decision_msg msg = protocol::decode_decision(r);
   if (!msg.commit) return std::move(msg.body);
-  if (msg.commit->strategy == core::strategy::self_scheduling) {
+  // The policy in force is the commitment's, taken up as the master committed it.
+  const protocol::commitment& c = *msg.commit;
+  strategy_ = c.mode;
+  popts_.adaptive = c.mode == core::strategy::adaptive;
+  if (c.mode == core::strategy::self_scheduling) {
     become_worker();  // AUTO-ALL committed to a self-scheduling rule
     return std::move(msg.body);
   }
-  // AUTO-ALL's commitment to ADAPTIVE is a re-selection's: it lists the members.
-  if (strategy_ == core::strategy::auto_all && msg.commit->members) {
-    strategy_ = core::strategy::adaptive;
-    popts_.adaptive = true;
-  }
-  adopt(msg.commit->strategy, msg.commit->group, slave_.active_, msg.commit->members);
+  adopt(c.strategy, c.group, slave_.active_, c.members);
   return std::move(msg.body);
 }
 
@@ -547,7 +465,7 @@ void detail::slave_session::apply(const protocol::decision& d, const protocol::s
     if (t.to != slave_.me_) continue;
     const int from = static_cast<int>(t.from) + 1;
     receive_work(
-        wait_in_sync(protocol::in_sync(tag::work, at, from), "work from " + net_.describe(from)));
+        recovery_.wait(*this, protocol::in_sync(tag::work, at, from), "work from " + net_.describe(from)));
   }
   // Who is still active, as every member sees it.
   std::size_t k = 0;

@@ -11,6 +11,7 @@
 #include "dlb/runtime/clocks.hpp"
 #include "dlb/runtime/network.hpp"
 #include "dlb/runtime/options.hpp"
+#include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/runtime.hpp"
 #include "dlb/runtime/strategy_table.hpp"
 #include "dlb/runtime/wire.hpp"
@@ -40,6 +41,45 @@ TEST(Wire, RoundTripAndShortMessages) {
   const dlb::bytes bb = bad.take();
   dlb::reader rb(bb);
   EXPECT_THROW(rb.get_ranges(), dlb::wire_error);
+}
+
+// A DECISION's commitment carries the policy in force (mode) beside the row the group runs next,
+// and comes back as it went, in one int of the same size for every commitment (so the wire
+// format's size, and with it every simulated time, is the same whatever the commitment says).
+TEST(Protocol, CommitmentCarriesThePolicyInForce) {
+  using dlb::core::strategy;
+  using dlb::protocol::commitment;
+  const std::vector<std::size_t> took_part = {0, 2, 3};
+  const std::vector<commitment> table = {
+      {strategy::gddlb, 0, std::nullopt, strategy::automatic},        // AUTO's
+      {strategy::lcdlb, 1, std::nullopt, strategy::auto_all},         // AUTO-ALL, a paper row
+      {strategy::none, 0, std::nullopt, strategy::self_scheduling},   // AUTO-ALL, a chunk rule
+      {strategy::lddlb, 1, took_part, strategy::adaptive},            // a re-selection
+      {strategy::gcdlb, 0, std::nullopt, strategy::gcdlb},            // --first-sync master-*
+  };
+  std::size_t size_without_members = 0;
+  for (const commitment& c : table) {
+    dlb::protocol::decision_msg m;
+    m.sync = {1, c.group, 0};
+    m.commit = c;
+    m.body.counts_after = {5, 0};
+    const auto bytes = dlb::protocol::encode(m);
+    dlb::reader r(bytes);
+    const auto back = dlb::protocol::decode_decision(r);
+    ASSERT_TRUE(back.commit.has_value());
+    EXPECT_EQ(*back.commit, c) << dlb::core::to_string(c.mode);
+    EXPECT_EQ(back.body.counts_after, m.body.counts_after);
+    if (!c.members) {
+      if (size_without_members == 0) size_without_members = bytes.size();
+      EXPECT_EQ(bytes.size(), size_without_members) << dlb::core::to_string(c.mode);
+    }
+  }
+  dlb::protocol::decision_msg none;
+  none.body.counts_after = {5, 0};
+  const auto bytes = dlb::protocol::encode(none);
+  dlb::reader r(bytes);
+  EXPECT_FALSE(dlb::protocol::decode_decision(r).commit.has_value());
+  EXPECT_EQ(bytes.size(), size_without_members);
 }
 
 TEST(Options, ParsesValidatesAndNamesTheOption) {

@@ -399,9 +399,11 @@ world::world(engine& e, std::string name, const run_params& params)
 
 world::~world() = default;
 
-void world::start(task_fn task) {  // NOLINT(performance-unnecessary-value-param): copied per actor
-  auto st = state_;
-  const int n = static_cast<int>(st->hosts.size());
+namespace {
+
+// Each network interface's actor: sends its queue's messages in order, each arriving after its
+// bytes' time on the link and the wire's latency (to an exited task: dropped).
+void start_interfaces(const std::shared_ptr<world::state>& st) {
   for (std::size_t k = 0; k < st->transmitters.size(); ++k) {
     auto* tx = st->transmitters[k].get();
     sg::Actor::create(st->name + ":interface" + std::to_string(k), tx->host, [st, tx] {
@@ -419,6 +421,40 @@ void world::start(task_fn task) {  // NOLINT(performance-unnecessary-value-param
       }
     })->daemonize();
   }
+}
+
+// A workstation lost at a virtual time (--kill-at): its task ends wherever it is (computing,
+// waiting, sending), as kill -9 would end it; at a point of its progress, where it found the
+// fault due. Its watchers get the exit notice, as PVM's task-exit notify. A daemon: a run that
+// ends first is not kept waiting for it.
+void start_killer(const std::shared_ptr<world::state>& st) {
+  sg::Actor::create(st->name + ":killer", st->hosts[0], [st] {
+    if (st->kill_by_alarm) {
+      sg::this_actor::sleep_until(st->kill_at);
+    } else {
+      st->kill_now->acquire();
+    }
+    const auto r = static_cast<std::size_t>(st->kill_rank);
+    if (st->done[r] || !st->actors[r]) return;
+    st->done[r] = true;
+    st->killed[r] = true;
+    st->waiting[r].clear();
+    st->actors[r]->kill();
+    for (int w : st->watchers[r]) st->post(st->kill_rank, w, kTaskExitTag);
+    // What was on its way to the lost task when it died, or still comes (a transmission that
+    // had started), is dropped here, as PVM drops messages to an exited task, and freed.
+    auto* mb = st->mailboxes[r];
+    mb->set_receiver(sg::Actor::self());
+    for (;;) delete mb->get<message>();
+  })->daemonize();
+}
+
+}  // namespace
+
+void world::start(task_fn task) {  // NOLINT(performance-unnecessary-value-param): copied per actor
+  auto st = state_;
+  const int n = static_cast<int>(st->hosts.size());
+  start_interfaces(st);
   for (int i = 1; i <= n; ++i) {
     const int r = i % n;  // slaves 1..P first, the master last
     const sg::ActorPtr actor =
@@ -440,31 +476,7 @@ void world::start(task_fn task) {  // NOLINT(performance-unnecessary-value-param
                           });
     st->actors[static_cast<std::size_t>(r)] = actor.get();
   }
-  if (st->kill_rank > 0 && st->kill_rank < n) {
-    // A workstation lost at a virtual time (--kill-at): its task ends wherever it is (computing,
-    // waiting, sending), as kill -9 would end it; at a point of its progress, where it found the
-    // fault due. Its watchers get the exit notice, as PVM's task-exit notify. A daemon: a run
-    // that ends first is not kept waiting for it.
-    sg::Actor::create(st->name + ":killer", st->hosts[0], [st] {
-      if (st->kill_by_alarm) {
-        sg::this_actor::sleep_until(st->kill_at);
-      } else {
-        st->kill_now->acquire();
-      }
-      const auto r = static_cast<std::size_t>(st->kill_rank);
-      if (st->done[r] || !st->actors[r]) return;
-      st->done[r] = true;
-      st->killed[r] = true;
-      st->waiting[r].clear();
-      st->actors[r]->kill();
-      for (int w : st->watchers[r]) st->post(st->kill_rank, w, kTaskExitTag);
-      // What was on its way to the lost task when it died, or still comes (a transmission that
-      // had started), is dropped here, as PVM drops messages to an exited task, and freed.
-      auto* mb = st->mailboxes[r];
-      mb->set_receiver(sg::Actor::self());
-      for (;;) delete mb->get<message>();
-    })->daemonize();
-  }
+  if (st->kill_rank > 0 && st->kill_rank < n) start_killer(st);
 }
 
 bool world::killed(int rank) const {

@@ -69,10 +69,16 @@ struct decision {
 // member order): a member's view of who is active elsewhere may be stale, and the group's next
 // synchronization needs the exact set. AUTO's commitment carries none (its first synchronization
 // saw every slave).
+// `mode` is the policy in force from the commitment on, which the receiver takes up as it is:
+// the run's own (AUTO, AUTO-ALL committing to a paper strategy, a balancing strategy under
+// --first-sync master-*), adaptive (a re-selection, or AUTO-ALL's commitment to ADAPTIVE) or
+// self_scheduling (AUTO-ALL's commitment to a chunk rule: `strategy` is none, no row).
 struct commitment {
-  core::strategy strategy = core::strategy::none;
+  core::strategy strategy = core::strategy::none;  // the row the receiver's group runs next
   int group = 0;
   std::optional<std::vector<std::size_t>> members;
+  core::strategy mode = core::strategy::none;
+  bool operator==(const commitment&) const = default;
 };
 
 // SCATTER, master -> slave: the slave's initial ranges, then the data of the input arrays.
@@ -98,7 +104,8 @@ struct profile_msg {
 // DECISION, master -> the members whose profiles it decided on.
 struct decision_msg {
   sync_header sync;
-  // On the wire: strategy (-1: none; 100 + strategy: with members), group, [members].
+  // On the wire: one int (-1: none; strategy + 10 x mode, + 1000 with members), group,
+  // [members].
   std::optional<commitment> commit;
   decision body;
 };
