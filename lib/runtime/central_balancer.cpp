@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "arrays.hpp"
+#include "chooser.hpp"
 #include "loop_session.hpp"
 #include "dlb/core/adaptive.hpp"
 #include "dlb/core/groups.hpp"
@@ -65,14 +66,16 @@ class central_balancer {
   // and each slave answered with its group's decision under it (master-global: its part of one
   // global decision).
   void commit(const group_state& gs, const protocol::sync_header& h);
-  // Customized mode's pick at its first synchronization: the model on the speeds seen so far
-  // (GDDLB if it cannot predict), with a notice of its predictions (not under --quiet).
-  core::strategy auto_choice(const group_state& gs);
-  // AUTO-ALL's pick at its first synchronization (auto_all.cpp: every candidate predicted), with
-  // a notice of its predictions (not under --quiet). A self-scheduling rule or ADAPTIVE is taken
-  // up here (switch_to_self_scheduling, switch_to_adaptive); a paper strategy is returned for
-  // AUTO's commitment.
-  core::strategy auto_all_choice(const group_state& gs, const protocol::sync_header& h);
+  // --first-sync master-global: one decision over every profile (in slave order), and each
+  // slave's count after it.
+  protocol::decision decide_globally(const group_state& gs,
+                                     std::map<std::size_t, std::int64_t>& counts_after);
+  // Customized mode's pick at its first synchronization (chooser_): a paper strategy is returned
+  // for the commitment; a self-scheduling rule or ADAPTIVE (AUTO-ALL's) is taken up here
+  // (switch_to_self_scheduling, switch_to_adaptive).
+  core::strategy choose_and_take_up(const group_state& gs, const protocol::sync_header& h);
+  // The chooser of the customized mode in force (chooser.hpp; null for a balancing strategy).
+  std::unique_ptr<chooser> chooser_;
   void switch_to_self_scheduling(const group_state& gs, const protocol::sync_header& h,
                                  const core::policy& pick);
   void switch_to_adaptive(const group_state& gs, const protocol::sync_header& h);
@@ -90,7 +93,6 @@ class central_balancer {
   int stage_ = 0;
   std::vector<bool> live_;  // per slave: may still send a profile (active, no results yet)
   std::map<std::size_t, protocol::member_profile> reselection_;  // this one's, by slave
-  std::optional<core::strategy> in_force_;
   void take_reselection_profile(protocol::profile_msg m);
   // A slave's results are in: it takes part in no more synchronizations.
   void gathered(std::size_t slave);
@@ -109,10 +111,6 @@ class central_balancer {
   void plan_under_each(
       std::array<under_strategy, core::kBalancingStrategies>& plans,
       std::array<std::vector<core::range_list>, core::kBalancingStrategies>& starts);
-  // The notice that ADAPTIVE commits or switches (not under --quiet, nor when it stays).
-  void announce(double now,
-                const std::optional<std::array<double, core::kBalancingStrategies>>& times,
-                core::strategy pick);
   // Each group of the pick is sent its decision with the commitment; its next synchronizations
   // are at epoch 2s + 1 with the members that still hold work.
   void commit_reselection(under_strategy& plan, core::strategy pick,
@@ -137,6 +135,7 @@ central_balancer::central_balancer(master_session& dlb)
       groups_(dlb.groups_.size()) {
   transfers_to_.assign(procs_, 0);
   adaptive_ = dlb.strategy_ == core::strategy::adaptive;
+  chooser_ = make_chooser(dlb_, dlb.strategy_);
   const auto initial = dlb_.initial_counts();
   live_.assign(procs_, false);
   for (std::size_t s = 0; s < procs_; ++s) live_[s] = initial[s] > 0;
@@ -351,24 +350,26 @@ protocol::decision part_of(const protocol::decision& global,
 }
 }  // namespace
 
+protocol::decision central_balancer::decide_globally(
+    const group_state& gs, std::map<std::size_t, std::int64_t>& counts_after) {
+  std::vector<protocol::member_profile> all;
+  for (const auto& [p, prof] : gs.profiles) all.push_back(prof);
+  protocol::decision global = dlb_.decide(all);
+  for (std::size_t k = 0; k < all.size(); ++k) counts_after[all[k].slave] = global.counts_after[k];
+  for (const auto& t : global.transfers) ++transfers_to_[t.to];
+  return global;
+}
+
 void central_balancer::commit(const group_state& gs, const protocol::sync_header& h) {
-  const core::strategy c = dlb_.strategy_ == core::strategy::automatic  ? auto_choice(gs)
-                           : dlb_.strategy_ == core::strategy::auto_all ? auto_all_choice(gs, h)
-                                                                        : dlb_.strategy_;
+  const core::strategy c = chooser_ ? choose_and_take_up(gs, h) : dlb_.strategy_;
   if (!find_strategy_row(c)) return;  // AUTO-ALL took up self-scheduling or ADAPTIVE
   const sync_protocol after = resolve_protocol(c, dlb_.popts_).value();
   // master-global: one decision over every profile (in slave order); each group is sent its
   // part of it (the transfers that touch its members, their counts after).
   std::optional<protocol::decision> global;
-  std::map<std::size_t, std::int64_t> global_after;
-  if (dlb_.proto_.first_sync == first_sync_owner::master_global) {
-    std::vector<protocol::member_profile> all;
-    for (const auto& [p, prof] : gs.profiles) all.push_back(prof);
-    global = dlb_.decide(all);
-    for (std::size_t k = 0; k < all.size(); ++k)
-      global_after[all[k].slave] = global->counts_after[k];
-    for (const auto& t : global->transfers) ++transfers_to_[t.to];
-  }
+  std::map<std::size_t, std::int64_t> global_after;  // each slave's count after it
+  if (dlb_.proto_.first_sync == first_sync_owner::master_global)
+    global = decide_globally(gs, global_after);
   // The groups of the committed strategy, each starting at epoch 1 with the members that are
   // still active after this decision. Every member that took part is told its group's decision
   // with the commitment.
@@ -413,54 +414,23 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
     dlb_.master_.stats_.choice_time_s = net_.clock().now() - complete_at_;
 }
 
-core::strategy central_balancer::auto_choice(const group_state& gs) {
-  auto& stats = dlb_.master_.stats_;
-  std::vector<double> speeds(procs_, 0.0);
-  for (const auto& [p, prof] : gs.profiles) speeds[prof.slave] = prof.speed;
-  stats.prediction = dlb_.predict(speeds);
-  const core::strategy c = stats.prediction.valid ? stats.prediction.best : core::strategy::gddlb;
-  stats.chosen = c;
-  if (!dlb_.rt_.params().quiet) {
-    std::ostringstream os;
-    // t from the loop's start, whatever the clock's origin.
-    os << dlb_.rt_.app_name() << ": AUTO at t = " << net_.clock().now() - stats.start_time
-       << " s predicts";
-    for (std::size_t k = 0; k < core::kBalancingStrategies; ++k) {
-      os << " " << to_string(core::balancing_strategies[k]) << " " << stats.prediction.total_time[k]
-         << " s";
-    }
-    os << "; commits to " << to_string(c);
-    dlb_.rt_.report(report_kind::notice, os.str());
-  }
-  return c;
-}
-
-core::strategy central_balancer::auto_all_choice(const group_state& gs,
-                                                 const protocol::sync_header& h) {
-  auto& stats = dlb_.master_.stats_;
-  std::vector<double> speeds(procs_, 0.0);
-  std::vector<protocol::member_profile> profiles;
+core::strategy central_balancer::choose_and_take_up(const group_state& gs,
+                                                    const protocol::sync_header& h) {
+  choice_input in;
+  in.speeds.assign(procs_, 0.0);
   for (const auto& [p, prof] : gs.profiles) {
-    speeds[prof.slave] = prof.speed;
-    profiles.push_back(prof);
+    in.speeds[prof.slave] = prof.speed;
+    in.profiles.push_back(prof);
   }
-  const double now = net_.clock().now();
-  const auto pick = dlb_.choose_policy(profiles, speeds, now);
-  if (!dlb_.rt_.params().quiet) {
-    std::ostringstream os;
-    os << dlb_.rt_.app_name() << ": AUTO-ALL at t = " << now - stats.start_time << " s predicts";
-    for (const auto& t : pick.times)
-      os << " " << core::to_string(t.candidate) << " " << t.time << " s";
-    os << "; commits to " << core::to_string(pick.policy)
-       << (dlb_.rt_.params().auto_force ? " (--auto-force)" : "");
-    dlb_.rt_.report(report_kind::notice, os.str());
-  }
-  if (pick.policy.kind == core::strategy::self_scheduling)
-    switch_to_self_scheduling(gs, h, pick.policy);
-  else if (pick.policy.kind == core::strategy::adaptive)
+  in.now = net_.clock().now();
+  const core::policy pick = chooser_->choose(in);
+  if (pick.kind == core::strategy::self_scheduling)
+    switch_to_self_scheduling(gs, h, pick);
+  else if (pick.kind == core::strategy::adaptive)
     switch_to_adaptive(gs, h);
-  if (!find_strategy_row(pick.policy.kind)) stats.choice_time_s = net_.clock().now() - complete_at_;
-  return pick.policy.kind;
+  if (dlb_.strategy_ == core::strategy::auto_all && !find_strategy_row(pick.kind))
+    dlb_.master_.stats_.choice_time_s = net_.clock().now() - complete_at_;
+  return pick.kind;
 }
 
 // Every slave that took part is told, in the commitment, to drop what it has not started; the
@@ -494,6 +464,7 @@ void central_balancer::switch_to_self_scheduling(const group_state& gs,
 void central_balancer::switch_to_adaptive(const group_state& gs, const protocol::sync_header& h) {
   adaptive_ = true;
   dlb_.popts_.adaptive = true;
+  chooser_ = make_chooser(dlb_, core::strategy::adaptive);
   live_.assign(procs_, false);
   for (const auto& [p, prof] : gs.profiles) {
     live_[prof.slave] = true;
@@ -554,30 +525,20 @@ void central_balancer::reselect_if_complete() {
 // commitment (the strategy, its group and who in it took part).
 void central_balancer::reselect(const protocol::sync_header& h) {
   net_.busy(dlb_.rt_.params().delta);
-  auto& stats = dlb_.master_.stats_;
-  const double now = net_.clock().now();
-  std::vector<double> speeds(procs_, 0.0);
-  double window = 0.0;
+  choice_input in;
+  in.now = net_.clock().now();
+  in.speeds.assign(procs_, 0.0);
   for (const auto& [s, prof] : reselection_) {
-    speeds[s] = prof.speed;
-    window += prof.elapsed / static_cast<double>(reselection_.size());
+    in.speeds[s] = prof.speed;
+    in.window += prof.elapsed / static_cast<double>(reselection_.size());
+    in.profiles.push_back(prof);
   }
   std::array<under_strategy, core::kBalancingStrategies> plans;
-  std::array<std::vector<core::range_list>, core::kBalancingStrategies> starts;
-  plan_under_each(plans, starts);
-  const auto times = dlb_.predict_remaining(starts, now, speeds, window);
-  const core::strategy pick =
-      times ? core::reselect(*times, in_force_) : in_force_.value_or(core::strategy::gddlb);
+  plan_under_each(plans, in.starts);
+  const core::strategy pick = chooser_->choose(in).kind;
   const std::size_t kp = static_cast<std::size_t>(
       std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), pick) -
       core::balancing_strategies.begin());
-  if (stats.choices.empty()) {
-    stats.chosen = pick;
-    stats.prediction = dlb_.predict(speeds);  // the whole loop's, as AUTO's
-  }
-  stats.choices.push_back({now - stats.start_time, pick,
-                           times.value_or(std::array<double, core::kBalancingStrategies>{})});
-  announce(now, times, pick);
   commit_reselection(plans[kp], pick, h);
 }
 
@@ -619,24 +580,6 @@ void central_balancer::plan_under_each(
   }
 }
 
-void central_balancer::announce(
-    double now, const std::optional<std::array<double, core::kBalancingStrategies>>& times,
-    core::strategy pick) {
-  const auto& stats = dlb_.master_.stats_;
-  if (!dlb_.rt_.params().quiet && (!in_force_ || *in_force_ != pick)) {
-    std::ostringstream os;
-    os << dlb_.rt_.app_name() << ": ADAPTIVE at t = " << now - stats.start_time
-       << " s predicts to the end";
-    for (std::size_t k = 0; k < core::kBalancingStrategies; ++k)
-      os << " " << to_string(core::balancing_strategies[k]) << " " << (times ? (*times)[k] : 0.0)
-         << " s";
-    os << "; "
-       << (in_force_ ? "switches from " + std::string(to_string(*in_force_)) + " to "
-                     : std::string("commits to "))
-       << to_string(pick);
-    dlb_.rt_.report(report_kind::notice, os.str());
-  }
-}
 
 void central_balancer::commit_reselection(under_strategy& plan, core::strategy pick,
                                           const protocol::sync_header& h) {
@@ -667,7 +610,6 @@ void central_balancer::commit_reselection(under_strategy& plan, core::strategy p
   dlb_.groups_ = std::move(plan.groups);
   dlb_.proto_ = resolve_protocol(pick, dlb_.popts_).value();
   dlb_.group_size_ = group_size_under(dlb_.proto_, dlb_.local_group_size_, static_cast<int>(procs_));
-  in_force_ = pick;
   ++stage_;
   reselection_.clear();
 }

@@ -1,0 +1,122 @@
+// chooser.cpp: the choosers of AUTO, AUTO-ALL and ADAPTIVE (chooser.hpp).
+#include "chooser.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+
+#include "dlb/core/adaptive.hpp"
+#include "loop_session.hpp"
+
+namespace dlb::detail {
+
+namespace {
+
+class auto_chooser final : public chooser {
+ public:
+  explicit auto_chooser(master_session& m) : m_(m) {}
+  core::policy choose(const choice_input& in) override {
+    auto& stats = m_.master_.stats_;
+    stats.prediction = m_.predict(in.speeds);
+    const core::strategy c =
+        stats.prediction.valid ? stats.prediction.best : core::strategy::gddlb;
+    stats.chosen = c;
+    if (!m_.rt_.params().quiet) {
+      std::ostringstream os;
+      // t from the loop's start, whatever the clock's origin.
+      os << m_.rt_.app_name() << ": AUTO at t = " << m_.net_.clock().now() - stats.start_time
+         << " s predicts";
+      for (std::size_t k = 0; k < core::kBalancingStrategies; ++k) {
+        os << " " << to_string(core::balancing_strategies[k]) << " "
+           << stats.prediction.total_time[k] << " s";
+      }
+      os << "; commits to " << to_string(c);
+      m_.rt_.report(report_kind::notice, os.str());
+    }
+    return core::policy{c};
+  }
+
+ private:
+  master_session& m_;
+};
+
+class auto_all_chooser final : public chooser {
+ public:
+  explicit auto_all_chooser(master_session& m) : m_(m) {}
+  core::policy choose(const choice_input& in) override {
+    const auto pick = m_.choose_policy(in.profiles, in.speeds, in.now);
+    if (!m_.rt_.params().quiet) {
+      std::ostringstream os;
+      os << m_.rt_.app_name() << ": AUTO-ALL at t = " << in.now - m_.master_.stats_.start_time
+         << " s predicts";
+      for (const auto& t : pick.times)
+        os << " " << core::to_string(t.candidate) << " " << t.time << " s";
+      os << "; commits to " << core::to_string(pick.policy)
+         << (m_.rt_.params().auto_force ? " (--auto-force)" : "");
+      m_.rt_.report(report_kind::notice, os.str());
+    }
+    return pick.policy;
+  }
+
+ private:
+  master_session& m_;
+};
+
+class adaptive_chooser final : public chooser {
+ public:
+  explicit adaptive_chooser(master_session& m) : m_(m) {}
+  core::policy choose(const choice_input& in) override {
+    auto& stats = m_.master_.stats_;
+    const auto times = m_.predict_remaining(in.starts, in.now, in.speeds, in.window);
+    const core::strategy pick =
+        times ? core::reselect(*times, in_force_) : in_force_.value_or(core::strategy::gddlb);
+    if (stats.choices.empty()) {
+      stats.chosen = pick;
+      stats.prediction = m_.predict(in.speeds);  // the whole loop's, as AUTO's
+    }
+    stats.choices.push_back({in.now - stats.start_time, pick,
+                             times.value_or(std::array<double, core::kBalancingStrategies>{})});
+    announce(in.now, times, pick);
+    in_force_ = pick;
+    return core::policy{pick};
+  }
+
+ private:
+  // The notice that ADAPTIVE commits or switches (not under --quiet, nor when it stays).
+  void announce(double now,
+                const std::optional<std::array<double, core::kBalancingStrategies>>& times,
+                core::strategy pick) const {
+    if (m_.rt_.params().quiet || (in_force_ && *in_force_ == pick)) return;
+    std::ostringstream os;
+    os << m_.rt_.app_name() << ": ADAPTIVE at t = " << now - m_.master_.stats_.start_time
+       << " s predicts to the end";
+    for (std::size_t k = 0; k < core::kBalancingStrategies; ++k)
+      os << " " << to_string(core::balancing_strategies[k]) << " " << (times ? (*times)[k] : 0.0)
+         << " s";
+    os << "; "
+       << (in_force_ ? "switches from " + std::string(to_string(*in_force_)) + " to "
+                     : std::string("commits to "))
+       << to_string(pick);
+    m_.rt_.report(report_kind::notice, os.str());
+  }
+
+  master_session& m_;
+  std::optional<core::strategy> in_force_;  // the strategy committed at the last re-selection
+};
+
+}  // namespace
+
+std::unique_ptr<chooser> make_chooser(master_session& m, core::strategy mode) {
+  switch (mode) {
+    case core::strategy::automatic:
+      return std::make_unique<auto_chooser>(m);
+    case core::strategy::auto_all:
+      return std::make_unique<auto_all_chooser>(m);
+    case core::strategy::adaptive:
+      return std::make_unique<adaptive_chooser>(m);
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace dlb::detail
