@@ -4,11 +4,17 @@
 #include <cctype>
 #include <charconv>
 #include <stdexcept>
+#include <string>
 
 namespace dlb::core {
 
 std::string_view known_policy_names() {
-  return "NONE GCDLB GDDLB LCDLB LDDLB AUTO ADAPTIVE AUTO-ALL SS CSS:k GSS TSS FAC2 AWF";
+  static const std::string names = [] {
+    std::string out = "NONE";
+    for (const balancing_row& r : balancing_rows) out += " " + std::string(r.name);
+    return out + " AUTO ADAPTIVE AUTO-ALL SS CSS:k GSS TSS FAC2 AWF";
+  }();
+  return names;
 }
 
 policy parse_policy(std::string_view text) {
@@ -53,12 +59,11 @@ std::string to_string(const policy& p) {
 }
 
 capabilities capabilities_of(strategy kind) {
+  // Every balancing strategy (a row of balancing_rows) survives a loss and waits for no profile
+  // beyond its group's active members'.
+  if (find_balancing_row(kind)) return {.survives_loss = true, .needs_every_profile = false};
   switch (kind) {
     case strategy::none:
-    case strategy::gcdlb:
-    case strategy::gddlb:
-    case strategy::lcdlb:
-    case strategy::lddlb:
     case strategy::automatic:
       return {.survives_loss = true, .needs_every_profile = false};
     case strategy::self_scheduling:
@@ -67,8 +72,9 @@ capabilities capabilities_of(strategy kind) {
       return {.survives_loss = false, .needs_every_profile = true};
     case strategy::auto_all:
       return {.survives_loss = false, .needs_every_profile = false};
+    default:
+      return {};
   }
-  return {};
 }
 
 capabilities capabilities_of(const policy& p, std::span<const policy> candidates,

@@ -7,9 +7,16 @@
 namespace dlb::core {
 namespace {
 
-constexpr std::array<strategy, 8> all_strategies = {
-    strategy::none,  strategy::gcdlb,     strategy::gddlb,    strategy::lcdlb,
-    strategy::lddlb, strategy::automatic, strategy::adaptive, strategy::auto_all};
+// Every strategy with a name --strategy takes (self_scheduling's are its chunk rules').
+constexpr auto all_strategies = [] {
+  std::array<strategy, balancing_rows.size() + 4> all{};
+  all[0] = strategy::none;
+  for (std::size_t k = 0; k < balancing_rows.size(); ++k) all[k + 1] = balancing_rows[k].s;
+  all[balancing_rows.size() + 1] = strategy::automatic;
+  all[balancing_rows.size() + 2] = strategy::adaptive;
+  all[balancing_rows.size() + 3] = strategy::auto_all;
+  return all;
+}();
 
 bool equal_ignoring_case(std::string_view a, std::string_view b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
@@ -21,17 +28,10 @@ bool equal_ignoring_case(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::string_view to_string(strategy s) {
+  if (const balancing_row* r = find_balancing_row(s)) return r->name;
   switch (s) {
     case strategy::none:
       return "NONE";
-    case strategy::gcdlb:
-      return "GCDLB";
-    case strategy::gddlb:
-      return "GDDLB";
-    case strategy::lcdlb:
-      return "LCDLB";
-    case strategy::lddlb:
-      return "LDDLB";
     case strategy::automatic:
       return "AUTO";
     case strategy::self_scheduling:
@@ -40,8 +40,9 @@ std::string_view to_string(strategy s) {
       return "ADAPTIVE";
     case strategy::auto_all:
       return "AUTO-ALL";
+    default:
+      return "UNKNOWN";
   }
-  return "UNKNOWN";
 }
 
 std::optional<strategy> parse_strategy(std::string_view text) {
@@ -51,10 +52,22 @@ std::optional<strategy> parse_strategy(std::string_view text) {
   return std::nullopt;
 }
 
-bool is_global(strategy s) { return s == strategy::gcdlb || s == strategy::gddlb; }
-bool is_local(strategy s) { return s == strategy::lcdlb || s == strategy::lddlb; }
-bool is_centralized(strategy s) { return s == strategy::gcdlb || s == strategy::lcdlb; }
-bool is_distributed(strategy s) { return s == strategy::gddlb || s == strategy::lddlb; }
+bool is_global(strategy s) {
+  const balancing_row* r = find_balancing_row(s);
+  return r && r->global;
+}
+bool is_local(strategy s) {
+  const balancing_row* r = find_balancing_row(s);
+  return r && !r->global;
+}
+bool is_centralized(strategy s) {
+  const balancing_row* r = find_balancing_row(s);
+  return r && r->centralized;
+}
+bool is_distributed(strategy s) {
+  const balancing_row* r = find_balancing_row(s);
+  return r && !r->centralized;
+}
 bool is_customized(strategy s) {
   return s == strategy::automatic || s == strategy::adaptive || s == strategy::auto_all;
 }

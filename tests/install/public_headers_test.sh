@@ -8,7 +8,7 @@
 # reads, transitively (the compiler's -M list), must all lie under lib/include and be none of the
 # internal ones by name: the transport and clock seam (seam.hpp, clocks.hpp, pvm_transport.hpp,
 # sim.hpp), the wire (wire.hpp), the messages (protocol.hpp, messenger.hpp), the network
-# (network.hpp), the protocol table (strategy_table.hpp), the context's state (context_impl.hpp),
+# (network.hpp), the protocol table (strategy_table.hpp), a loop's session (loop_session.hpp, chooser.hpp),
 # PVM's headers. The check is run once on an internal header first, which it must refuse.
 # dlb/mpi.hpp (a user's MPI program) also needs MPI's headers, from MPI_INCLUDE_DIR (the
 # directories CMake found MPI's in); without them (a build without MPI) it is left out.
@@ -18,7 +18,7 @@ cxx=$2
 shift 2
 mpi_include=("$@")
 include=$source/lib/include
-forbidden='/(seam|clocks|pvm_transport|sim|wire|protocol|messenger|network|strategy_table|context_impl|runtime_internals)\.hpp$|/pvm/|/pvm3\.h$'
+forbidden='/(seam|clocks|pvm_transport|sim|wire|protocol|messenger|network|strategy_table|loop_session|chooser|runtime_internals)\.hpp$|/pvm/|/pvm3\.h$'
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # check HEADER INCLUDE_DIR...: prints what is wrong with HEADER (nothing if it is public-clean).

@@ -43,7 +43,7 @@ done
 
 echo "== the public headers only: none of the runtime's internals is installed"
 internal=$(find "$prefix/include/dlb" -name '*.hpp' | grep -E \
-  '/(seam|clocks|pvm_transport|sim|wire|protocol|messenger|network|strategy_table|context_impl|runtime_internals)\.hpp$' || true)
+  '/(seam|clocks|pvm_transport|sim|wire|protocol|messenger|network|strategy_table|loop_session|chooser|runtime_internals)\.hpp$' || true)
 [[ -z $internal ]] || fail "internal headers installed: $internal"
 
 echo "== no path of the checkout ($source) or of the install prefix in the installed files"

@@ -36,7 +36,8 @@ using testing_support::read_trace;
 std::vector<message> traced_run(const std::string& strategy, const std::string& first,
                                 const std::string& backend,
                                 const std::string& speeds = "1,1,1,0.25,1,1,1,0.25",
-                                const std::string& broadcast = "mcast") {
+                                const std::string& broadcast = "mcast",
+                                const std::string& app = DLB_SYNTHETIC_APP) {
   char dir_template[] = "/tmp/dlb_messages_XXXXXX";
   if (mkdtemp(dir_template) == nullptr) {
     ADD_FAILURE() << "mkdtemp";
@@ -44,7 +45,7 @@ std::vector<message> traced_run(const std::string& strategy, const std::string& 
   }
   const std::string dir = dir_template;
   // Time scale 2: under PVM the 2 cores are shared with other tests.
-  auto r = testing_support::run_process({DLB_SYNTHETIC_APP,
+  auto r = testing_support::run_process({app,
                                          "--backend",
                                          backend,
                                          "--strategy",
@@ -215,6 +216,48 @@ void expect_strategy_pattern(std::map<std::string, std::vector<message>> by_type
     EXPECT_TRUE(instructed.empty());
     EXPECT_TRUE(by_type["notice"].empty());
   }
+}
+
+// A balancing strategy added as one row of core::balancing_rows and one of the runtime's protocol
+// table, in the tests' build only (DLB_TEST_STRATEGY_ROW, tests/CMakeLists.txt): TEST-ROW,
+// global and centralized, whose decision is multicast to the group. Its first synchronization
+// (--first-sync strategy) has the pattern its row says: interrupts within the group to the
+// members known active, every member's profile to the master, one DECISION from the master to
+// each member whose profile it decided on, data from senders to receivers, and no instruction or
+// notice. The run itself computes and verifies the loop (exit 0).
+TEST(TestStrategyRow, ItsSynchronizationFollowsItsRow) {
+  const int P = 8;
+  const auto all = traced_run("TEST-ROW", "strategy", "sim", "1,1,1,0.25,1,1,1,0.25", "mcast",
+                              DLB_TEST_ROW_APP);
+  auto by_type = by_type_of(all, 0, 0);
+  ASSERT_FALSE(by_type.empty()) << "no synchronization of group 0";
+  for (const auto& [type, v] : by_type)
+    EXPECT_TRUE(type == "interrupt" || type == "profile" || type == "decision" || type == "work")
+        << "unexpected " << type << " message";
+  std::set<int> members;
+  for (int s = 1; s <= P; ++s) members.insert(s);
+  ASSERT_FALSE(by_type["interrupt"].empty());
+  for (const auto& m : by_type["interrupt"])
+    EXPECT_TRUE(members.count(m.from) && members.count(m.to) && m.from != m.to)
+        << "interrupt " << m.from << " -> " << m.to;
+  std::multiset<std::pair<int, int>> profiles, expected_profiles, decisions, expected_decisions;
+  for (const auto& m : by_type["profile"]) profiles.insert({m.from, m.to});
+  for (const auto& m : by_type["decision"]) decisions.insert({m.from, m.to});
+  for (int a : members) {
+    expected_profiles.insert({a, 0});
+    expected_decisions.insert({0, a});
+  }
+  EXPECT_EQ(profiles, expected_profiles) << "every member's profile to the master";
+  EXPECT_EQ(decisions, expected_decisions) << "one DECISION to each member";
+  std::set<int> senders, receivers;
+  ASSERT_FALSE(by_type["work"].empty()) << "the slow members' surplus should move";
+  for (const auto& m : by_type["work"]) {
+    EXPECT_TRUE(members.count(m.from) && members.count(m.to)) << m.from << " -> " << m.to;
+    senders.insert(m.from);
+    receivers.insert(m.to);
+  }
+  for (int s : senders) EXPECT_EQ(receivers.count(s), 0u) << "slave " << s << " sends and receives";
+  EXPECT_TRUE(senders.count(4) || senders.count(8)) << "a slow member holds the surplus";
 }
 
 using FirstSyncCase =

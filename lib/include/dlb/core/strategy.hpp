@@ -28,15 +28,51 @@ enum class strategy {
   automatic,
   self_scheduling,
   adaptive,
-  auto_all
+  auto_all,
+#ifdef DLB_TEST_STRATEGY_ROW
+  // A balancing strategy that exists only in the tests' build of the library (tests/CMakeLists.txt,
+  // `DLB_TEST_STRATEGY_ROW`): what adding a strategy takes, a row here and one in the runtime's
+  // protocol table (strategy_table.hpp), checked by its message-pattern test.
+  test_row,
+#endif
 };
 
-// The balancing strategies (the rows of the runtime's strategy_table, in its order), in the order
-// used for tie-breaking between equal predictions.
-inline constexpr std::array balancing_strategies = {strategy::gcdlb, strategy::gddlb,
-                                                    strategy::lcdlb, strategy::lddlb};
+// A balancing strategy's row: its name and its place on the paper's two axes (section 1.2.1):
+// global (K = P) or local (K-block groups), centralized (the master decides) or distributed
+// (every member decides). The runtime's protocol table has one row per entry, in this order; the
+// cost model reads the axes.
+struct balancing_row {
+  strategy s;
+  std::string_view name;
+  bool global;
+  bool centralized;
+};
+inline constexpr std::array balancing_rows = {
+    balancing_row{strategy::gcdlb, "GCDLB", true, true},
+    balancing_row{strategy::gddlb, "GDDLB", true, false},
+    balancing_row{strategy::lcdlb, "LCDLB", false, true},
+    balancing_row{strategy::lddlb, "LDDLB", false, false},
+#ifdef DLB_TEST_STRATEGY_ROW
+    balancing_row{strategy::test_row, "TEST-ROW", true, true},
+#endif
+};
+
+// The balancing strategies (the rows above, in their order), in the order used for tie-breaking
+// between equal predictions.
+inline constexpr std::array<strategy, balancing_rows.size()> balancing_strategies = [] {
+  std::array<strategy, balancing_rows.size()> out{};
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = balancing_rows[k].s;
+  return out;
+}();
 // How many there are: every per-strategy array (predictions, times) has this size.
 inline constexpr std::size_t kBalancingStrategies = balancing_strategies.size();
+
+// The row of a balancing strategy (null for the others).
+constexpr const balancing_row* find_balancing_row(strategy s) {
+  for (const balancing_row& r : balancing_rows)
+    if (r.s == s) return &r;
+  return nullptr;
+}
 
 // "NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO", "ADAPTIVE", "AUTO-ALL" ("SELF" for
 // self_scheduling, whose names are its chunk rules': policy.hpp).

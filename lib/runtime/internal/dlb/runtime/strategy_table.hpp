@@ -79,13 +79,25 @@ inline constexpr std::array<strategy_row, core::kBalancingStrategies> strategy_t
       {gddlb,      active_members,  to_other_members,  by_every_member,  tell_nobody,  global},
       {lcdlb,      every_member,    to_master,         by_master,        tell_senders, k_block},
       {lddlb,      active_members,  to_other_members,  by_every_member,  tell_nobody,  k_block},
+#ifdef DLB_TEST_STRATEGY_ROW
+      // The tests' row (core::strategy::test_row): centralized and global, and the decision
+      // multicast to the whole group (as --instructions all), so every member sees every outcome.
+      {test_row,   active_members,  to_master,         by_master,        tell_group,   global},
+#endif
   }};
   // clang-format on
 }();
-// The table and the core's list of balancing strategies (the predictions' order) are one list.
+// The table and the core's rows of balancing strategies (the predictions' order) are one list,
+// and each row's columns agree with the core's axes (centralized: the master decides; global:
+// one group of all slaves).
 static_assert([] {
-  for (std::size_t k = 0; k < strategy_table.size(); ++k)
-    if (strategy_table[k].strategy != core::balancing_strategies[k]) return false;
+  for (std::size_t k = 0; k < strategy_table.size(); ++k) {
+    const auto& core_row = core::balancing_rows[k];
+    const auto& r = strategy_table[k];
+    if (r.strategy != core_row.s) return false;
+    if ((r.decided_by == decision_maker::by_master) != core_row.centralized) return false;
+    if ((r.groups == grouping::global) != core_row.global) return false;
+  }
   return true;
 }());
 
