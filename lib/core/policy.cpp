@@ -17,12 +17,42 @@ std::string_view known_policy_names() {
   return names;
 }
 
+strategy policy::kind() const {
+  struct visitor {
+    strategy operator()(const no_balancing&) const { return strategy::none; }
+    strategy operator()(const balancing& b) const { return b.row; }
+    strategy operator()(const customized& c) const { return c.mode; }
+    strategy operator()(const self_scheduled&) const { return strategy::self_scheduling; }
+  };
+  return std::visit(visitor{}, value);
+}
+
+chunk_rule policy::rule() const {
+  const auto* s = std::get_if<self_scheduled>(&value);
+  return s ? s->rule : chunk_rule::gss;
+}
+
+std::int64_t policy::chunk() const {
+  const auto* s = std::get_if<self_scheduled>(&value);
+  return s ? s->chunk : 1;
+}
+
+std::span<const policy> policy::candidates() const {
+  const auto* c = std::get_if<customized>(&value);
+  return c ? std::span<const policy>(c->candidates) : std::span<const policy>();
+}
+
+policy policy_of(strategy s) {
+  if (s == strategy::none) return no_balancing{};
+  if (find_balancing_row(s)) return balancing{s};
+  if (is_customized(s)) return customized{s, {}};
+  throw std::invalid_argument("policy_of: " + std::string(to_string(s)) +
+                              " is a self-scheduling rule's kind, not a policy of its own");
+}
+
 policy parse_policy(std::string_view text) {
-  policy p;
-  if (const auto s = parse_strategy(text); s && *s != strategy::self_scheduling) {
-    p.kind = *s;
-    return p;
-  }
+  if (const auto s = parse_strategy(text); s && *s != strategy::self_scheduling)
+    return policy_of(*s);
   const auto colon = text.find(':');
   std::string name(text.substr(0, colon));
   for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -31,12 +61,10 @@ policy parse_policy(std::string_view text) {
     throw std::invalid_argument("unknown strategy '" + std::string(text) +
                                 "' (known: " + std::string(known_policy_names()) + ")");
   }
-  p.kind = strategy::self_scheduling;
-  p.rule = *rule;
   if (colon == std::string_view::npos) {
     if (*rule == chunk_rule::css)
       throw std::invalid_argument("strategy CSS needs its chunk size: CSS:k, k >= 1");
-    return p;
+    return self_scheduled{*rule, 1};
   }
   if (*rule != chunk_rule::css)
     throw std::invalid_argument("strategy " + name + " takes no chunk size, got '" +
@@ -47,15 +75,15 @@ policy parse_policy(std::string_view text) {
   if (ec != std::errc() || end != k.data() + k.size() || v < 1)
     throw std::invalid_argument("strategy CSS needs a chunk size k >= 1 (CSS:k), got '" +
                                 std::string(text) + "'");
-  p.chunk = v;
-  return p;
+  return self_scheduled{*rule, v};
 }
 
 std::string to_string(const policy& p) {
-  if (p.kind != strategy::self_scheduling) return std::string(to_string(p.kind));
-  std::string s(to_string(p.rule));
-  if (p.rule == chunk_rule::css) s += ":" + std::to_string(p.chunk);
-  return s;
+  const auto* s = std::get_if<self_scheduled>(&p.value);
+  if (!s) return std::string(to_string(p.kind()));
+  std::string out(to_string(s->rule));
+  if (s->rule == chunk_rule::css) out += ":" + std::to_string(s->chunk);
+  return out;
 }
 
 capabilities capabilities_of(strategy kind) {
@@ -79,10 +107,10 @@ capabilities capabilities_of(strategy kind) {
 
 capabilities capabilities_of(const policy& p, std::span<const policy> candidates,
                              const std::optional<policy>& forced) {
-  capabilities c = capabilities_of(p.kind);
-  if (p.kind != strategy::auto_all) return c;
+  capabilities c = capabilities_of(p.kind());
+  if (p.kind() != strategy::auto_all) return c;
   auto add = [&c](const policy& q) {
-    const auto r = capabilities_of(q.kind);
+    const auto r = capabilities_of(q.kind());
     c.survives_loss = c.survives_loss && r.survives_loss;
     c.needs_every_profile = c.needs_every_profile || r.needs_every_profile;
   };

@@ -89,8 +89,8 @@ double detail::master_session::predict_self_scheduled(const core::policy& p,
                                                      double elapsed) const {
   const auto& prm = rt_.params();
   core::self_scheduling_input ss;
-  ss.rule = p.rule;
-  ss.fixed = p.chunk;
+  ss.rule = p.rule();
+  ss.fixed = p.chunk();
   ss.pool = pool;
   ss.time_per_iteration = in.program.time_per_iteration;
   ss.iteration_times = in.program.iteration_times;
@@ -139,21 +139,21 @@ detail::auto_all_pick detail::master_session::choose_policy(
   }
   stats.first_phase_shift_s = shift;
   auto_all_pick pick;
-  for (const core::policy& c : prm.candidates) {
+  for (const core::policy& c : prm.policy.candidates()) {
     double t = -1.0;
     const auto k = static_cast<std::size_t>(
-        std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), c.kind) -
+        std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), c.kind()) -
         core::balancing_strategies.begin());
     if (k < core::kBalancingStrategies && stats.prediction.valid) {
       t = stats.prediction.total_time[k] + shift;
-    } else if (c.kind == core::strategy::adaptive && in && stats.prediction.valid) {
+    } else if (c.kind() == core::strategy::adaptive && in && stats.prediction.valid) {
       // The best of the four as predicted above; its synchronizations from the model on `in`.
       core::prediction best = core::predict(stats.prediction.best, *in);
       best.total_time = *std::min_element(stats.prediction.total_time.begin(),
                                           stats.prediction.total_time.end()) +
                         shift;
       t = core::predict_adaptive(best, in->network, static_cast<std::size_t>(procs_), prm.delta);
-    } else if (c.kind == core::strategy::self_scheduling && in) {
+    } else if (c.kind() == core::strategy::self_scheduling && in) {
       t = predict_self_scheduled(c, *in, pool, speeds, elapsed);
     }
     if (t >= 0 && std::isfinite(t)) pick.times.push_back({c, t});
@@ -166,7 +166,7 @@ detail::auto_all_pick detail::master_session::choose_policy(
     pick.policy = core::policy{};  // GDDLB, as AUTO when the model cannot predict
   stats.candidates = pick.times;
   stats.committed = core::to_string(pick.policy);
-  stats.chosen = pick.policy.kind;
+  stats.chosen = pick.policy.kind();
   stats.choice_wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return pick;
@@ -175,15 +175,15 @@ detail::auto_all_pick detail::master_session::choose_policy(
 void detail::master_session::start_pool(const core::policy& p, core::range_list pool,
                                        std::vector<double> weights) {
   core::chunk_params cp;
-  cp.rule = p.rule;
+  cp.rule = p.rule();
   cp.iterations = core::iteration_count(pool);
   cp.workers = static_cast<std::size_t>(procs_);
-  cp.fixed = p.chunk;
+  cp.fixed = p.chunk();
   self_sched_.dispenser_.emplace(cp);
-  self_sched_.rule_ = p.rule;
+  self_sched_.rule_ = p.rule();
   self_sched_.pool_ = std::move(pool);
   self_sched_.weights_ = std::move(weights);
-  if (p.rule == core::chunk_rule::awf) self_sched_.dispenser_->set_weights(self_sched_.weights_);
+  if (p.rule() == core::chunk_rule::awf) self_sched_.dispenser_->set_weights(self_sched_.weights_);
   self_sched_.chunks_.clear();
   self_sched_.chunk_bytes_ = 0;
 }

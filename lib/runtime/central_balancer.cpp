@@ -424,13 +424,13 @@ core::strategy central_balancer::choose_and_take_up(const group_state& gs,
   }
   in.now = net_.clock().now();
   const core::policy pick = chooser_->choose(in);
-  if (pick.kind == core::strategy::self_scheduling)
+  if (pick.kind() == core::strategy::self_scheduling)
     switch_to_self_scheduling(gs, h, pick);
-  else if (pick.kind == core::strategy::adaptive)
+  else if (pick.kind() == core::strategy::adaptive)
     switch_to_adaptive(gs, h);
-  if (dlb_.strategy_ == core::strategy::auto_all && !find_strategy_row(pick.kind))
+  if (dlb_.strategy_ == core::strategy::auto_all && !find_strategy_row(pick.kind()))
     dlb_.master_.stats_.choice_time_s = net_.clock().now() - complete_at_;
-  return pick.kind;
+  return pick.kind();
 }
 
 // Every slave that took part is told, in the commitment, to drop what it has not started; the
@@ -535,7 +535,7 @@ void central_balancer::reselect(const protocol::sync_header& h) {
   }
   std::array<under_strategy, core::kBalancingStrategies> plans;
   plan_under_each(plans, in.starts);
-  const core::strategy pick = chooser_->choose(in).kind;
+  const core::strategy pick = chooser_->choose(in).kind();
   const std::size_t kp = static_cast<std::size_t>(
       std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), pick) -
       core::balancing_strategies.begin());

@@ -33,7 +33,7 @@ class auto_chooser final : public chooser {
       os << "; commits to " << to_string(c);
       m_.rt_.report(report_kind::notice, os.str());
     }
-    return core::policy{c};
+    return core::policy_of(c);
   }
 
  private:
@@ -78,7 +78,7 @@ class adaptive_chooser final : public chooser {
                              times.value_or(std::array<double, core::kBalancingStrategies>{})});
     announce(in.now, times, pick);
     in_force_ = pick;
-    return core::policy{pick};
+    return core::policy_of(pick);
   }
 
  private:

@@ -102,7 +102,7 @@ const core::range_list& context::done() const { return slave_ ? slave_->slave_.d
 
 void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
               std::initializer_list<DLB_array*> arrays) {
-  DLB_init(DLB, detail::context_access::rt(DLB).params().strategy, P, K, loop,
+  DLB_init(DLB, detail::context_access::rt(DLB).params().policy.kind(), P, K, loop,
            std::vector<DLB_array*>(arrays));
 }
 
@@ -691,7 +691,7 @@ run_stats parallel_for(runtime& rt, const loop_spec& loop, const std::vector<arr
   context DLB(rt);
   std::vector<DLB_array*> described;
   for (const array_ref& a : arrays) described.push_back(a.get());
-  DLB_init(DLB, rt.params().strategy, rt.slaves(), rt.params().group, loop, std::move(described));
+  DLB_init(DLB, rt.params().policy.kind(), rt.slaves(), rt.params().group, loop, std::move(described));
   DLB_scatter_data(DLB);
   if (DLB.master()) {
     DLB_master_sync(DLB);

@@ -75,7 +75,11 @@ struct run_option {
 // AUTO-ALL's --candidates and --auto-force (checked whatever the strategy).
 void set_candidates(const options& o, run_params& p) {
   try {
-    p.candidates = core::parse_candidates(o.str("candidates"));
+    auto candidates = core::parse_candidates(o.str("candidates"));
+    // Checked whatever the strategy; kept by AUTO-ALL's policy.
+    if (auto* c = std::get_if<core::customized>(&p.policy.value);
+        c && c->mode == core::strategy::auto_all)
+      c->candidates = std::move(candidates);
   } catch (const std::invalid_argument& e) {
     throw usage_error("option --candidates: " + std::string(e.what()));
   }
@@ -91,7 +95,7 @@ void set_auto_force(const options& o, run_params& p) {
   }
   if (forced.size() != 1)
     throw usage_error("option --auto-force takes one policy, got '" + o.str("auto-force") + "'");
-  if (p.strategy != core::strategy::auto_all)
+  if (p.policy.kind() != core::strategy::auto_all)
     throw usage_error("option --auto-force needs --strategy AUTO-ALL, got --strategy " +
                       o.str("strategy"));
   p.auto_force = forced.front();
@@ -170,7 +174,6 @@ const run_option kRunOptions[] = {
        } catch (const std::invalid_argument& e) {
          throw usage_error("option --strategy: " + std::string(e.what()));
        }
-       p.strategy = p.policy.kind;
      }},
     {{"candidates", std::string(core::default_candidates()),
       "AUTO-ALL: the policies it predicts at the first synchronization and chooses among "
@@ -425,14 +428,14 @@ void refuse_combinations(const options& o, const run_params& p) {
         "option --on-loss recover needs --backend pvm: surviving a lost MPI rank needs ULFM "
         "(MPI's User-Level Failure Mitigation), which Debian 12's Open MPI 4.1 does not have; "
         "under --backend mpi a lost rank ends the run (docs/several-hosts.md)");
-  const auto caps = core::capabilities_of(p.policy, p.candidates, p.auto_force);
+  const auto caps = core::capabilities_of(p.policy, p.policy.candidates(), p.auto_force);
   const std::string strategy = "--strategy " + o.str("strategy");
-  const char* doc = p.strategy == core::strategy::auto_all   ? "AUTO-ALL"
-                    : p.strategy == core::strategy::adaptive ? "ADAPTIVE"
+  const char* doc = p.policy.kind() == core::strategy::auto_all   ? "AUTO-ALL"
+                    : p.policy.kind() == core::strategy::adaptive ? "ADAPTIVE"
                                                              : "When a workstation is lost";
   if (p.recover && !caps.survives_loss)
     refuse("option --on-loss recover does not work with " + strategy +
-               (p.strategy == core::strategy::auto_all
+               (p.policy.kind() == core::strategy::auto_all
                     ? ", which may commit to a policy that does not survive a lost slave"
                     : ", which does not survive a lost slave"),
            doc);
@@ -440,7 +443,7 @@ void refuse_combinations(const options& o, const run_params& p) {
   // them would wait for ever.
   if (p.after_no_move == core::after_no_move::stop && caps.needs_every_profile)
     refuse("option --after-no-move stop does not work with " + strategy +
-               (p.strategy == core::strategy::auto_all
+               (p.policy.kind() == core::strategy::auto_all
                     ? " when ADAPTIVE is a candidate (it waits for every slave's profile)"
                     : " (it waits for every slave's profile)"),
            doc);
@@ -520,7 +523,7 @@ protocol_options protocol_options_of(const run_params& p) {
   o.instructions_to_senders = p.instructions_to_senders;
   o.first_sync = p.first_sync;
   o.broadcast = p.broadcast;
-  o.adaptive = p.strategy == core::strategy::adaptive;
+  o.adaptive = p.policy.kind() == core::strategy::adaptive;
   return o;
 }
 

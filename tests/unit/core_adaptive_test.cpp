@@ -73,7 +73,7 @@ TEST(Reselect, AdaptiveIsANamedCustomizedModeOnNoAxis) {
   EXPECT_EQ(parse_strategy("ADAPTIVE"), strategy::adaptive);
   EXPECT_EQ(parse_strategy("adaptive"), strategy::adaptive);
   EXPECT_EQ(to_string(strategy::adaptive), "ADAPTIVE");
-  EXPECT_EQ(parse_policy("Adaptive").kind, strategy::adaptive);
+  EXPECT_EQ(parse_policy("Adaptive").kind(), strategy::adaptive);
   EXPECT_THROW(parse_policy("ADAPTIVE:4"), std::invalid_argument);
   EXPECT_THROW(parse_policy("ADAPT"), std::invalid_argument);
   EXPECT_TRUE(is_customized(strategy::adaptive));

@@ -23,13 +23,16 @@ TEST(Policy, NamesParseToTheirStrategyOrRule) {
     std::string canonical;
   };
   const auto ss = [](chunk_rule r, std::int64_t k = 1) {
-    return policy{strategy::self_scheduling, r, k};
+    return policy{dlb::core::self_scheduled{r, k}};
   };
+  // Each name is one of the four kinds, with what that kind holds.
   const std::vector<row> rows{
-      {"NONE", {strategy::none, chunk_rule::gss, 1}, "NONE"},
-      {"gcdlb", {strategy::gcdlb, chunk_rule::gss, 1}, "GCDLB"},
-      {"LDDLB", {strategy::lddlb, chunk_rule::gss, 1}, "LDDLB"},
-      {"AUTO", {strategy::automatic, chunk_rule::gss, 1}, "AUTO"},
+      {"NONE", dlb::core::no_balancing{}, "NONE"},
+      {"gcdlb", dlb::core::balancing{strategy::gcdlb}, "GCDLB"},
+      {"LDDLB", dlb::core::balancing{strategy::lddlb}, "LDDLB"},
+      {"AUTO", dlb::core::customized{strategy::automatic, {}}, "AUTO"},
+      {"adaptive", dlb::core::customized{strategy::adaptive, {}}, "ADAPTIVE"},
+      {"AUTO-ALL", dlb::core::customized{strategy::auto_all, {}}, "AUTO-ALL"},
       {"SS", ss(chunk_rule::ss), "SS"},
       {"css:16", ss(chunk_rule::css, 16), "CSS:16"},
       {"CSS:1", ss(chunk_rule::css, 1), "CSS:1"},
@@ -96,7 +99,7 @@ TEST(Policy, CapabilitiesPerPolicyAndUnderAutoAll) {
                                         {"AWF", no_loss},
                                         {"ADAPTIVE", adaptive},
                                         {"AUTO-ALL", no_loss}}) {
-    EXPECT_EQ(capabilities_of(parse_policy(r.name).kind), r.expected) << r.name;
+    EXPECT_EQ(capabilities_of(parse_policy(r.name).kind()), r.expected) << r.name;
     EXPECT_EQ(capabilities_of(parse_policy(r.name), {}, std::nullopt), r.expected) << r.name;
   }
   // Candidates count only under AUTO-ALL.
@@ -114,3 +117,44 @@ TEST(Policy, CapabilitiesPerPolicyAndUnderAutoAll) {
 
 }  // namespace
 
+
+namespace {
+
+// A policy is one value of one of four kinds; kind(), rule(), chunk() and candidates() read it,
+// and policy_of builds every kind but a self-scheduling rule's from a strategy.
+TEST(Policy, IsOneValueOfOneOfFourKinds) {
+  using dlb::core::balancing;
+  using dlb::core::customized;
+  using dlb::core::no_balancing;
+  using dlb::core::policy_of;
+  using dlb::core::self_scheduled;
+  struct row {
+    strategy s;
+    std::size_t index;  // of the variant's alternative
+  };
+  const std::vector<row> rows{{strategy::none, 1},      {strategy::gcdlb, 0},
+                              {strategy::gddlb, 0},     {strategy::lcdlb, 0},
+                              {strategy::lddlb, 0},     {strategy::automatic, 2},
+                              {strategy::adaptive, 2},  {strategy::auto_all, 2}};
+  for (const auto& r : rows) {
+    const policy p = policy_of(r.s);
+    EXPECT_EQ(p.value.index(), r.index) << dlb::core::to_string(r.s);
+    EXPECT_EQ(p.kind(), r.s);
+    EXPECT_EQ(p.rule(), chunk_rule::gss);
+    EXPECT_EQ(p.chunk(), 1);
+    EXPECT_TRUE(p.candidates().empty());
+  }
+  EXPECT_THROW(policy_of(strategy::self_scheduling), std::invalid_argument);
+  EXPECT_EQ(policy{}, policy{balancing{strategy::gddlb}}) << "GDDLB by default, as --strategy";
+  const policy css{self_scheduled{chunk_rule::css, 16}};
+  EXPECT_EQ(css.kind(), strategy::self_scheduling);
+  EXPECT_EQ(css.rule(), chunk_rule::css);
+  EXPECT_EQ(css.chunk(), 16);
+  const policy all{customized{strategy::auto_all, {css, policy_of(strategy::gcdlb)}}};
+  ASSERT_EQ(all.candidates().size(), 2u);
+  EXPECT_EQ(all.candidates()[0], css);
+  EXPECT_NE(all, policy_of(strategy::auto_all)) << "the candidates are part of the value";
+  EXPECT_NE(policy{no_balancing{}}, policy_of(strategy::gddlb));
+}
+
+}  // namespace

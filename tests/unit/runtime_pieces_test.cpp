@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "dlb/core/auto_all.hpp"
 #include "dlb/runtime/clocks.hpp"
 #include "dlb/runtime/network.hpp"
 #include "dlb/runtime/options.hpp"
@@ -82,12 +83,31 @@ TEST(Protocol, CommitmentCarriesThePolicyInForce) {
   EXPECT_EQ(bytes.size(), size_without_members);
 }
 
+// --candidates is checked whatever the strategy and kept by AUTO-ALL's policy only: the policy
+// is the one owner of what --strategy named.
+TEST(Options, CandidatesBelongToAutoAllsPolicy) {
+  auto specs = dlb::common_options();
+  auto all = dlb::read_params(dlb::options::parse(
+      specs, {"--strategy", "AUTO-ALL", "--candidates", "GCDLB CSS:16", "--quiet"}));
+  ASSERT_EQ(all.policy.candidates().size(), 2u);
+  EXPECT_EQ(dlb::core::to_string(all.policy.candidates()[1]), "CSS:16");
+  auto dflt = dlb::read_params(dlb::options::parse(specs, {"--strategy", "AUTO-ALL", "--quiet"}));
+  EXPECT_EQ(dflt.policy.candidates().size(),
+            dlb::core::parse_candidates(dlb::core::default_candidates()).size());
+  auto gddlb = dlb::read_params(
+      dlb::options::parse(specs, {"--strategy", "GDDLB", "--candidates", "GCDLB", "--quiet"}));
+  EXPECT_TRUE(gddlb.policy.candidates().empty());
+  EXPECT_THROW(dlb::read_params(dlb::options::parse(
+                   specs, {"--strategy", "GDDLB", "--candidates", "NOPE", "--quiet"})),
+               dlb::usage_error);
+}
+
 TEST(Options, ParsesValidatesAndNamesTheOption) {
   auto specs = dlb::common_options();
   auto o = dlb::options::parse(specs, {"--procs", "16", "--strategy=lddlb", "--quiet"});
   auto p = dlb::read_params(o);
   EXPECT_EQ(p.procs, 16);
-  EXPECT_EQ(p.strategy, dlb::core::strategy::lddlb);
+  EXPECT_EQ(p.policy.kind(), dlb::core::strategy::lddlb);
   EXPECT_EQ(p.group, 8) << "K defaults to P/2 for local strategies, as in the paper";
   EXPECT_TRUE(p.quiet);
   EXPECT_EQ(p.speeds.size(), 16u);

@@ -1,8 +1,9 @@
-// The policy a run's --strategy names: one of the paper's strategies (NONE, GCDLB, GDDLB, LCDLB,
-// LDDLB, AUTO), ADAPTIVE (the model re-run at every synchronization), or a loop
-// self-scheduling baseline (SS, CSS:k, GSS, TSS, FAC2, AWF; chunks.hpp), which runs as
-// strategy::self_scheduling with its chunk rule. One parser, so that the programs and the sweep
-// driver accept exactly the same names.
+// The policy a run's --strategy names, as one value of one of four kinds: no balancing (NONE),
+// a balancing strategy (a row of balancing_rows: GCDLB, GDDLB, LCDLB, LDDLB), customized mode
+// (AUTO, ADAPTIVE: the model re-run at every synchronization, AUTO-ALL: the models choose once
+// among its candidates), or a loop self-scheduling baseline (SS, CSS:k, GSS, TSS, FAC2, AWF;
+// chunks.hpp), which runs as strategy::self_scheduling with its chunk rule. One parser, so that
+// the programs and the sweep driver accept exactly the same names.
 #pragma once
 
 #include <cstdint>
@@ -10,18 +11,67 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
+#include <vector>
 
 #include "dlb/core/chunks.hpp"
 #include "dlb/core/strategy.hpp"
 
 namespace dlb::core {
 
+struct policy;
+
+// NONE: equal blocks to completion, no synchronization.
+struct no_balancing {
+  bool operator==(const no_balancing&) const = default;
+};
+// A balancing strategy: its row of balancing_rows.
+struct balancing {
+  strategy row = strategy::gddlb;
+  bool operator==(const balancing&) const = default;
+};
+// Customized mode: AUTO (the cost model picks one of the balancing strategies once), ADAPTIVE
+// (again at every synchronization) or AUTO-ALL (every candidate predicted once; its candidates,
+// --candidates, are set by the runtime: empty as parsed).
+struct customized {
+  strategy mode = strategy::automatic;
+  std::vector<policy> candidates;
+  bool operator==(const customized& o) const;
+};
+// A loop self-scheduling baseline: its chunk rule (and CSS's fixed chunk k).
+struct self_scheduled {
+  chunk_rule rule = chunk_rule::gss;
+  std::int64_t chunk = 1;
+  bool operator==(const self_scheduled&) const = default;
+};
+
 struct policy {
-  strategy kind = strategy::gddlb;    // strategy::self_scheduling for a chunk rule
-  chunk_rule rule = chunk_rule::gss;  // when kind is self_scheduling
-  std::int64_t chunk = 1;             // CSS's fixed chunk k
+  // GDDLB by default, as --strategy.
+  std::variant<balancing, no_balancing, customized, self_scheduled> value;
+
+  policy() = default;
+  policy(balancing v) : value(v) {}                // NOLINT(google-explicit-constructor)
+  policy(no_balancing v) : value(v) {}             // NOLINT(google-explicit-constructor)
+  policy(customized v) : value(std::move(v)) {}    // NOLINT(google-explicit-constructor)
+  policy(self_scheduled v) : value(v) {}           // NOLINT(google-explicit-constructor)
+
+  // The strategy the runtime runs: none, the row, the customized mode, or self_scheduling.
+  strategy kind() const;
+  // A self-scheduling policy's rule and chunk (gss and 1 for the others).
+  chunk_rule rule() const;
+  std::int64_t chunk() const;
+  // AUTO-ALL's candidates (empty for every other policy).
+  std::span<const policy> candidates() const;
   bool operator==(const policy&) const = default;
 };
+
+inline bool customized::operator==(const customized& o) const {
+  return mode == o.mode && candidates == o.candidates;
+}
+
+// The policy of a strategy kind other than self_scheduling: no balancing, a balancing row or a
+// customized mode (without candidates).
+policy policy_of(strategy s);
 
 // "GCDLB", "auto", "SS", "CSS:16", "gss", ... (letter case ignored). Throws std::invalid_argument
 // with a message saying what is wrong: an unknown name, CSS without its chunk (CSS:k), a chunk

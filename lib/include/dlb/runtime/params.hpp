@@ -90,13 +90,12 @@ std::string to_string(backend_kind b);
 // The run's parameters, read from the options (identically on master and slaves).
 struct run_params {
   backend_kind backend = backend_kind::pvm;
-  core::strategy strategy = core::strategy::gddlb;
-  // What --strategy named: the strategy, or a self-scheduling chunk rule (strategy is then
-  // self_scheduling); core::to_string(policy) is the name the RESULT line echoes.
+  // What --strategy named, its one owner (core::policy: no balancing, a balancing row, customized
+  // mode with AUTO-ALL's candidates from --candidates, or a self-scheduling rule);
+  // core::to_string(policy) is the name the RESULT line echoes.
   core::policy policy;
-  // AUTO-ALL: the candidates it predicts (--candidates), and the policy it commits to whatever
-  // the predictions (--auto-force: a testing and diagnostic knob; empty: the fastest).
-  std::vector<core::policy> candidates;
+  // AUTO-ALL: the policy it commits to whatever the predictions (--auto-force: a testing and
+  // diagnostic knob; empty: the fastest).
   std::optional<core::policy> auto_force;
   int procs = 4;  // P
   int group = 4;  // K (resolved: --group, or P/2); global strategies run as one group of P
