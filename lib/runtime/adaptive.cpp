@@ -12,11 +12,11 @@
 #include <cmath>
 #include <limits>
 
-#include "loop_session.hpp"
 #include "dlb/core/cost_model.hpp"
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/strategy_table.hpp"
+#include "loop_session.hpp"
 
 namespace dlb {
 

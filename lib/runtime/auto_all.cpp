@@ -15,11 +15,11 @@
 #include <chrono>
 #include <cmath>
 
-#include "loop_session.hpp"
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/core/self_scheduling_model.hpp"
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/strategy_table.hpp"
+#include "loop_session.hpp"
 
 namespace dlb {
 // What a message costs, as the messenger and the network charge it (network.hpp): the run's
@@ -83,10 +83,10 @@ std::optional<core::model_input> detail::master_session::model_for_choice(
 }
 
 double detail::master_session::predict_self_scheduled(const core::policy& p,
-                                                     const core::model_input& in,
-                                                     const core::range_list& pool,
-                                                     const std::vector<double>& speeds,
-                                                     double elapsed) const {
+                                                      const core::model_input& in,
+                                                      const core::range_list& pool,
+                                                      const std::vector<double>& speeds,
+                                                      double elapsed) const {
   const auto& prm = rt_.params();
   core::self_scheduling_input ss;
   ss.rule = p.rule();
@@ -173,7 +173,7 @@ detail::auto_all_pick detail::master_session::choose_policy(
 }
 
 void detail::master_session::start_pool(const core::policy& p, core::range_list pool,
-                                       std::vector<double> weights) {
+                                        std::vector<double> weights) {
   core::chunk_params cp;
   cp.rule = p.rule();
   cp.iterations = core::iteration_count(pool);

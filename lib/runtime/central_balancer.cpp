@@ -14,7 +14,6 @@
 
 #include "arrays.hpp"
 #include "chooser.hpp"
-#include "loop_session.hpp"
 #include "dlb/core/adaptive.hpp"
 #include "dlb/core/groups.hpp"
 #include "dlb/core/profile.hpp"
@@ -22,6 +21,7 @@
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/strategy_table.hpp"
+#include "loop_session.hpp"
 #include "self_scheduling.hpp"
 
 namespace dlb {
@@ -393,8 +393,8 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
       }
     }
     if (profiles.empty()) continue;
-    protocol::decision dec = global ? part_of(*global, global_after, profiles, nm)
-                                    : dlb_.decide(profiles);
+    protocol::decision dec =
+        global ? part_of(*global, global_after, profiles, nm) : dlb_.decide(profiles);
     if (!global)
       for (const auto& t : dec.transfers) ++transfers_to_[t.to];
     for (std::size_t k = 0; k < positions.size(); ++k)
@@ -455,7 +455,8 @@ void central_balancer::switch_to_self_scheduling(const group_state& gs,
   const protocol::commitment to{core::strategy::none, 0, std::nullopt,
                                 core::strategy::self_scheduling};
   net_.multicast(ranks, tag::decision,
-                 protocol::encode(protocol::decision_msg{h, to, std::move(dec)}), dlb_.proto_.broadcast);
+                 protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
+                 dlb_.proto_.broadcast);
   self_scheduling_ = true;
 }
 
@@ -580,7 +581,6 @@ void central_balancer::plan_under_each(
   }
 }
 
-
 void central_balancer::commit_reselection(under_strategy& plan, core::strategy pick,
                                           const protocol::sync_header& h) {
   std::vector<group_state> next(plan.groups.size());
@@ -600,8 +600,7 @@ void central_balancer::commit_reselection(under_strategy& plan, core::strategy p
       const auto q = static_cast<std::size_t>(std::find(nm.begin(), nm.end(), s) - nm.begin());
       next[ng].active[q] = holds;
     }
-    const protocol::commitment to{pick, static_cast<int>(ng), took_part,
-                                  core::strategy::adaptive};
+    const protocol::commitment to{pick, static_cast<int>(ng), took_part, core::strategy::adaptive};
     net_.multicast(ranks, tag::decision,
                    protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
                    dlb_.proto_.broadcast);
@@ -609,7 +608,8 @@ void central_balancer::commit_reselection(under_strategy& plan, core::strategy p
   groups_ = std::move(next);
   dlb_.groups_ = std::move(plan.groups);
   dlb_.proto_ = resolve_protocol(pick, dlb_.popts_).value();
-  dlb_.group_size_ = group_size_under(dlb_.proto_, dlb_.local_group_size_, static_cast<int>(procs_));
+  dlb_.group_size_ =
+      group_size_under(dlb_.proto_, dlb_.local_group_size_, static_cast<int>(procs_));
   ++stage_;
   reselection_.clear();
 }

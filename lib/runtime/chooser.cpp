@@ -18,8 +18,7 @@ class auto_chooser final : public chooser {
   core::policy choose(const choice_input& in) override {
     auto& stats = m_.master_.stats_;
     stats.prediction = m_.predict(in.speeds);
-    const core::strategy c =
-        stats.prediction.valid ? stats.prediction.best : core::strategy::gddlb;
+    const core::strategy c = stats.prediction.valid ? stats.prediction.best : core::strategy::gddlb;
     stats.chosen = c;
     if (!m_.rt_.params().quiet) {
       std::ostringstream os;

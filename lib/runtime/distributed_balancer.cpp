@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "loop_session.hpp"
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/protocol.hpp"
+#include "loop_session.hpp"
 
 namespace dlb {
 

@@ -21,7 +21,6 @@
 #include <sstream>
 
 #include "arrays.hpp"
-#include "loop_session.hpp"
 #include "dlb/core/bitonic.hpp"
 #include "dlb/core/comm_bound.hpp"
 #include "dlb/core/groups.hpp"
@@ -32,6 +31,7 @@
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/runtime_internals.hpp"
 #include "dlb/runtime/strategy_table.hpp"
+#include "loop_session.hpp"
 
 namespace dlb {
 
@@ -382,7 +382,7 @@ strategy_prediction detail::master_session::predict(const std::vector<double>& s
 // Under the native clock the work function is not an iteration's cost and the load is real, so
 // both keep the observed effective speeds as constant speeds and no modelled load.
 core::model_input detail::master_session::model_base(std::vector<double>& w, double& mean,
-                                                    bool& uniform) const {
+                                                     bool& uniform) const {
   const auto& prm = rt_.params();
   core::model_input in;
   in.network = rt_.model_network();
@@ -429,8 +429,8 @@ std::array<double, core::kBalancingStrategies> times_of(const core::strategy_cho
 // The observation window: the first synchronization came when the first slave finished its
 // initial block, i.e. after min_i (work of block i) / (observed speed of i); w: each iteration's
 // work.
-double observation_window(const std::vector<core::range_list>& blocks,
-                          const std::vector<double>& w, const std::vector<double>& observed) {
+double observation_window(const std::vector<core::range_list>& blocks, const std::vector<double>& w,
+                          const std::vector<double>& observed) {
   double window = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < observed.size(); ++i) {
     double block_work = 0.0;
@@ -444,7 +444,7 @@ double observation_window(const std::vector<core::range_list>& blocks,
 }  // namespace
 
 strategy_prediction detail::master_session::predict(const std::vector<double>& speeds,
-                                                   core::model_load load) const {
+                                                    core::model_load load) const {
   const auto& prm = rt_.params();
   std::vector<double> w;
   double mean = 0.0;
@@ -631,9 +631,9 @@ void detail::slave_session::send_gathered() {
   slave_.st_.lag = std::max(net_.clock().lag(), net_.late_delivery());
   writer slices;
   detail::pack_arrays(slices, arrays_, slave_.done_, detail::output_array);
-  net_.send(protocol::master_rank, tag::gather,
-            protocol::encode(
-                protocol::gather_msg{loop_id_, slave_.done_, slave_.st_, slices.data()}));
+  net_.send(
+      protocol::master_rank, tag::gather,
+      protocol::encode(protocol::gather_msg{loop_id_, slave_.done_, slave_.st_, slices.data()}));
 }
 
 void detail::master_session::gather() {
@@ -691,7 +691,8 @@ run_stats parallel_for(runtime& rt, const loop_spec& loop, const std::vector<arr
   context DLB(rt);
   std::vector<DLB_array*> described;
   for (const array_ref& a : arrays) described.push_back(a.get());
-  DLB_init(DLB, rt.params().policy.kind(), rt.slaves(), rt.params().group, loop, std::move(described));
+  DLB_init(DLB, rt.params().policy.kind(), rt.slaves(), rt.params().group, loop,
+           std::move(described));
   DLB_scatter_data(DLB);
   if (DLB.master()) {
     DLB_master_sync(DLB);

@@ -125,8 +125,8 @@ bytes encode(const decision_msg& m) {
   writer w;
   put_header(w, m.sync);
   const bool listed = m.commit && m.commit->members;
-  w.put(m.commit ? static_cast<int>(m.commit->strategy) +
-                       kMode * static_cast<int>(m.commit->mode) + (listed ? kWithMembers : 0)
+  w.put(m.commit ? static_cast<int>(m.commit->strategy) + kMode * static_cast<int>(m.commit->mode) +
+                       (listed ? kWithMembers : 0)
                  : -1)
       .put(m.commit ? m.commit->group : 0);
   if (listed) {

@@ -52,9 +52,9 @@ void slave_recovery::hand_in(slave_session& s) {
   auto& net = s.net_;
   writer slices;
   pack_arrays(slices, s.arrays_, unhanded_, output_array);
-  net.send(protocol::master_rank, tag::gather,
-           protocol::encode(
-               protocol::gather_msg{s.loop_id_, unhanded_, s.stats_now(), slices.data()}));
+  net.send(
+      protocol::master_rank, tag::gather,
+      protocol::encode(protocol::gather_msg{s.loop_id_, unhanded_, s.stats_now(), slices.data()}));
   unhanded_.clear();
   handed_in_ = true;
   finishing_ = false;
@@ -63,12 +63,11 @@ void slave_recovery::hand_in(slave_session& s) {
     return d.kind == tag::lost || (d.kind == tag::recover && protocol::peek_loop(d) == loop);
   });
   const double t0 = net.clock().now();
-  delivered d = net.wait(answer, "the master's answer to the results of loop " +
-                                     std::to_string(loop));
+  delivered d =
+      net.wait(answer, "the master's answer to the results of loop " + std::to_string(loop));
   while (d.kind == tag::lost) {
     take_lost(s, d);
-    d = net.wait(answer,
-                 "the master's answer to the results of loop " + std::to_string(loop));
+    d = net.wait(answer, "the master's answer to the results of loop " + std::to_string(loop));
   }
   auto& me = s.slave_;
   me.st_.idle += net.clock().now() - t0;

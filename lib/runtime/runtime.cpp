@@ -183,13 +183,16 @@ const run_option kRunOptions[] = {
       "AUTO-ALL, for testing and diagnosis: commit to this policy (one of --candidates' names) "
       "whatever the predictions, which are still made and printed; empty: the fastest"},
      set_auto_force},
-    {{"backend", "pvm",
+    {{"backend",
+      "pvm",
       "pvm (real PVM tasks), sim (simulated workstations in virtual time, one process) or mpi "
       "(one MPI rank per task: mpirun -np P+1 PROGRAM --backend mpi ...)",
       {"pvm", "sim", "mpi"}},
      [](const options& o, run_params& p) {
        const auto& b = o.str("backend");
-       p.backend = b == "sim" ? backend_kind::sim : b == "mpi" ? backend_kind::mpi : backend_kind::pvm;
+       p.backend = b == "sim"   ? backend_kind::sim
+                   : b == "mpi" ? backend_kind::mpi
+                                : backend_kind::pvm;
      }},
     {{"procs", "4",
       "P, the number of slaves (1..64 under pvm, 1..4096 under sim and mpi; under mpi, default: "
@@ -213,19 +216,20 @@ const run_option kRunOptions[] = {
      [](const options& o, run_params& p) {
        const double after = o.real("load-after", 0, 1e12);
        if (after > 0 && std::isfinite(p.load.persistence))
-         p.load.unloaded_blocks =
-             static_cast<std::int64_t>(std::floor(after / p.load.persistence));
+         p.load.unloaded_blocks = static_cast<std::int64_t>(std::floor(after / p.load.persistence));
      }},
     {{"speeds", "1",
       "normalized processor speeds S_i: one value or P, comma-separated, or a mix: uniform, "
       "half2x (the second half at 2), quarter4x (the last quarter at 4), ramp (1 to 2)"},
      [](const options& o, run_params& p) { p.speeds = parse_speeds(o.str("speeds"), p.procs); }},
-    {{"initial", "equal",
+    {{"initial",
+      "equal",
       "initial distribution of a BLOCK loop: equal (the paper's chi_i(0) = I/P) or speed "
       "(lambda_i(0) proportional to S_i)",
       {"equal", "speed"}},
      [](const options& o, run_params& p) { p.initial_by_speed = o.str("initial") == "speed"; }},
-    {{"groups", "block",
+    {{"groups",
+      "block",
       "groups of the local strategies: block (K-block, the paper's) or power (groups of equal "
       "total power S_i, for heterogeneous --speeds)",
       {"block", "power"}},
@@ -234,14 +238,16 @@ const run_option kRunOptions[] = {
 
 // The clock and the emulated network.
 const run_option kNetworkOptions[] = {
-    {{"clock", "emulated",
+    {{"clock",
+      "emulated",
       "emulated (1996 workstations, dilated time) or native (real time); native: pvm and mpi "
       "backends",
       {"emulated", "native"}},
      set_clock},
     {{"scale", "10", "emulated seconds per wall second (emulated clock)"},
      [](const options& o, run_params& p) { p.scale = o.real("scale", 1e-3, 1e6); }},
-    {{"network", "ethernet1996",
+    {{"network",
+      "ethernet1996",
       "emulated network: ethernet1996 (shared medium), switched or ideal",
       {"ethernet1996", "switched", "ideal"}},
      set_network},
@@ -295,15 +301,15 @@ const run_option kBalancerOptions[] = {
     {{"improvement", decimal(paper::min_improvement),
       "minimum predicted improvement to move work (profitability)"},
      [](const options& o, run_params& p) { p.min_improvement = o.real("improvement", 0, 1); }},
-    {{"balancer", "master",
+    {{"balancer",
+      "master",
       "where the master task (the centralized balancer, scatter and gather) runs: master (on "
       "slave 1's workstation, taking its CPU, as in the paper) or dedicated (a workstation of "
       "its own)",
       {"master", "dedicated"}},
-     [](const options& o, run_params& p) {
-       p.balancer_on_master = o.str("balancer") == "master";
-     }},
-    {{"instructions", "senders",
+     [](const options& o, run_params& p) { p.balancer_on_master = o.str("balancer") == "master"; }},
+    {{"instructions",
+      "senders",
       "who hears the centralized balancer's decision: senders (the paper: instructions to the "
       "senders only, receivers learn from the data, the others go on computing) or all (every "
       "member waits for the decision and is told it)",
@@ -311,14 +317,16 @@ const run_option kBalancerOptions[] = {
      [](const options& o, run_params& p) {
        p.instructions_to_senders = o.str("instructions") == "senders";
      }},
-    {{"after-no-move", "idle",
+    {{"after-no-move",
+      "idle",
       "after a decision not to move: idle (the requester idles, the others go on and the next "
       "to run out synchronizes again) or stop (balancing in the group ends)",
       {"idle", "stop"}},
      [](const options& o, run_params& p) {
        p.after_no_move = *core::parse_after_no_move(o.str("after-no-move"));
      }},
-    {{"first-sync", "master-group",
+    {{"first-sync",
+      "master-group",
       "who owns a loop's first synchronization: strategy (the strategy's own protocol in its "
       "groups), master-group (every slave's profile to the master, which decides within the "
       "strategy's groups) or master-global (the master decides over all P slaves); "
@@ -327,13 +335,15 @@ const run_option kBalancerOptions[] = {
      [](const options& o, run_params& p) {
        p.first_sync = *parse_first_sync(o.str("first-sync"));
      }},
-    {{"broadcast", "mcast",
+    {{"broadcast",
+      "mcast",
       "how a message to several tasks is sent: unicast (one send per destination, each paying "
       "the send overhead) or mcast (pvm_mcast: one send overhead, one copy per destination host "
       "on the wire)",
       {"unicast", "mcast"}},
      [](const options& o, run_params& p) { p.broadcast = *parse_broadcast(o.str("broadcast")); }},
-    {{"balance-by", "work",
+    {{"balance-by",
+      "work",
       "what the balancer splits in proportion to the speeds: work (the iterations' costs from "
       "the loop's work function, speeds in work per second) or iterations (speeds in "
       "iterations per second: the earlier rule, wrong on loops whose iterations cost different "
@@ -342,7 +352,8 @@ const run_option kBalancerOptions[] = {
      [](const options& o, run_params& p) {
        p.balance_unit = *core::parse_balance_unit(o.str("balance-by"));
      }},
-    {{"model-load", "run",
+    {{"model-load",
+      "run",
       "the external load the cost model assumes: run (the run's own load function: seed, ml, "
       "tl) or estimated (ml and tl estimated from the speeds seen up to the first "
       "synchronization)",
@@ -357,7 +368,8 @@ const run_option kFailureOptions[] = {
     {{"timeout", "120", "wall-clock bound on every wait, seconds"},
      // Wall time; the simulator detects deadlock itself.
      [](const options& o, run_params& p) { p.timeout_s = o.real("timeout", 0.1, 1e7); }},
-    {{"on-loss", "abort",
+    {{"on-loss",
+      "abort",
       "when a slave is lost: abort (the run fails naming it) or recover (the survivors compute "
       "its unfinished iterations; lib/README.md, \"When a workstation is lost\")",
       {"abort", "recover"}},
@@ -394,8 +406,11 @@ const run_option kOtherOptions[] = {
       "<prefix>/share/dlb/network)"},
      [](const options& o, run_params& p) { p.network_profile = o.str("network-profile"); }},
     // Read by the launchers (pvm_launcher.cpp) and the runtime (trace_messages).
-    {{"join-vm", "", "join the PVM virtual machine of the environment instead of a private one",
-      {}, true},
+    {{"join-vm",
+      "",
+      "join the PVM virtual machine of the environment instead of a private one",
+      {},
+      true},
      nullptr},
     {{"hostfile", "",
       "PVM hostfile: a private virtual machine of those hosts, slaves spread over them "
@@ -432,7 +447,7 @@ void refuse_combinations(const options& o, const run_params& p) {
   const std::string strategy = "--strategy " + o.str("strategy");
   const char* doc = p.policy.kind() == core::strategy::auto_all   ? "AUTO-ALL"
                     : p.policy.kind() == core::strategy::adaptive ? "ADAPTIVE"
-                                                             : "When a workstation is lost";
+                                                                  : "When a workstation is lost";
   if (p.recover && !caps.survives_loss)
     refuse("option --on-loss recover does not work with " + strategy +
                (p.policy.kind() == core::strategy::auto_all

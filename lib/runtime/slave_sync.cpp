@@ -18,11 +18,11 @@
 #include <string>
 
 #include "arrays.hpp"
-#include "loop_session.hpp"
 #include "dlb/core/profile.hpp"
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/strategy_table.hpp"
+#include "loop_session.hpp"
 
 namespace dlb {
 
@@ -233,11 +233,11 @@ void detail::slave_session::take_instructions_and_work() {
 void detail::slave_session::await_outcome(int epoch, const std::string& where) {
   std::int64_t due = -1;
   const int loop = loop_id_;
-  const messenger::match mine({tag::instruction, tag::work, tag::notice},
-                              [loop, epoch](const delivered& d) {
-                                const protocol::sync_header h = protocol::peek_sync(d);
-                                return h.loop == loop && (d.kind != tag::notice || h.epoch == epoch);
-                              });
+  const messenger::match mine(
+      {tag::instruction, tag::work, tag::notice}, [loop, epoch](const delivered& d) {
+        const protocol::sync_header h = protocol::peek_sync(d);
+        return h.loop == loop && (d.kind != tag::notice || h.epoch == epoch);
+      });
   // A requester with no work of its own: the time it waits for the balancer's answer or for its
   // work is idle (the paper's idle processor); handling what comes is synchronization.
   const auto wait_idle = [this](const auto& match, const std::string& what) {
@@ -415,8 +415,9 @@ void detail::slave_session::run_sync() {
 }
 
 protocol::decision detail::slave_session::await_decision(const std::string& where) {
-  auto m = recovery_.wait(*this, protocol::in_sync(tag::decision, current_sync(), protocol::master_rank),
-                        "the master's decision (" + where + ")");
+  auto m =
+      recovery_.wait(*this, protocol::in_sync(tag::decision, current_sync(), protocol::master_rank),
+                     "the master's decision (" + where + ")");
   reader r = m.body();
   protocol::decision_msg msg = protocol::decode_decision(r);
   if (!msg.commit) return std::move(msg.body);
@@ -464,8 +465,8 @@ void detail::slave_session::apply(const protocol::decision& d, const protocol::s
   for (const auto& t : d.transfers) {
     if (t.to != slave_.me_) continue;
     const int from = static_cast<int>(t.from) + 1;
-    receive_work(
-        recovery_.wait(*this, protocol::in_sync(tag::work, at, from), "work from " + net_.describe(from)));
+    receive_work(recovery_.wait(*this, protocol::in_sync(tag::work, at, from),
+                                "work from " + net_.describe(from)));
   }
   // Who is still active, as every member sees it.
   std::size_t k = 0;

@@ -45,33 +45,13 @@ std::vector<message> traced_run(const std::string& strategy, const std::string& 
   }
   const std::string dir = dir_template;
   // Time scale 2: under PVM the 2 cores are shared with other tests.
-  auto r = testing_support::run_process({app,
-                                         "--backend",
-                                         backend,
-                                         "--strategy",
-                                         strategy,
-                                         "--procs",
-                                         "8",
-                                         "--group",
-                                         "4",
-                                         "--ml",
-                                         "0",
-                                         "--speeds",
-                                         speeds,
-                                         "--iterations",
-                                         "400",
-                                         "--work-ms",
-                                         "20",
-                                         "--scale",
-                                         "2",
-                                         "--first-sync",
-                                         first,
-                                         "--broadcast",
-                                         broadcast,
-                                         "--trace-dir",
-                                         dir,
-                                         "--quiet"},
-                                        120);
+  auto r = testing_support::run_process(
+      {app,    "--backend",    backend, "--strategy",  strategy,  "--procs",
+       "8",    "--group",      "4",     "--ml",        "0",       "--speeds",
+       speeds, "--iterations", "400",   "--work-ms",   "20",      "--scale",
+       "2",    "--first-sync", first,   "--broadcast", broadcast, "--trace-dir",
+       dir,    "--quiet"},
+      120);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   auto all = r.exit_code == 0 ? read_trace(dir, 8) : std::vector<message>{};
   std::filesystem::remove_all(dir);
@@ -227,8 +207,8 @@ void expect_strategy_pattern(std::map<std::string, std::vector<message>> by_type
 // notice. The run itself computes and verifies the loop (exit 0).
 TEST(TestStrategyRow, ItsSynchronizationFollowsItsRow) {
   const int P = 8;
-  const auto all = traced_run("TEST-ROW", "strategy", "sim", "1,1,1,0.25,1,1,1,0.25", "mcast",
-                              DLB_TEST_ROW_APP);
+  const auto all =
+      traced_run("TEST-ROW", "strategy", "sim", "1,1,1,0.25,1,1,1,0.25", "mcast", DLB_TEST_ROW_APP);
   auto by_type = by_type_of(all, 0, 0);
   ASSERT_FALSE(by_type.empty()) << "no synchronization of group 0";
   for (const auto& [type, v] : by_type)

@@ -89,7 +89,8 @@ TEST_P(SelfScheduling, ChunksFollowTheRuleOneRequestEach) {
   const auto chunks = chunks_of(r.out);
   const dlb::core::policy p = dlb::core::parse_policy(policy);
   if (p.rule() != dlb::core::chunk_rule::awf) {
-    EXPECT_EQ(chunks, dlb::core::chunk_sequence({p.rule(), kIterations, kProcs, p.chunk()})) << r.out;
+    EXPECT_EQ(chunks, dlb::core::chunk_sequence({p.rule(), kIterations, kProcs, p.chunk()}))
+        << r.out;
   } else {
     for (auto c : chunks) EXPECT_GT(c, 0);
     EXPECT_EQ(std::accumulate(chunks.begin(), chunks.end(), std::int64_t{0}), kIterations);

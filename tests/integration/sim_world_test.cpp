@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "backends/sim/sim.hpp"
 #include "dlb/core/load.hpp"
 #include "dlb/dlb.hpp"
 #include "dlb/runtime/messenger.hpp"
 #include "dlb/runtime/network.hpp"
-#include "backends/sim/sim.hpp"
 #include "run_process.hpp"
 
 namespace {

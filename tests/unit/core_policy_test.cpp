@@ -117,7 +117,6 @@ TEST(Policy, CapabilitiesPerPolicyAndUnderAutoAll) {
 
 }  // namespace
 
-
 namespace {
 
 // A policy is one value of one of four kinds; kind(), rule(), chunk() and candidates() read it,
@@ -132,10 +131,10 @@ TEST(Policy, IsOneValueOfOneOfFourKinds) {
     strategy s;
     std::size_t index;  // of the variant's alternative
   };
-  const std::vector<row> rows{{strategy::none, 1},      {strategy::gcdlb, 0},
-                              {strategy::gddlb, 0},     {strategy::lcdlb, 0},
-                              {strategy::lddlb, 0},     {strategy::automatic, 2},
-                              {strategy::adaptive, 2},  {strategy::auto_all, 2}};
+  const std::vector<row> rows{{strategy::none, 1},     {strategy::gcdlb, 0},
+                              {strategy::gddlb, 0},    {strategy::lcdlb, 0},
+                              {strategy::lddlb, 0},    {strategy::automatic, 2},
+                              {strategy::adaptive, 2}, {strategy::auto_all, 2}};
   for (const auto& r : rows) {
     const policy p = policy_of(r.s);
     EXPECT_EQ(p.value.index(), r.index) << dlb::core::to_string(r.s);

@@ -186,7 +186,8 @@ std::vector<std::string> long_functions(const std::string& name, const std::stri
     }
     if (c == '{') {
       static const std::regex kind(R"((^|\s)(namespace|class|struct|enum|union|extern)\b)");
-      const bool is_container = std::regex_search(head, kind) && head.find('(') == std::string::npos;
+      const bool is_container =
+          std::regex_search(head, kind) && head.find('(') == std::string::npos;
       const bool is_function = head.find('(') != std::string::npos &&
                                head.find('=') == std::string::npos && !is_container;
       if (is_function) {

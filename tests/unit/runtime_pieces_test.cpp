@@ -52,11 +52,11 @@ TEST(Protocol, CommitmentCarriesThePolicyInForce) {
   using dlb::protocol::commitment;
   const std::vector<std::size_t> took_part = {0, 2, 3};
   const std::vector<commitment> table = {
-      {strategy::gddlb, 0, std::nullopt, strategy::automatic},        // AUTO's
-      {strategy::lcdlb, 1, std::nullopt, strategy::auto_all},         // AUTO-ALL, a paper row
-      {strategy::none, 0, std::nullopt, strategy::self_scheduling},   // AUTO-ALL, a chunk rule
-      {strategy::lddlb, 1, took_part, strategy::adaptive},            // a re-selection
-      {strategy::gcdlb, 0, std::nullopt, strategy::gcdlb},            // --first-sync master-*
+      {strategy::gddlb, 0, std::nullopt, strategy::automatic},       // AUTO's
+      {strategy::lcdlb, 1, std::nullopt, strategy::auto_all},        // AUTO-ALL, a paper row
+      {strategy::none, 0, std::nullopt, strategy::self_scheduling},  // AUTO-ALL, a chunk rule
+      {strategy::lddlb, 1, took_part, strategy::adaptive},           // a re-selection
+      {strategy::gcdlb, 0, std::nullopt, strategy::gcdlb},           // --first-sync master-*
   };
   std::size_t size_without_members = 0;
   for (const commitment& c : table) {

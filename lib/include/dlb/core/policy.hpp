@@ -50,10 +50,10 @@ struct policy {
   std::variant<balancing, no_balancing, customized, self_scheduled> value;
 
   policy() = default;
-  policy(balancing v) : value(v) {}                // NOLINT(google-explicit-constructor)
-  policy(no_balancing v) : value(v) {}             // NOLINT(google-explicit-constructor)
-  policy(customized v) : value(std::move(v)) {}    // NOLINT(google-explicit-constructor)
-  policy(self_scheduled v) : value(v) {}           // NOLINT(google-explicit-constructor)
+  policy(balancing v) : value(v) {}              // NOLINT(google-explicit-constructor)
+  policy(no_balancing v) : value(v) {}           // NOLINT(google-explicit-constructor)
+  policy(customized v) : value(std::move(v)) {}  // NOLINT(google-explicit-constructor)
+  policy(self_scheduled v) : value(v) {}         // NOLINT(google-explicit-constructor)
 
   // The strategy the runtime runs: none, the row, the customized mode, or self_scheduling.
   strategy kind() const;
