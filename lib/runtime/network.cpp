@@ -88,7 +88,13 @@ shared_medium::shared_medium() : owner_(true), in_process_(true) {
 
 shared_medium::~shared_medium() {
   if (seg_) munmap(seg_, kSegmentBytes);
-  if (owner_ && !in_process_) shm_unlink(("/" + name_).c_str());
+  if (owner_ && !in_process_ && !unlinked_) shm_unlink(("/" + name_).c_str());
+}
+
+void shared_medium::unlink_name() {
+  if (!owner_ || in_process_ || unlinked_) return;
+  shm_unlink(("/" + name_).c_str());
+  unlinked_ = true;
 }
 
 double shared_medium::reserve(double ready, double duration) {

@@ -150,6 +150,12 @@ job::job(MPI_Comm comm, const launch_spec& spec, options opts, run_params params
     hosts = host_labels(hosts, watch_.peer_addresses());
     report_hosts(spec, hosts);
   }
+  // Every rank has mapped the medium: its name goes, so that a job that ends abnormally (a rank
+  // killed, mpirun ending the others) leaves nothing in /dev/shm.
+  if (!medium_name.empty()) {
+    MPI_Barrier(comm_);
+    if (rank_ == 0) medium->unlink_name();
+  }
   // Time 0 of the run: far enough ahead for every rank to have it.
   std::int64_t epoch_ns = monotonic_ns() + 50'000'000 + 5'000'000LL * params.procs;
   MPI_Bcast(&epoch_ns, 1, MPI_INT64_T, 0, comm_);

@@ -71,6 +71,9 @@ class shared_medium {
   // Reserves the medium for `duration` from no earlier than `ready`; returns the start.
   double reserve(double ready, double duration);
   const std::string& name() const { return name_; }
+  // Owner: removes the segment's name now (every task has it mapped: the mappings stay), so
+  // that nothing is left in /dev/shm however the run ends, a killed task included.
+  void unlink_name();
 
   // The ledger (one writer, the master's task; one reader, slave 1's). Intervals are numbered
   // from 0 in the order they were published.
@@ -86,6 +89,7 @@ class shared_medium {
   std::string name_;
   bool owner_;
   bool in_process_ = false;
+  bool unlinked_ = false;
   layout* seg_ = nullptr;
 };
 
