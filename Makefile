@@ -12,7 +12,7 @@ PREFIX ?= /usr/local
 STRESS_BUSY ?=
 
 # (mpi-only: below.)
-.PHONY: mpi-only all deps configure build install test test-stress check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce quick quick-expected reproduce-pvm agreement agreement-mpi bench-mpi bench-runtime scale cost-ablation uneven sensitivity sensitivity-quick irregular heterogeneous beyond timeline format clean
+.PHONY: mpi-only install-mpi bench-embed all deps configure build install test test-stress check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce quick quick-expected reproduce-pvm agreement agreement-mpi bench-mpi bench-runtime scale cost-ablation uneven sensitivity sensitivity-quick irregular heterogeneous beyond timeline format clean
 
 all: build
 
@@ -102,6 +102,16 @@ mpi-only: deps
 	cmake --build $(MPI_ONLY_BUILD) -j$(JOBS)
 	cd $(MPI_ONLY_BUILD) && ctest --output-on-failure
 
+# The MPI-only library installed under $(PREFIX), for a program of your own with MPI
+# (docs/library.md, "Inside your own MPI program"): libdlb.so without PVM or SimGrid, the headers
+# (dlb/mpi.hpp, dlb/dlb.h), dlb-mpi.pc and dlb-mpi-c.pc, find_package(DLB COMPONENTS mpi).
+# Builds the library alone in $(MPI_ONLY_BUILD); needs only a compiler, CMake and an MPI.
+install-mpi:
+	cmake -S . -B $(MPI_ONLY_BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DDLB_PVM=OFF -DDLB_SIM=OFF \
+	  $(CMAKE_FLAGS)
+	cmake --build $(MPI_ONLY_BUILD) -j$(JOBS) --target dlb
+	cmake --install $(MPI_ONLY_BUILD) --prefix $(PREFIX)
+
 # The tests of virtual machines of several hosts alone (network namespaces; root).
 multihost-test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -R "MultiHost|JoinVm|HostfileBad"
@@ -177,6 +187,11 @@ agreement-mpi: build
 	$(BUILD)/experiments/dlb_summary --results $(AGREE)/mpi/results.csv --out $(AGREE)/mpi/summary.csv
 	$(BUILD)/experiments/dlb_agreement --a $(AGREE)/sim/summary.csv --b $(AGREE)/mpi/summary.csv \
 	  --out $(AGREE)/mpi-agreement.md
+
+# The library inside a plain MPI program beside a static block and a hand-written master-worker
+# whose rank 0 computes (scripts/embed-bench: REPS, PROCS, POLICIES, LOOPS; docs/library.md).
+bench-embed: build
+	bash scripts/embed-bench
 
 # The MPI transport vs raw MPI ping-pong (Google Benchmark, two ranks); table in lib/README.md.
 bench-mpi: build

@@ -8,7 +8,7 @@
 #     builds it there with CMake (find_package(DLB COMPONENTS mpi), DLB::mpi) against the prefix;
 #  3. runs it under mpirun: -np 4 (the library on a sub-communicator of 3 ranks, the 4th outside
 #     it) and -np 3 (on the world), the first loop's policy from DLB_POLICY; every rank must say
-#     OK and the job exit 0; then a bad DLB_POLICY, which every rank must catch as a
+#     OK and the job exit 0; docs/library.md's example (docs_example.cpp) under -np 4; then a bad DLB_POLICY, which every rank must catch as a
 #     dlb::usage_error and go on to MPI_Finalize (no MPI_Abort: exit 1 from main); then a body
 #     that throws on one rank, after which every rank must have caught an exception and the
 #     job end with MPI_Finalize (exit 0);
@@ -49,6 +49,14 @@ for np in 4 3; do
     [[ $ok == "$np" ]] || { cat "$work/out"; fail "$ok of $np ranks said OK"; }
   done
 done
+
+echo "== mpirun -np 4 docs_example (docs/library.md's example: the library on ranks 0-2)"
+rc=0
+(cd / && DLB_EMBED_TEST="$work" timeout 120 "$mpirun" --oversubscribe -np 4 \
+   "$work/build/docs_example" > "$work/out" 2>&1) || rc=$?
+[[ $rc == 0 ]] || { cat "$work/out"; fail "exit $rc: mpirun -np 4 docs_example"; }
+n=$(grep -c "^rank [0-2]: y\[9999\] = 99.995000$" "$work/out" || true)
+[[ $n == 3 ]] || { cat "$work/out"; fail "$n of 3 ranks have the gathered result"; }
 
 echo "== a bad DLB_POLICY: a dlb::usage_error on every rank, caught by the program, which goes on to MPI_Finalize"
 rc=0

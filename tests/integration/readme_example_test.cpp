@@ -42,6 +42,23 @@ TEST(ReadmeExample, SourceIsTheReadmes) {
   EXPECT_LE(lines, 15) << "the README's loop should stay short:\n" << loop;
 }
 
+// docs/library.md's embedding example is tests/install/embed/docs_example.cpp's block, word for
+// word (that file is built against the installed library and run by install_embed_mpi).
+TEST(DocsExample, EmbeddingExampleIsTheDocs) {
+  const std::string src = read_file(DLB_SOURCE_DIR "/tests/install/embed/docs_example.cpp");
+  const std::string begin = "// BEGIN DOCS\n";
+  const auto b = src.find(begin);
+  const auto e = src.find("// END DOCS");
+  ASSERT_NE(b, std::string::npos);
+  ASSERT_NE(e, std::string::npos);
+  const std::string block = src.substr(b + begin.size(), e - b - begin.size());
+  const std::string docs = read_file(DLB_SOURCE_DIR "/docs/library.md");
+  EXPECT_NE(docs.find("```cpp\n" + block + "```\n"), std::string::npos)
+      << "docs/library.md does not hold tests/install/embed/docs_example.cpp's block word for "
+         "word:\n"
+      << block;
+}
+
 class ReadmeExampleRun : public testing::TestWithParam<const char*> {};
 
 TEST_P(ReadmeExampleRun, PrintsTheSumOfX) {

@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 
 #include "dlb/runtime/clocks.hpp"
 #include "dlb/runtime/network.hpp"
@@ -124,9 +126,47 @@ void check_mpi_binding() {
                     "libsimgrid");
 }
 
+namespace {
+
+// The run's own duplicate of `comm`, made by MPI_Comm_idup and waited for within `timeout_s`:
+// a rank of `comm` that never makes its part of the run (a program that skips the session on
+// one rank) is an error after the bound, not a hang in MPI_Comm_dup. A duplication that did not
+// complete cannot be cancelled (MPI forbids freeing a collective's request): its request and
+// the handle it would fill are kept for the rest of the process.
+MPI_Comm bounded_dup(MPI_Comm comm, double timeout_s) {
+  struct idup {
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Comm comm = MPI_COMM_NULL;
+  };
+  auto pending = std::make_unique<idup>();
+  MPI_Comm_idup(comm, &pending->comm, &pending->request);
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<std::int64_t>(timeout_s * 1000));
+  std::chrono::microseconds pause(1);
+  for (;;) {
+    int done = 0;
+    MPI_Test(&pending->request, &done, MPI_STATUS_IGNORE);
+    if (done) return pending->comm;
+    if (std::chrono::steady_clock::now() >= deadline) break;
+    usleep(static_cast<useconds_t>(pause.count()));
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  static auto* abandoned = new std::vector<std::unique_ptr<idup>>();
+  abandoned->push_back(std::move(pending));
+  char bound[32];
+  std::snprintf(bound, sizeof bound, "%g", timeout_s);
+  throw run_error("not every rank of the communicator (" + std::to_string(size) +
+                  " ranks) made its dlb::mpi::session within --timeout " + bound +
+                  " s: every rank of it makes one, collectively");
+}
+
+}  // namespace
+
 job::job(MPI_Comm comm, const launch_spec& spec, options opts, run_params params) {
   check_mpi_binding();
-  MPI_Comm_dup(comm, &dup_.comm);
+  dup_.comm = bounded_dup(comm, params.timeout_s);
   comm_ = dup_.comm;
   int size = 0;
   MPI_Comm_rank(comm_, &rank_);
@@ -170,7 +210,18 @@ job::job(MPI_Comm comm, const launch_spec& spec, options opts, run_params params
 job::own_comm::~own_comm() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (comm != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm);
+  if (comm == MPI_COMM_NULL || finalized) return;
+  if (settled) {
+    MPI_Comm_free(&comm);
+    return;
+  }
+  // A failed run's duplicate may still have messages in flight or unreceived, and sends that no
+  // rank will receive: freed, its context could be reused by the next duplicate while those are
+  // pending on some ranks and not on others (seen: a later MPI_Comm_dup on the same communicator
+  // that never returned, and a new session that received the old one's aborts). So it is kept,
+  // never reused, for the rest of the process: a handle per failed run.
+  static auto* kept = new std::vector<MPI_Comm>();
+  kept->push_back(comm);
 }
 
 job::~job() {
@@ -186,6 +237,7 @@ void job::settle() {
                     ": the ranks did not all reach the end of the run within " +
                     std::to_string(bound.count()) + " ms");
   watch_.close_all();
+  dup_.settled = true;
 }
 
 void job::linger() {

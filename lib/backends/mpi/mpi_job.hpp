@@ -45,9 +45,11 @@ class job {
   void linger();
 
  private:
-  // The run's duplicate of the program's communicator, freed last.
+  // The run's duplicate of the program's communicator, freed last once the run has settled
+  // (kept, never freed, after a failed run: mpi_job.cpp).
   struct own_comm {
     MPI_Comm comm = MPI_COMM_NULL;
+    bool settled = false;
     own_comm() = default;
     own_comm(const own_comm&) = delete;
     own_comm& operator=(const own_comm&) = delete;

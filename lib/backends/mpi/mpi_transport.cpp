@@ -55,7 +55,15 @@ mpi_transport::~mpi_transport() {
   // a user's program (dlb::mpi::session) the program goes on, so MPI completes each such send on
   // its own (MPI_Request_free) and its payload is kept for the rest of the process, never freed
   // under MPI's feet.
+  // First a bounded moment for them to complete: a failing rank's last message (its abort,
+  // which says why) must be on its way before its exit watch closes, or the others would learn
+  // only that it exited.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(250);
   progress();
+  while (!sends_.empty() && std::chrono::steady_clock::now() < until) {
+    pause_for(std::chrono::microseconds(50));
+    progress();
+  }
   static auto* kept = new std::vector<std::shared_ptr<const bytes>>();
   for (auto& p : sends_) {
     MPI_Request_free(&p->request);
@@ -132,7 +140,14 @@ std::optional<envelope> mpi_transport::receive(std::chrono::microseconds bound) 
     const auto now = std::chrono::steady_clock::now();
     if (now - last_exit_check_ >= std::chrono::microseconds(100)) {
       last_exit_check_ = now;
-      if (auto e = take_exit()) return e;
+      if (auto e = take_exit()) held_exits_.push_back({std::move(*e), now + kExitGrace});
+    }
+    // An exit is told once what the rank sent before it (its abort, saying why) has had its
+    // moment to arrive: its connection can close a millisecond before MPI shows its last message.
+    if (!held_exits_.empty() && now >= held_exits_.front().due) {
+      envelope e = std::move(held_exits_.front().exit);
+      held_exits_.erase(held_exits_.begin());
+      return e;
     }
     if (terminated())
       throw run_error(describe(rank_) +

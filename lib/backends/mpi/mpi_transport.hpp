@@ -63,6 +63,13 @@ class mpi_transport final : public transport {
   std::vector<std::unique_ptr<pending>> sends_;
   core::wait_pacing pacing_;  // receive's spin, yield and sleep (core/poll_pacing.hpp)
   std::chrono::steady_clock::time_point last_exit_check_{};  // receive: the peers' exits
+  // Exits seen, told at `due` (kExitGrace later): that rank's last messages come first.
+  struct held_exit {
+    envelope exit;
+    std::chrono::steady_clock::time_point due;
+  };
+  static constexpr std::chrono::milliseconds kExitGrace{100};
+  std::vector<held_exit> held_exits_;
 };
 
 // Set by the SIGTERM handler the launcher installs (mpirun ends a job so).

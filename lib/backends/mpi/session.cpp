@@ -23,6 +23,10 @@ std::pair<options, run_params> read(const session_params& p) {
   std::vector<std::string> args = {"--backend", "mpi", "--clock", p.clock};
   for (auto& a : policy_args(p)) args.push_back(std::move(a));
   if (p.group > 0) args.insert(args.end(), {"--group", std::to_string(p.group)});
+  // A real program's default: no simulated external load (the paper's ml = 5 is the
+  // experiments' setting, which the session's options may still ask for: the last value given
+  // wins).
+  args.insert(args.end(), {"--ml", "0"});
   args.insert(args.end(), p.options.begin(), p.options.end());
   options opts = options::parse(common_options(), args);
   run_params params;
@@ -39,10 +43,36 @@ std::pair<options, run_params> read(const session_params& p) {
   return {std::move(opts), std::move(params)};
 }
 
+// A session lives between the program's MPI_Init and MPI_Finalize, on a communicator (an
+// intracommunicator every rank of which makes one): usage_error otherwise, before any MPI call
+// that would end the job (MPI's default error handler aborts on MPI_COMM_NULL).
+void check_mpi_state(MPI_Comm comm) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (finalized)
+    throw usage_error(
+        "dlb::mpi::session after MPI_Finalize: make and finish every session between the "
+        "program's MPI_Init and MPI_Finalize");
+  if (!initialized)
+    throw usage_error(
+        "dlb::mpi::session before MPI_Init: the program owns MPI; call MPI_Init (or "
+        "MPI_Init_thread) first and MPI_Finalize after the last session");
+  if (comm == MPI_COMM_NULL)
+    throw usage_error(
+        "dlb::mpi::session on MPI_COMM_NULL: give it a communicator every rank of which makes "
+        "the session (a rank that MPI_Comm_split left out makes none)");
+  int inter = 0;
+  MPI_Comm_test_inter(comm, &inter);
+  if (inter)
+    throw usage_error(
+        "dlb::mpi::session on an intercommunicator: give it an intracommunicator (MPI_COMM_WORLD, "
+        "or a part of it from MPI_Comm_split)");
+}
+
 }  // namespace
 
 struct session::impl {
-  bool own_mpi = false;  // this session called MPI_Init
   int rank = 0, slaves = 0;
   detail::launch_spec spec;
   std::optional<mpi_detail::job> job;
@@ -61,22 +91,11 @@ session::session(MPI_Comm comm, session_params params) : impl_(std::make_unique<
   impl_->unwinding = std::uncaught_exceptions();
   impl_->spec.name = params.name;
   impl_->spec.report = params.report ? params.report : report_sink(report_to_standard_streams);
+  check_mpi_state(comm);
   auto [opts, run] = read(params);
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized) {
-    mpi_detail::check_mpi_binding();
-    MPI_Init(nullptr, nullptr);
-    impl_->own_mpi = true;
-  }
-  try {
-    impl_->job.emplace(comm, impl_->spec, std::move(opts), std::move(run));
-    impl_->rank = impl_->job->rank();
-    impl_->slaves = impl_->job->rt().slaves();
-  } catch (...) {
-    if (impl_->own_mpi) MPI_Finalize();
-    throw;
-  }
+  impl_->job.emplace(comm, impl_->spec, std::move(opts), std::move(run));
+  impl_->rank = impl_->job->rank();
+  impl_->slaves = impl_->job->rt().slaves();
 }
 
 session::~session() {
@@ -92,7 +111,6 @@ session::~session() {
     }
   }
   impl_->job.reset();
-  if (impl_->own_mpi) MPI_Finalize();
 }
 
 bool session::master() const { return impl_->rank == 0; }
@@ -107,10 +125,24 @@ run_stats session::parallel_for(const loop_spec& loop, const std::vector<array_r
                                 const std::function<void(std::int64_t)>& body) {
   if (!impl_->failure.empty()) throw run_error("the DLB run failed earlier: " + impl_->failure);
   if (impl_->finished) throw run_error("dlb::mpi::session::parallel_for after finish()");
+  // What the other ranks are told names the cause: this rank's body, or the library.
+  bool body_threw = false;
+  const auto guarded = [&body, &body_threw](std::int64_t i) {
+    try {
+      body(i);
+    } catch (...) {
+      body_threw = true;
+      throw;
+    }
+  };
   try {
-    return dlb::parallel_for(impl_->job->rt(), loop, arrays, body);
+    return dlb::parallel_for(impl_->job->rt(), loop, arrays, guarded);
   } catch (const std::exception& e) {
-    impl_->fail(e.what());
+    impl_->fail(body_threw ? std::string("its loop body threw: ") + e.what() : e.what());
+    throw;
+  } catch (...) {
+    impl_->fail(body_threw ? "its loop body threw an exception that is not a std::exception"
+                           : "an exception that is not a std::exception");
     throw;
   }
 }

@@ -42,7 +42,10 @@ struct session_params {
   // "native": real time, ranks on any hosts; "emulated": the paper's 1996 workstations and
   // Ethernet, every rank on one host.
   std::string clock = "native";
-  // Any other option of the runtime, as on a DLB program's command line: {"--ml", "5"}.
+  // Any other option of the runtime, as on a DLB program's command line: {"--timeout", "30"}.
+  // A session simulates no external load unless asked ({"--ml", "5"}: the paper's experiments'),
+  // and under the native clock loop_spec::work only tells the cost model what an iteration costs
+  // relative to the others (the library measures the real time).
   std::vector<std::string> options;
   // Names the program in the library's lines.
   std::string name = "dlb";
@@ -52,9 +55,12 @@ struct session_params {
 
 class session {
  public:
-  // Collective over `comm` (at least 2 ranks). Calls MPI_Init only if MPI is not initialized
-  // yet, and then MPI_Finalize in its destructor; never otherwise. Throws usage_error for a bad
-  // parameter (the same on every rank) and run_error when the set-up fails.
+  // Collective over `comm` (an intracommunicator of at least 2 ranks), between the program's
+  // MPI_Init and MPI_Finalize: the library calls neither. Throws usage_error for a bad parameter,
+  // MPI_COMM_NULL, or MPI not initialized or already finalized (the same on every rank), and
+  // run_error when the set-up fails, among others when a rank of `comm` has not made its session
+  // within the run's --timeout. Each session runs on a duplicate of `comm` of its own, so a
+  // session that failed leaves nothing that a later one, or the program, could receive.
   explicit session(MPI_Comm comm, session_params params = {});
   // Ends the run as finish() does, if the program did not (errors swallowed: destructors never
   // throw); while an exception unwinds, tells the other ranks that this one failed.

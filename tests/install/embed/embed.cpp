@@ -71,8 +71,7 @@ int failing_run() {
     loop.work = [](std::int64_t) { return 1e-4; };
     int computed_here = 0;
     s.parallel_for(loop, {&Y}, [&](std::int64_t i) {
-      if (s.rank() == size - 1 && ++computed_here == 1)
-        throw std::runtime_error("the body failed");
+      if (s.rank() == size - 1 && ++computed_here == 1) throw std::runtime_error("the body failed");
       y[static_cast<std::size_t>(i)] = 1.0;
     });
     s.finish();
@@ -122,6 +121,8 @@ int main(int argc, char** argv) {
         check(s.master() == (part_rank == 0), "rank 0 of the communicator is the master",
               world_rank);
         check(s.slaves() == part_size - 1, "P is the communicator's ranks less one", world_rank);
+        // A real program's default: no simulated external load (the paper's ml = 5 is asked for).
+        check(s.runtime().params().load.max_load == 0, "no simulated load by default", world_rank);
         ok1 = balanced_loop(s, 300, 2.0);
         s.finish();
       }

@@ -1,0 +1,153 @@
+! dlb.f90: the DLB library from Fortran 2008 (`use dlb`), over its C layer (dlb/dlb.h), inside
+! an MPI program that owns MPI. Installed as source (<prefix>/share/dlb/fortran/dlb.f90), so that
+! it is compiled by the program's own compiler:
+!
+!   mpifort <prefix>/share/dlb/fortran/dlb.f90 prog.f90 $(pkg-config --libs dlb-mpi-c)
+!
+! Every rank of the communicator creates the session (collective); a loop is index-only: the
+! library calls body(i, user) for every iteration 0..n-1 (zero-based, as the C layer counts) on
+! the rank the policy gives it to and moves no data; the program combines what the ranks
+! computed with its own MPI. Every function returns DLB_OK or an error code; dlb_error() is the
+! text of the last error.
+module dlb
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_funptr, c_int, c_int64_t, c_double, c_char, &
+                                         c_null_char, c_null_ptr, c_null_funptr, c_funloc, &
+                                         c_associated, c_f_pointer, c_size_t
+  implicit none
+  private
+
+  integer, parameter, public :: DLB_OK = 0, DLB_ERR_USAGE = 1, DLB_ERR_RUN = 2, DLB_ERR_OTHER = 3
+
+  ! One session of the library on one communicator.
+  type, public :: dlb_session
+    type(c_ptr) :: handle = c_null_ptr
+  end type dlb_session
+
+  public :: dlb_create, dlb_parallel_for, dlb_finish, dlb_free, dlb_rank, dlb_is_master, dlb_error
+  public :: dlb_body, dlb_cost
+
+  abstract interface
+    ! The loop's body: iteration i (0 .. n-1), with the program's pointer.
+    subroutine dlb_body(i, user) bind(c)
+      import :: c_int64_t, c_ptr
+      integer(c_int64_t), value :: i
+      type(c_ptr), value :: user
+    end subroutine dlb_body
+    ! What iteration i costs relative to the others (the balancing's input only).
+    function dlb_cost(i, user) bind(c) result(cost)
+      import :: c_int64_t, c_ptr, c_double
+      integer(c_int64_t), value :: i
+      type(c_ptr), value :: user
+      real(c_double) :: cost
+    end function dlb_cost
+  end interface
+
+  interface
+    function c_create_f(comm, policy, session) bind(c, name='dlb_session_create_f') result(rc)
+      import :: c_int, c_char, c_ptr
+      integer(c_int), value :: comm
+      character(kind=c_char), dimension(*), intent(in) :: policy
+      type(c_ptr), intent(out) :: session
+      integer(c_int) :: rc
+    end function c_create_f
+    function c_parallel_for(session, n, cost, body, user) bind(c, name='dlb_parallel_for') &
+        result(rc)
+      import :: c_ptr, c_int64_t, c_funptr, c_int
+      type(c_ptr), value :: session
+      integer(c_int64_t), value :: n
+      type(c_funptr), value :: cost, body
+      type(c_ptr), value :: user
+      integer(c_int) :: rc
+    end function c_parallel_for
+    function c_finish(session) bind(c, name='dlb_session_finish') result(rc)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: session
+      integer(c_int) :: rc
+    end function c_finish
+    subroutine c_free(session) bind(c, name='dlb_session_free')
+      import :: c_ptr
+      type(c_ptr), intent(inout) :: session
+    end subroutine c_free
+    function c_rank(session) bind(c, name='dlb_session_rank') result(r)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: session
+      integer(c_int) :: r
+    end function c_rank
+    function c_is_master(session) bind(c, name='dlb_session_is_master') result(m)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: session
+      integer(c_int) :: m
+    end function c_is_master
+    function c_error_message() bind(c, name='dlb_error_message') result(p)
+      import :: c_ptr
+      type(c_ptr) :: p
+    end function c_error_message
+    function c_strlen(s) bind(c, name='strlen') result(n)
+      import :: c_ptr, c_size_t
+      type(c_ptr), value :: s
+      integer(c_size_t) :: n
+    end function c_strlen
+  end interface
+
+contains
+
+  ! Creates the session on `comm` (an integer handle: MPI_COMM_WORLD of `use mpi`, or
+  ! comm%MPI_VAL of `use mpi_f08`) under `policy` ("" : the environment's DLB_POLICY).
+  integer function dlb_create(comm, policy, session) result(rc)
+    integer, intent(in) :: comm
+    character(len=*), intent(in) :: policy
+    type(dlb_session), intent(out) :: session
+    rc = int(c_create_f(int(comm, c_int), trim(policy)//c_null_char, session%handle))
+  end function dlb_create
+
+  ! One balanced loop of n iterations (collective); `cost` optional.
+  integer function dlb_parallel_for(session, n, body, user, cost) result(rc)
+    type(dlb_session), intent(in) :: session
+    integer(c_int64_t), intent(in) :: n
+    procedure(dlb_body) :: body
+    type(c_ptr), intent(in) :: user
+    procedure(dlb_cost), optional :: cost
+    type(c_funptr) :: cost_ptr
+    cost_ptr = c_null_funptr
+    if (present(cost)) cost_ptr = c_funloc(cost)
+    rc = int(c_parallel_for(session%handle, n, cost_ptr, c_funloc(body), user))
+  end function dlb_parallel_for
+
+  integer function dlb_finish(session) result(rc)
+    type(dlb_session), intent(in) :: session
+    rc = int(c_finish(session%handle))
+  end function dlb_finish
+
+  subroutine dlb_free(session)
+    type(dlb_session), intent(inout) :: session
+    call c_free(session%handle)
+  end subroutine dlb_free
+
+  integer function dlb_rank(session) result(r)
+    type(dlb_session), intent(in) :: session
+    r = int(c_rank(session%handle))
+  end function dlb_rank
+
+  logical function dlb_is_master(session) result(m)
+    type(dlb_session), intent(in) :: session
+    m = c_is_master(session%handle) /= 0
+  end function dlb_is_master
+
+  ! The text of the last error ("" if none).
+  function dlb_error() result(text)
+    character(len=:), allocatable :: text
+    type(c_ptr) :: p
+    character(kind=c_char), pointer :: chars(:)
+    integer :: k, n
+    p = c_error_message()
+    n = 0
+    if (c_associated(p)) n = int(c_strlen(p))
+    allocate (character(len=n) :: text)
+    if (n == 0) return
+    call c_f_pointer(p, chars, [n])
+    do k = 1, n
+      text(k:k) = chars(k)
+    end do
+  end function dlb_error
+
+end module dlb

@@ -1,0 +1,85 @@
+/* dlb/dlb.h: the DLB library inside a C (or, through the Fortran module `dlb`, a Fortran) MPI
+ * program: the C layer over dlb::mpi::session (dlb/mpi.hpp), for a loop whose iterations the
+ * library hands out and balances while the program keeps its own data.
+ *
+ * The program owns MPI (MPI_Init before the first session, MPI_Finalize after the last). Every
+ * rank of the communicator creates the session (collective); rank 0 of it is the master. A loop
+ * is index-only: the library calls body(i, user) once for every iteration 0..n-1, on whichever
+ * rank the policy gives it to, and moves no data; what the iterations compute stays on the rank
+ * that computed it, to be combined by the program (an MPI_Reduce, say).
+ *
+ * Every function returns DLB_OK or an error code, and no C++ exception crosses this header;
+ * dlb_error_message() gives the text of the calling thread's last error. A session that failed
+ * (DLB_ERR_RUN) is over: free it; a new one on the same communicator starts clean.
+ *
+ *   dlb_session s;
+ *   if (dlb_session_create(MPI_COMM_WORLD, "TSS", &s) != DLB_OK) { ... dlb_error_message() ... }
+ *   dlb_parallel_for(s, n, cost, body, &mine);   // cost may be NULL
+ *   dlb_session_finish(s);
+ *   dlb_session_free(&s);
+ *   MPI_Reduce(&mine.sum, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+ */
+#ifndef DLB_DLB_H
+#define DLB_DLB_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Return codes. */
+enum {
+  DLB_OK = 0,
+  DLB_ERR_USAGE = 1, /* a bad argument or parameter: the same on every rank */
+  DLB_ERR_RUN = 2,   /* the run failed (a rank's body failed, a rank stopped answering, ...) */
+  DLB_ERR_OTHER = 3  /* anything else (out of memory, ...) */
+};
+
+/* One session of the library on one communicator (opaque). */
+typedef struct dlb_session_s* dlb_session;
+
+/* The body of a loop: iteration i, with the program's pointer. Must not return across a
+ * longjmp; a C++ body may throw (its message is then the run's error). */
+typedef void (*dlb_body_fn)(int64_t i, void* user);
+/* What iteration i costs relative to the others (seconds of work, or any consistent unit);
+ * NULL: every iteration the same. Used by the cost model and the load balancing only. */
+typedef double (*dlb_cost_fn)(int64_t i, void* user);
+
+/* Creates the session on `comm` (collective). `policy`: any policy name (GDDLB, AUTO-ALL, SS,
+ * TSS, CSS:4, ...); NULL or "": the environment's DLB_POLICY, else the library's default. */
+int dlb_session_create(MPI_Comm comm, const char* policy, dlb_session* session);
+
+/* The same with further options of the library, as name/value pairs ("timeout", "30";
+ * "quiet", NULL for a flag); `count` pairs in `names` and `values`. */
+int dlb_session_create_with(MPI_Comm comm, const char* policy, int count,
+                            const char* const* names, const char* const* values,
+                            dlb_session* session);
+
+/* The same for Fortran: the communicator as Fortran's integer handle. */
+int dlb_session_create_f(MPI_Fint comm, const char* policy, dlb_session* session);
+
+/* One balanced loop of `iterations` iterations (collective over the session's communicator). */
+int dlb_parallel_for(dlb_session session, int64_t iterations, dlb_cost_fn cost, dlb_body_fn body,
+                     void* user);
+
+/* This rank in the session's communicator, and whether it is the master (0 or 1). */
+int dlb_session_rank(dlb_session session);
+int dlb_session_is_master(dlb_session session);
+
+/* The end of the library's part (collective); the communicator is the program's alone again. */
+int dlb_session_finish(dlb_session session);
+
+/* Frees the session (finishing it if the program did not; errors are then dropped) and sets
+ * *session to NULL. NULL or an already freed session: nothing. */
+void dlb_session_free(dlb_session* session);
+
+/* The calling thread's last error, "" if none; valid until its next call into the library. */
+const char* dlb_error_message(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DLB_DLB_H */

@@ -1,0 +1,246 @@
+// embed_faults.cpp: an outside MPI program that mistreats the installed DLB library the way a
+// real program can (ctest install_embed_mpi_faults, tests/install/run_embed_faults_test.sh). One
+// case per run, named by argv[1]; every rank prints what it saw, one line per event, and the
+// script checks the lines and the exit status. The library must report each fault as an
+// exception on the ranks concerned, never end the job, and leave the communicator as it found it.
+//
+//   before-init     a session made before MPI_Init: a dlb::usage_error, and MPI untouched (the
+//                   program's own MPI_Init afterwards works)
+//   after-finalize  a session made after MPI_Finalize: a dlb::usage_error
+//   null            a session on MPI_COMM_NULL: a dlb::usage_error on every rank, the job goes on
+//   fail-then-new REPS POLICY...   under each policy ("all": every policy the library knows),
+//                   REPS times: a session whose body throws on the last rank, then a new
+//                   session on the same communicator and one on a fresh duplicate, each of which
+//                   must compute the right result
+//   missing-rank    the last rank never makes a session; the others, with --timeout 4, must get
+//                   a dlb::run_error within the bound
+//   blame           the body throws on the last rank: what each rank is told
+#include <mpi.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dlb/core/policy.hpp"
+#include "dlb/mpi.hpp"
+
+namespace {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int world_size() {
+  int n = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+double value(std::int64_t i) { return std::sqrt(static_cast<double>(i)) + 0.25 * (i % 3); }
+
+dlb::mpi::session_params params_of(const std::string& policy, std::vector<std::string> extra = {}) {
+  std::vector<std::string> options = {"--quiet", "--ml", "0", "--timeout", "30"};
+  options.insert(options.end(), extra.begin(), extra.end());
+  return {.policy = policy, .options = options, .name = "embed_faults"};
+}
+
+// n iterations on `comm` under `policy`; the body throws on the communicator's last rank at its
+// first computed iteration when `throw_there`. True on the master when every element is right
+// (and on the slaves when the loop ended normally).
+bool loop(MPI_Comm comm, const std::string& policy, std::int64_t n, bool throw_there) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  dlb::mpi::session s(comm, params_of(policy));
+  std::vector<double> y(static_cast<std::size_t>(n), 0.0);
+  auto Y = dlb::DLB_array::of("y", y.data(), n, 1, dlb::data_distribution::block);
+  Y.input = false;
+  Y.output = true;
+  dlb::loop_spec spec;
+  spec.iterations = n;
+  spec.work = [](std::int64_t i) { return 2e-6 * static_cast<double>(1 + i % 4); };
+  int computed = 0;
+  s.parallel_for(spec, {&Y}, [&](std::int64_t i) {
+    if (throw_there && rank == size - 1 && ++computed == 1)
+      throw std::runtime_error("the body failed at iteration " + std::to_string(i));
+    y[static_cast<std::size_t>(i)] = value(i);
+  });
+  s.finish();
+  if (!s.master()) return true;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (y[static_cast<std::size_t>(i)] != value(i)) return false;
+  return true;
+}
+
+// 1 when the failing session failed on this rank with an exception (run_error, or the body's
+// own on the rank whose body threw).
+int failing_session(MPI_Comm comm, const std::string& policy) {
+  try {
+    loop(comm, policy, 400, true);
+  } catch (const std::exception&) {
+    return 1;
+  }
+  return 0;
+}
+
+// 1 when a new session computed the right result (every rank agrees: 1 on all or on none).
+int good_session(MPI_Comm comm, const std::string& policy, std::string& why) {
+  int ok = 0;
+  try {
+    ok = loop(comm, policy, 600, false) ? 1 : 0;
+    if (!ok) why = "wrong result";
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  int all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+  return all;
+}
+
+int fail_then_new(const std::vector<std::string>& policies, int reps) {
+  const int rank = world_rank();
+  int bad = 0;
+  for (const auto& policy : policies) {
+    int good = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (int rep = 0; rep < reps; ++rep) {
+      const int failed = failing_session(MPI_COMM_WORLD, policy);
+      int all_failed = 0;
+      MPI_Allreduce(&failed, &all_failed, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+      std::string why;
+      const int same = good_session(MPI_COMM_WORLD, policy, why);
+      MPI_Comm dup = MPI_COMM_NULL;
+      MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+      const int fresh = good_session(dup, policy, why);
+      MPI_Comm_free(&dup);
+      if (all_failed && same && fresh) {
+        ++good;
+      } else {
+        std::printf(
+            "embed_faults: rank %d: %s try %d: failed everywhere %d, same comm %d, fresh "
+            "dup %d: %s\n",
+            rank, policy.c_str(), rep + 1, all_failed, same, fresh, why.c_str());
+      }
+    }
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("embed_faults: rank %d: %s: %d of %d (%.1f s)\n", rank, policy.c_str(), good, reps,
+                s);
+    if (good != reps) ++bad;
+  }
+  return bad == 0 ? 0 : 1;
+}
+
+int missing_rank() {
+  const int rank = world_rank();
+  if (rank == world_size() - 1) {
+    std::printf("embed_faults: rank %d: makes no session\n", rank);
+    std::fflush(stdout);
+    return 0;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    dlb::mpi::session s(MPI_COMM_WORLD, params_of("GDDLB", {"--timeout", "4"}));
+    std::printf("embed_faults: rank %d: made a session without the last rank\n", rank);
+  } catch (const dlb::run_error& e) {
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("embed_faults: rank %d: run_error after %.1f s: %s\n", rank, s, e.what());
+  } catch (const std::exception& e) {
+    std::printf("embed_faults: rank %d: other exception: %s\n", rank, e.what());
+  }
+  std::fflush(stdout);
+  return 0;
+}
+
+int blame() {
+  const int rank = world_rank();
+  try {
+    loop(MPI_COMM_WORLD, "GCDLB", 400, true);
+    std::printf("embed_faults: rank %d: no exception\n", rank);
+  } catch (const std::exception& e) {
+    std::printf("embed_faults: rank %d: told: %s\n", rank, e.what());
+  }
+  return 0;
+}
+
+int null_comm() {
+  const int rank = world_rank();
+  try {
+    dlb::mpi::session s(MPI_COMM_NULL, params_of("SS"));
+    std::printf("embed_faults: rank %d: made a session on MPI_COMM_NULL\n", rank);
+  } catch (const dlb::usage_error& e) {
+    std::printf("embed_faults: rank %d: usage_error: %s\n", rank, e.what());
+  }
+  int sum = 0, one = 1;
+  MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (sum == world_size()) std::printf("embed_faults: rank %d: MPI goes on\n", rank);
+  return 0;
+}
+
+void try_unready(const char* when) {
+  try {
+    dlb::mpi::session s(MPI_COMM_WORLD, params_of("SS"));
+    std::printf("embed_faults: %s: made a session\n", when);
+  } catch (const dlb::usage_error& e) {
+    std::printf("embed_faults: %s: usage_error: %s\n", when, e.what());
+  } catch (const std::exception& e) {
+    std::printf("embed_faults: %s: other exception: %s\n", when, e.what());
+  }
+  std::fflush(stdout);
+}
+
+// The policies named, "all" standing for every policy the library knows (CSS with k = 4).
+std::vector<std::string> policies(const std::vector<std::string>& named) {
+  std::vector<std::string> out;
+  for (const auto& n : named) {
+    if (n != "all") {
+      out.push_back(n);
+      continue;
+    }
+    std::istringstream known{std::string(dlb::core::known_policy_names())};
+    for (std::string p; known >> p;) out.push_back(p == "CSS:k" ? "CSS:4" : p);
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string what = argc > 1 ? argv[1] : "";
+  if (what == "before-init") try_unready("before MPI_Init");
+  MPI_Init(&argc, &argv);
+  int rc = 0;
+  if (what == "before-init") {
+    int sum = 0, one = 1;
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (sum == world_size()) std::printf("embed_faults: rank %d: MPI_Init works\n", world_rank());
+  } else if (what == "after-finalize") {
+    MPI_Finalize();
+    try_unready("after MPI_Finalize");
+    return 0;
+  } else if (what == "null") {
+    rc = null_comm();
+  } else if (what == "fail-then-new" && argc > 3) {
+    rc = fail_then_new(policies(std::vector<std::string>(argv + 3, argv + argc)),
+                       std::atoi(argv[2]));
+  } else if (what == "missing-rank") {
+    rc = missing_rank();
+  } else if (what == "blame") {
+    rc = blame();
+  } else {
+    std::fprintf(stderr,
+                 "usage: embed_faults before-init|after-finalize|null|missing-rank|blame"
+                 "|fail-then-new REPS POLICY...\n");
+    rc = 2;
+  }
+  MPI_Finalize();
+  return rc;
+}
