@@ -158,7 +158,10 @@ double run_pingpong(const loop_kind& k, int rank) {
 
 double run_dlb(const loop_kind& k, const std::string& policy) {
   double sum = 0;
-  dlb::mpi::session s(MPI_COMM_WORLD, {.policy = policy, .options = {"--quiet"}});
+  dlb::mpi::session_params params;
+  params.policy = policy;
+  params.options = {"--quiet"};
+  dlb::mpi::session s(MPI_COMM_WORLD, params);
   dlb::loop_spec loop;
   loop.iterations = k.n;
   if (k.name != "balanced" && k.name != "empty")

@@ -16,5 +16,8 @@ check() {  # check BACKEND ON|OFF PATTERN
 check pvm "$2" '^libpvm3'
 check sim "$3" '^libsimgrid'
 check mpi "$4" '^libmpi'
-! ldd "$lib" | grep -q "not found" || fail "ldd: $(ldd "$lib" | grep "not found")"
+# ldd's whole output first: grep -q ending the pipe at a match would make ldd's status (SIGPIPE)
+# the pipe's under pipefail, and `!` would turn that into a pass.
+resolved=$(ldd "$lib")
+! grep -q "not found" <<<"$resolved" || fail "ldd: $(grep "not found" <<<"$resolved")"
 echo "libdlb.so needs the libraries of its backends only"

@@ -48,8 +48,10 @@ cp -r "$source/tests/install/fortran" "$work/fortran"
    "$work/prefix/share/dlb/fortran/dlb.f90" sum.f90 $(pkg-config --libs dlb-mpi-c)) ||
   fail "mpifort with the module dlb"
 for exe in sum_mpicc sum_gcc sum_fortran embed; do
-  ldd "$work/$exe" | grep -q "libdlb.so => $work/prefix/lib" ||
-    fail "$exe does not load the installed libdlb.so"
+  # (ldd's whole output first: grep -q ending the pipe early would fail it under pipefail)
+  ldd "$work/$exe" > "$work/ldd.txt"
+  grep -q "libdlb.so => $work/prefix/lib" "$work/ldd.txt" ||
+    { cat "$work/ldd.txt"; fail "$exe does not load the installed libdlb.so"; }
 done
 
 policies=$(printf '%s\n' NONE GCDLB GDDLB LCDLB LDDLB AUTO ADAPTIVE AUTO-ALL SS CSS:4 GSS TSS FAC2 AWF)

@@ -35,8 +35,9 @@ cmake -S "$work/embed" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
       -DCMAKE_BUILD_TYPE=Release -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF > "$work/cmake.log" ||
   { cat "$work/cmake.log"; fail "cmake configure of the outside MPI program"; }
 cmake --build "$work/build" > "$work/build.log" || { cat "$work/build.log"; fail "cmake build"; }
-ldd "$work/build/embed" | grep -q "libdlb.so => $work/prefix/lib" ||
-  fail "embed does not load the installed libdlb.so"
+ldd "$work/build/embed" > "$work/ldd.txt"  # whole: grep -q ending a pipe early fails it
+grep -q "libdlb.so => $work/prefix/lib" "$work/ldd.txt" ||
+  { cat "$work/ldd.txt"; fail "embed does not load the installed libdlb.so"; }
 
 for np in 4 3; do
   for policy in GDDLB LCDLB; do
