@@ -24,7 +24,8 @@ using namespace dlb;
 namespace {
 
 const char* kUsage =
-    "usage: dlb_expected INPUTS... --subset K --out EXPECTED.csv [--markdown EXPECTED.md] [--slack X]\n"
+    "usage: dlb_expected INPUTS... --subset K --out EXPECTED.csv [--markdown EXPECTED.md] [--slack "
+    "X]\n"
     "                    [--median-target PCT] [--max-target PCT] [--paper-dir DIR]\n"
     "       dlb_expected INPUTS... --expected EXPECTED.csv [--out CHECK.txt] [--paper-dir DIR]\n"
     "INPUTS (each NAME prefixes its quantities' keys; every file a dlb_sweep results.csv):\n"
@@ -43,8 +44,10 @@ const char* kUsage =
     "Check (--expected): one line per expected quantity (ok / OUTSIDE), how many equal ours (the\n"
     "derivation's first subset: the same seeds at its revision), then\n"
     "'expected results: N of M within tolerance'.\n"
+    "EXPECTED.csv ends with '# integrity: rows=N sha256=HEX' (its rows, and the SHA-256 of every\n"
+    "byte above that line): a file cut short or edited is refused.\n"
     "Exit status: 0 (derived, or every check within tolerance), 1 when a check is outside or on\n"
-    "I/O errors, 2 on bad input.\n";
+    "I/O errors, 2 on bad input (a cut or edited EXPECTED.csv, two outputs naming one file).\n";
 
 struct named_input {
   std::string option, name, a, b;
@@ -80,17 +83,20 @@ std::vector<report::summary_row> summary_of(const sweep::csv_table& results) {
 
 int main(int argc, char** argv) {
   const sweep::cli_args args(argc, argv, "dlb_expected", kUsage,
-                             {"paper", "sweep", "agreement", "subset", "out", "markdown", "expected", "slack",
-                              "median-target", "max-target", "paper-dir"},
+                             {"paper", "sweep", "agreement", "subset", "out", "markdown",
+                              "expected", "slack", "median-target", "max-target", "paper-dir"},
                              {});
   const auto inputs = parse_inputs(args);
   const auto expected_path = args.value("expected");
   const auto out = args.value("out");
   const bool derive = !expected_path;
-  if (derive && !out) args.usage_error("give --out EXPECTED.csv (derive) or --expected FILE (check)");
+  if (derive && !out)
+    args.usage_error("give --out EXPECTED.csv (derive) or --expected FILE (check)");
   if (derive && !args.value("subset")) args.usage_error("deriving needs --subset K");
-  if (!derive && args.value("subset")) args.usage_error("--subset is for deriving, not with --expected");
-  if (!derive && args.value("markdown")) args.usage_error("--markdown is for deriving, not with --expected");
+  if (!derive && args.value("subset"))
+    args.usage_error("--subset is for deriving, not with --expected");
+  if (!derive && args.value("markdown"))
+    args.usage_error("--markdown is for deriving, not with --expected");
   const int k = args.positive_int("subset", 1);
   const double slack = args.value("slack") ? args.positive_double("slack", 0.0005) : 0.0005;
   const double median_target = args.positive_double("median-target", 2.0);
@@ -151,17 +157,16 @@ int main(int argc, char** argv) {
           const auto b = read(in.option, in.b);
           report::measurements m;
           report::measure_agreement(summary_of(a), summary_of(b), in.name, m);
-          const std::string target = "make agreement's target (median <= " +
-                                     sweep::format_sig(median_target, 3) + "%, max <= " +
-                                     sweep::format_sig(max_target, 3) + "%)";
+          const std::string target =
+              "make agreement's target (median <= " + sweep::format_sig(median_target, 3) +
+              "%, max <= " + sweep::format_sig(max_target, 3) + "%)";
           for (const auto& [key, v] : m) {
             if (!v.number) continue;
             if (key.find("pairs compared") != std::string::npos)
               expected.push_back(report::fixed_band(key, *v.number, *v.number, *v.number,
                                                     "every pair of the reference compared"));
             else if (key.find("median |") != std::string::npos)
-              expected.push_back(
-                  report::fixed_band(key, *v.number, 0, median_target, target));
+              expected.push_back(report::fixed_band(key, *v.number, 0, median_target, target));
             else
               expected.push_back(report::fixed_band(key, *v.number, 0, max_target, target));
           }
@@ -188,17 +193,20 @@ int main(int argc, char** argv) {
                                               "every run ok and verified"));
       }
       auto table = report::expected_table(expected);
-      table.comments = {"dlb_expected: expected values and tolerances (experiments/report/expected.hpp)",
-                        "command: " + args.command_line()};
+      table.comments = {
+          "dlb_expected: expected values and tolerances (experiments/report/expected.hpp)",
+          "command: " + args.command_line()};
       std::istringstream lines(header.str());
       for (std::string l; std::getline(lines, l);) table.comments.push_back(l);
       const fs::path p(*out);
       if (p.has_parent_path()) fs::create_directories(p.parent_path());
-      sweep::write_atomically(p, sweep::format_csv_table(table));
+      sweep::write_atomically(
+          p, report::seal_expected(sweep::format_csv_table(table), table.rows.size()));
       if (const auto md = args.value("markdown")) {
         std::string text = "<!-- Generated by dlb_expected from " + p.filename().string() +
-                           "; do not edit. Command: " + args.command_line() + " -->\n\n# Expected values: " +
-                           p.filename().string() + "\n\nEvery quantity with the paper's value, the "
+                           "; do not edit. Command: " + args.command_line() +
+                           " -->\n\n# Expected values: " + p.filename().string() +
+                           "\n\nEvery quantity with the paper's value, the "
                            "expected value, its tolerance and how it came about (the rules: "
                            "docs/expected-results.md). Inputs:\n\n";
         for (const auto& c : table.comments) {
@@ -216,7 +224,7 @@ int main(int argc, char** argv) {
 
     std::vector<report::expected_row> expected;
     try {
-      expected = report::read_expected(sweep::read_csv_table(*expected_path));
+      expected = report::read_sealed_expected(sweep::read_input(*expected_path), *expected_path);
     } catch (const std::exception& e) {
       std::string what = e.what();
       if (what.find(*expected_path) == std::string::npos) what = *expected_path + ": " + what;

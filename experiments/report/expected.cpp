@@ -9,6 +9,7 @@
 #include "report/claims.hpp"
 #include "report/report.hpp"
 #include "report/stats.hpp"
+#include "sweep/sha256.hpp"
 #include "sweep/text.hpp"
 
 namespace dlb::report {
@@ -85,8 +86,8 @@ void measure_paper(const std::vector<summary_row>& rows, const paper_tables& pap
       if (std::fabs(*t / p.time_s - 1.0) <= 0.25) ++within;
       const std::string what = " " + app_upper(c.app) + " " + c.label();
       const std::string paper_time = sweep::format_sig(p.time_s, 4) + " s";
-      out[prefix + " " + p.table + what + " no-DLB time / the paper's"] = {*t / p.time_s, "",
-                                                                         "1 (" + paper_time + ")"};
+      out[prefix + " " + p.table + what + " no-DLB time / the paper's"] = {
+          *t / p.time_s, "", "1 (" + paper_time + ")"};
       const auto it = out.find(prefix + " time" + what + " NONE (s)");
       if (it != out.end()) it->second.paper = paper_time;
       break;
@@ -289,7 +290,8 @@ expected_row fixed_band(const std::string& key, double observed, double lo, doub
 
 sweep::csv_table expected_table(const std::vector<expected_row>& rows) {
   sweep::csv_table t;
-  t.columns = {"key", "kind", "expected", "lo", "hi", "verdicts", "spread", "rule", "paper", "ours"};
+  t.columns = {"key",      "kind",   "expected", "lo",    "hi",
+               "verdicts", "spread", "rule",     "paper", "ours"};
   for (const auto& r : rows) {
     std::string verdicts;
     for (const auto& v : r.verdicts) verdicts += (verdicts.empty() ? "" : "|") + v;
@@ -355,6 +357,54 @@ std::vector<expected_row> read_expected(const sweep::csv_table& table) {
   return out;
 }
 
+namespace {
+
+constexpr std::string_view kSealPrefix = "# integrity: rows=";
+constexpr std::string_view kSealHash = " sha256=";
+
+}  // namespace
+
+std::string seal_expected(const std::string& text, std::size_t rows) {
+  return text + std::string(kSealPrefix) + std::to_string(rows) + std::string(kSealHash) +
+         sweep::sha256_hex(text) + "\n";
+}
+
+std::vector<expected_row> read_sealed_expected(std::string_view text, std::string_view source) {
+  const std::string src(source);
+  const auto refused = [&src](const std::string& why) {
+    return sweep::csv_error(src + ": " + why +
+                            " (an expected-values file ends with the line '# integrity: rows=N "
+                            "sha256=HEX' that dlb_expected writes; derive it again)");
+  };
+  if (text.empty() || text.back() != '\n')
+    throw refused("cut short: its last line has no newline, so no integrity line at its end");
+  const auto nl = text.rfind('\n', text.size() - 2);
+  const std::size_t at = nl == std::string_view::npos ? 0 : nl + 1;
+  const std::string_view last = text.substr(at, text.size() - 1 - at);
+  if (last.rfind(kSealPrefix, 0) != 0)
+    throw refused("cut short or not written by dlb_expected: no integrity line at its end");
+  const std::string_view rest = last.substr(kSealPrefix.size());
+  const auto hash_at = rest.find(kSealHash);
+  const auto rows = sweep::parse_uint(rest.substr(0, hash_at));
+  const std::string_view hash =
+      hash_at == std::string_view::npos ? "" : rest.substr(hash_at + kSealHash.size());
+  if (!rows || hash.size() != 64)
+    throw refused("a malformed integrity line '" + std::string(last) + "'");
+  const std::string_view body = text.substr(0, at);
+  if (sweep::sha256_hex(body) != hash)
+    throw refused("its content does not match its checksum (cut or edited after it was written)");
+  const auto table = sweep::parse_csv_table(body, source);
+  if (table.rows.size() != *rows) {
+    throw refused("holds " + std::to_string(table.rows.size()) +
+                  " rows where its integrity line says " + std::to_string(*rows));
+  }
+  try {
+    return read_expected(table);
+  } catch (const sweep::csv_error& e) {
+    throw sweep::csv_error(src + ": " + e.what());
+  }
+}
+
 std::vector<check_line> check_expected(const std::vector<expected_row>& expected,
                                        const measurements& got) {
   std::vector<check_line> out;
@@ -415,7 +465,8 @@ namespace {
 std::string group_of(const std::string& key) {
   const std::vector<std::pair<std::string, std::string>> groups = {
       {" norm_loop", "TRFD's loops: median normalized time (Figure 1.9's loop panels)"},
-      {" norm ", "Median normalized time, time / no-DLB time of the same seed (Figures 1.7, 1.9, 1.10)"},
+      {" norm ",
+       "Median normalized time, time / no-DLB time of the same seed (Figures 1.7, 1.9, 1.10)"},
       {" no-DLB", "No-DLB time over the paper's (Tables 1.1-1.3)"},
       {"Tables 1.1-1.3", "No-DLB time over the paper's (Tables 1.1-1.3)"},
       {" time ", "No-DLB time under load, emulated seconds (Tables 1.1-1.3)"},
@@ -449,7 +500,8 @@ std::string render_expected(const std::vector<expected_row>& rows) {
   }
   std::ostringstream md;
   for (const auto& g : order) {
-    md << "### " << g << "\n\n| quantity | paper | expected | tolerance | from |\n|---|---|---|---|---|\n";
+    md << "### " << g
+       << "\n\n| quantity | paper | expected | tolerance | from |\n|---|---|---|---|---|\n";
     for (const auto* r : by_group[g]) {
       md << "| " << cell(r->key) << " | " << (r->paper.empty() ? "-" : cell(r->paper)) << " | ";
       if (r->kind == "number") {
