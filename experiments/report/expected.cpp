@@ -47,9 +47,11 @@ void measure_norms(const std::vector<summary_row>& rows, std::string_view name, 
   }
 }
 
-void measure_paper(const std::vector<summary_row>& rows, const paper_tables& paper,
-                   std::string_view name, measurements& out) {
-  const std::string prefix(name);
+namespace {
+
+// Each claim's verdict in both readings (measured ones only), and the counts holding.
+void measure_claims(const std::vector<summary_row>& rows, const std::string& prefix,
+                    measurements& out) {
   std::size_t strict = 0, tendency = 0, measured_claims = 0;
   for (const auto& c : evaluate_claims(rows)) {
     if (c.outcome != verdict::not_measured) {
@@ -72,8 +74,11 @@ void measure_paper(const std::vector<summary_row>& rows, const paper_tables& pap
     out[prefix + " claims holding as a tendency (count)"] = {static_cast<double>(tendency), "",
                                                              std::to_string(measured_claims)};
   }
-  const auto configs = group_configs(rows);
-  // Tables 1.1-1.3: our no-DLB time (under load) beside the paper's, the entries within 25%.
+}
+
+// Tables 1.1-1.3: our no-DLB time (under load) beside the paper's, the entries within 25%.
+void measure_nodlb(const std::vector<config_view>& configs, const paper_tables& paper,
+                   const std::string& prefix, measurements& out) {
   std::size_t entries = 0, within = 0;
   for (const auto& p : paper.nodlb) {
     for (const auto& c : configs) {
@@ -97,6 +102,11 @@ void measure_paper(const std::vector<summary_row>& rows, const paper_tables& pap
     out[prefix + " Tables 1.1-1.3 no-DLB entries within 25% of the paper (count)"].number =
         static_cast<double>(within);
   }
+}
+
+// Table 1.4's counts, ours beside the paper's.
+void measure_table14(const std::vector<config_view>& configs, const paper_tables& paper,
+                     const std::string& prefix, measurements& out) {
   if (!paper.best.empty()) {
     const auto t = compare_table14(configs, paper.best);
     if (t.measured > 0) {
@@ -116,6 +126,11 @@ void measure_paper(const std::vector<summary_row>& rows, const paper_tables& pap
           static_cast<double>(t.model_matches), "", rows_text + " (its own)"};
     }
   }
+}
+
+// The implied-time rows: ours beside each, and the two counts of the report's section.
+void measure_implied(const std::vector<config_view>& configs, const paper_tables& paper,
+                     const std::string& prefix, measurements& out) {
   if (!paper.implied.empty()) {
     const auto j = judge_implied(paper.implied, configs);
     if (j.measured > 0) {
@@ -141,6 +156,18 @@ void measure_paper(const std::vector<summary_row>& rows, const paper_tables& pap
               (r.normalized ? "" : " s")};
     }
   }
+}
+
+}  // namespace
+
+void measure_paper(const std::vector<summary_row>& rows, const paper_tables& paper,
+                   std::string_view name, measurements& out) {
+  const std::string prefix(name);
+  measure_claims(rows, prefix, out);
+  const auto configs = group_configs(rows);
+  measure_nodlb(configs, paper, prefix, out);
+  measure_table14(configs, paper, prefix, out);
+  measure_implied(configs, paper, prefix, out);
 }
 
 std::size_t runs_not_ok(const sweep::csv_table& results) {
