@@ -172,6 +172,14 @@ int main(int argc, char** argv) {
   const fs::path out_dir = args.required("out-dir");
   const std::string name = args.value("name").value_or("fig1_3_load");
   const std::vector<std::string> formats = plots::formats_option(args);
+  {
+    std::vector<std::pair<std::string, std::string>> outs, ins;
+    if (const auto w = args.value("write-csv")) outs.emplace_back("--write-csv", *w);
+    for (const auto& f : formats)
+      outs.emplace_back("--out-dir", (out_dir / (name + "." + f)).string());
+    if (const auto c = args.value("csv")) ins.emplace_back("--csv", *c);
+    sweep::refuse_output_over_inputs(args, outs, ins);
+  }
   try {
     const auto csv = args.value("csv");
     const series s = csv ? from_csv(args, *csv) : from_load_function(args);

@@ -1,13 +1,15 @@
 # shellcheck shell=bash
-# scripts/common.sh: what the experiment drivers (reproduce, quick, sensitivity, cost-ablation,
-# beyond, uneven) share. Sourced, never run: `. scripts/common.sh NAME` from the repository root,
-# after which log, need_tools, need_paper_dir, sweep_with_summary, use_huge_pages, sim_profile
-# and with_seeds are defined, BUILD and JOBS have their defaults, and `paper` names the paper's
-# tables.
+# scripts/common.sh: what the drivers under scripts/ (reproduce, quick, sensitivity, cost-ablation,
+# beyond, uneven, timeline, multihost-*, test-stress, ctest-tries) share. Sourced, never run:
+# `. scripts/common.sh NAME "$@"` (the driver's arguments), after which the driver runs under a
+# supervisor (supervise, below), log, need_tools, need_paper_dir, sweep_with_summary,
+# use_huge_pages, sim_profile and with_seeds are defined, BUILD and JOBS have their defaults, and
+# `paper` names the paper's tables.
 # The drivers only orchestrate (build, run, order): every number, table and verdict is computed by
 # the C++ tools they call.
 
-driver_name=${1:?usage: . scripts/common.sh NAME}
+driver_name=${1:?usage: . scripts/common.sh NAME "\$@"}
+shift
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-2}
 # The paper's tables as transcribed (experiments/paper/README.md names the sources).
@@ -83,3 +85,47 @@ with_seeds() {
   } >"$tmp"
   if cmp -s "$tmp" "$target"; then rm -f "$tmp"; else mv "$tmp" "$target"; fi
 }
+
+# group_alive PGID: some process of the group is still running (a zombie is not).
+group_alive() {
+  ps -e -o pgid=,stat= | awk -v g="$1" '$1 == g && $2 !~ /^Z/ { found = 1 } END { exit !found }'
+}
+
+# end_driver_group SIGNAL STATUS: the supervisor's trap. Sends SIGNAL to the driver's process
+# group (its dlb_sweep then ends its runs, their pvmds and MPI jobs, and releases the results
+# folder), waits until no process of the group is left (SIGKILL after 120 s), exits STATUS.
+end_driver_group() {
+  trap '' INT TERM HUP
+  kill -"$1" -- "-$driver_pgid" 2>/dev/null || true
+  local tenths=0
+  while group_alive "$driver_pgid"; do
+    tenths=$((tenths + 1))
+    [ "$tenths" -eq 1200 ] && kill -KILL -- "-$driver_pgid" 2>/dev/null
+    sleep 0.1
+  done
+  wait "$driver_pgid" 2>/dev/null || true
+  exit "$2"
+}
+
+# supervise ARGS...: runs the driver again with ARGS in a process group of its own (set -m) and
+# waits for it, as its supervisor. A SIGTERM, SIGHUP or SIGINT to the driver ends that whole
+# group and what it started, then the driver exits 128 + the signal (143, 129, 130). Needed
+# because bash runs a trap only between foreground commands: without it a TERM to the driver
+# ended the script and left its sweep running. Returns at once in the supervised driver.
+supervise() {
+  [ -n "${DLB_DRIVER_SUPERVISED:-}" ] && return 0
+  local script=$0 rc=0
+  # The drivers cd to the repository root before sourcing this file.
+  [ -f "$script" ] || script=scripts/$(basename "$0")
+  set -m
+  DLB_DRIVER_SUPERVISED=1 bash "$script" "$@" <&0 &
+  driver_pgid=$!
+  set +m
+  trap 'end_driver_group TERM 143' TERM
+  trap 'end_driver_group TERM 129' HUP
+  trap 'end_driver_group INT 130' INT
+  wait "$driver_pgid" || rc=$?
+  exit "$rc"
+}
+
+supervise "$@"

@@ -146,7 +146,6 @@ int main(int argc, char** argv) {
     std::cerr << "dlb_ablation: wrote " << out << "\n";
     return 0;
   } catch (const std::exception& e) {
-    std::cerr << "dlb_ablation: " << e.what() << "\n";
-    return 2;
+    return args.failed(e);
   }
 }

@@ -155,7 +155,8 @@ void auto_all_part(const std::vector<config_runs>& configs) {
                "|---|---|---:|---|\n";
   for (const auto& r : rows) {
     std::string chose;
-    for (const auto& [seed, x] : r.committed) chose += (chose.empty() ? "" : ", ") + seed + ": " + x;
+    for (const auto& [seed, x] : r.committed)
+      chose += (chose.empty() ? "" : ", ") + seed + ": " + x;
     std::cout << "| " << r.config << " | " << (r.best.empty() ? "-" : r.best) << " | "
               << estimate(r.vs_best) << " | " << (chose.empty() ? "-" : chose) << " |\n";
   }
@@ -182,80 +183,93 @@ void auto_all_part(const std::vector<config_runs>& configs) {
   std::cout << "\n\n";
 }
 
+// What the choice section counts over the configurations under load.
+struct choice_tally {
+  int n = 0, within = 0;
+  std::vector<std::string> auto_misses;
+  std::vector<double> adaptive_vs_auto;
+  std::vector<std::string> worse, better;
+};
+
+// One configuration's row of the choice table (nothing for one without load, a best fixed
+// strategy or AUTO), counted into `t`.
+void choice_row(const config_runs& c, bool adaptive, choice_tally& t) {
+  if (c.ml == 0) return;
+  const auto best = best_of(c, paper_strategies());
+  if (!best || !has(c, "AUTO")) return;
+  const auto auto_best = paired_ratio(c, "AUTO", *best);
+  std::cout << "| " << c.config << " | " << *best << " | " << estimate(auto_best) << " |";
+  if (auto_best) {
+    ++t.n;
+    if (auto_best->geo_mean <= 1.03) {
+      ++t.within;
+    } else {
+      // Why: what AUTO committed to, seed by seed, against the best fixed strategy.
+      std::string chose;
+      if (const auto it = c.chose.find("AUTO"); it != c.chose.end())
+        for (const auto& [seed, x] : it->second) chose += (chose.empty() ? "" : ", ") + x;
+      t.auto_misses.push_back(c.config + ": AUTO / " + *best + " " + fixed(auto_best->geo_mean) +
+                              "; AUTO committed to " + (chose.empty() ? "-" : chose) +
+                              " (seed by seed)");
+    }
+  }
+  if (adaptive) {
+    const auto a_best = paired_ratio(c, "ADAPTIVE", *best);
+    const auto a_auto = paired_ratio(c, "ADAPTIVE", "AUTO");
+    std::cout << " " << estimate(a_best) << " | " << estimate(a_auto) << " |";
+    if (a_auto) {
+      t.adaptive_vs_auto.push_back(a_auto->geo_mean);
+      if (a_auto->n >= 2 && a_auto->low > 1.0) {
+        std::string seq;
+        if (const auto it = c.chose.find("ADAPTIVE"); it != c.chose.end() && !it->second.empty())
+          seq = "; ADAPTIVE's choices on seed " + it->second.begin()->first + ": " +
+                it->second.begin()->second;
+        t.worse.push_back(c.config + ": " + estimate(a_auto) + seq);
+      }
+      if (a_auto->n >= 2 && a_auto->high < 1.0) t.better.push_back(c.config);
+    }
+  }
+  std::cout << "\n";
+}
+
+// The choice section's two targets, from its tally.
+void choice_targets(const choice_tally& t, bool adaptive) {
+  std::cout << "\nRatios of total times paired by load seed (< 1: the first is faster). The best "
+               "fixed strategy is the fastest of the four by median.\n\n";
+  std::cout << "**Target: the customized choice within 3% of the best fixed strategy in >= 90% "
+               "of configurations.** AUTO's geometric-mean ratio is <= 1.03 in "
+            << t.within << " of " << t.n << " configurations under load ("
+            << (t.n ? fixed(100.0 * t.within / t.n, 0) : "-") << "%).";
+  if (!t.auto_misses.empty()) {
+    std::cout << " Missed on:\n\n";
+    for (const auto& m : t.auto_misses) std::cout << "- " << m << "\n";
+  }
+  std::cout << "\n\n";
+  if (!adaptive) return;
+  const auto overall = ratio_of(t.adaptive_vs_auto);
+  std::cout << "**Target: ADAPTIVE at least as good as the customized choice on average.** "
+               "ADAPTIVE / AUTO over the "
+            << t.adaptive_vs_auto.size()
+            << " configurations (geometric mean of the per-configuration ratios [95% interval "
+               "over configurations]): "
+            << estimate(overall) << ". ADAPTIVE is surely slower (interval above 1) in "
+            << t.worse.size() << " and surely faster in " << t.better.size() << ".";
+  if (!t.worse.empty()) {
+    std::cout << " Slower in:\n\n";
+    for (const auto& w : t.worse) std::cout << "- " << w << "\n";
+  }
+  std::cout << "\n";
+}
+
 void choice_section(const std::vector<config_runs>& configs) {
   const bool adaptive = std::any_of(configs.begin(), configs.end(),
                                     [](const config_runs& c) { return has(c, "ADAPTIVE"); });
   std::cout << "| configuration | best fixed | AUTO / best"
             << (adaptive ? " | ADAPTIVE / best | ADAPTIVE / AUTO |" : " |") << "\n|---|---|---:|"
             << (adaptive ? "---:|---:|" : "") << "\n";
-  int n = 0, within = 0;
-  std::vector<std::string> auto_misses;
-  std::vector<double> adaptive_vs_auto;
-  std::vector<std::string> worse, better;
-  for (const auto& c : configs) {
-    if (c.ml == 0) continue;
-    const auto best = best_of(c, paper_strategies());
-    if (!best || !has(c, "AUTO")) continue;
-    const auto auto_best = paired_ratio(c, "AUTO", *best);
-    std::cout << "| " << c.config << " | " << *best << " | " << estimate(auto_best) << " |";
-    if (auto_best) {
-      ++n;
-      if (auto_best->geo_mean <= 1.03) {
-        ++within;
-      } else {
-        // Why: what AUTO committed to, seed by seed, against the best fixed strategy.
-        std::string chose;
-        if (const auto it = c.chose.find("AUTO"); it != c.chose.end())
-          for (const auto& [seed, x] : it->second) chose += (chose.empty() ? "" : ", ") + x;
-        auto_misses.push_back(c.config + ": AUTO / " + *best + " " + fixed(auto_best->geo_mean) +
-                              "; AUTO committed to " + (chose.empty() ? "-" : chose) +
-                              " (seed by seed)");
-      }
-    }
-    if (adaptive) {
-      const auto a_best = paired_ratio(c, "ADAPTIVE", *best);
-      const auto a_auto = paired_ratio(c, "ADAPTIVE", "AUTO");
-      std::cout << " " << estimate(a_best) << " | " << estimate(a_auto) << " |";
-      if (a_auto) {
-        adaptive_vs_auto.push_back(a_auto->geo_mean);
-        if (a_auto->n >= 2 && a_auto->low > 1.0) {
-          std::string seq;
-          if (const auto it = c.chose.find("ADAPTIVE"); it != c.chose.end() && !it->second.empty())
-            seq = "; ADAPTIVE's choices on seed " + it->second.begin()->first + ": " +
-                  it->second.begin()->second;
-          worse.push_back(c.config + ": " + estimate(a_auto) + seq);
-        }
-        if (a_auto->n >= 2 && a_auto->high < 1.0) better.push_back(c.config);
-      }
-    }
-    std::cout << "\n";
-  }
-  std::cout << "\nRatios of total times paired by load seed (< 1: the first is faster). The best "
-               "fixed strategy is the fastest of the four by median.\n\n";
-  std::cout << "**Target: the customized choice within 3% of the best fixed strategy in >= 90% "
-               "of configurations.** AUTO's geometric-mean ratio is <= 1.03 in "
-            << within << " of " << n << " configurations under load ("
-            << (n ? fixed(100.0 * within / n, 0) : "-") << "%).";
-  if (!auto_misses.empty()) {
-    std::cout << " Missed on:\n\n";
-    for (const auto& m : auto_misses) std::cout << "- " << m << "\n";
-  }
-  std::cout << "\n\n";
-  if (adaptive) {
-    const auto overall = ratio_of(adaptive_vs_auto);
-    std::cout << "**Target: ADAPTIVE at least as good as the customized choice on average.** "
-                 "ADAPTIVE / AUTO over the "
-              << adaptive_vs_auto.size()
-              << " configurations (geometric mean of the per-configuration ratios [95% interval "
-                 "over configurations]): "
-              << estimate(overall) << ". ADAPTIVE is surely slower (interval above 1) in "
-              << worse.size() << " and surely faster in " << better.size() << ".";
-    if (!worse.empty()) {
-      std::cout << " Slower in:\n\n";
-      for (const auto& w : worse) std::cout << "- " << w << "\n";
-    }
-    std::cout << "\n";
-  }
+  choice_tally t;
+  for (const auto& c : configs) choice_row(c, adaptive, t);
+  choice_targets(t, adaptive);
   auto_all_part(configs);
 }
 
@@ -341,7 +355,10 @@ void scale_section(const std::vector<config_runs>& configs) {
               << r.workloads + r.missing << " | " << r.within << " | "
               << (r.workloads ? fixed(r.worst_wall, 1) : "-") << " | "
               << (r.workloads ? fixed(r.worst_rss, 0) : "-") << " | "
-              << (r.met() ? "met" : r.workloads ? "missed" : "not run") << " |\n";
+              << (r.met()       ? "met"
+                  : r.workloads ? "missed"
+                                : "not run")
+              << " |\n";
   }
 }
 

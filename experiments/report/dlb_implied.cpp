@@ -16,14 +16,13 @@ int main(int argc, char** argv) {
   const std::string dir = args.value("paper-dir").value_or(report::default_paper_dir);
   const std::string out = args.required("out");
   try {
-    const auto rows = report::derive_implied(report::read_paper_best(dir),
-                                             report::read_paper_nodlb(dir),
-                                             report::read_paper_text_times(dir));
+    const auto rows =
+        report::derive_implied(report::read_paper_best(dir), report::read_paper_nodlb(dir),
+                               report::read_paper_text_times(dir));
     sweep::write_atomically(out, sweep::format_csv_table(report::implied_table(rows)));
     std::cerr << "dlb_implied: wrote " << out << " (" << rows.size() << " rows)\n";
     return 0;
   } catch (const std::exception& e) {
-    std::cerr << "dlb_implied: " << e.what() << "\n";
-    return 2;
+    return args.failed(e);
   }
 }

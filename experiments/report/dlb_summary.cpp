@@ -21,6 +21,47 @@ const char* kUsage =
     "time normalized by the no-DLB run with the same seed. Failed, unverified and timed-out runs\n"
     "are excluded and counted.\n";
 
+// "2 failed, 1 timeout, 3 ok without total_s", or "" when nothing was excluded.
+std::string excluded_text(const report::summary_result& s) {
+  std::string excluded;
+  for (const auto& [status, n] : s.counts.excluded) {
+    excluded += (excluded.empty() ? "" : ", ") + std::to_string(n) + " " + status;
+  }
+  if (s.counts.no_total) {
+    excluded +=
+        (excluded.empty() ? "" : ", ") + std::to_string(s.counts.no_total) + " ok without total_s";
+  }
+  return excluded;
+}
+
+// The summary's '#' header: what it is, the command, its inputs and theirs, what was used.
+void add_comments(const sweep::cli_args& args, const std::vector<std::string>& inputs,
+                  const std::vector<sweep::csv_table>& tables, report::summary_result& s) {
+  auto& c = s.table.comments;
+  c.push_back(
+      "dlb_summary: per configuration and strategy, median/min/max over repetitions "
+      "(derived file; regenerate, do not edit)");
+  c.push_back("command: " + args.command_line());
+  c.push_back("date: " + sweep::utc_now());
+  c.push_back("revision: " + sweep::source_revision());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    c.push_back("input: " + inputs[i] + " (" + std::to_string(tables[i].rows.size()) + " rows)");
+  }
+  for (const std::string key : {"revision", "host", "pvm_version", "compiler", "backend", "clock",
+                                "scale", "network", "command"}) {
+    for (const auto& v : tables.front().meta_all(key)) c.push_back("source_" + key + ": " + v);
+  }
+  const std::string excluded = excluded_text(s);
+  c.push_back("used: " + std::to_string(s.counts.used) + " ok runs");
+  c.push_back("excluded: " + (excluded.empty() ? std::string("none") : excluded));
+  c.push_back("superseded: " + std::to_string(s.counts.superseded) +
+              " earlier rows of runs recorded again");
+  c.push_back(
+      "units: total_* loop1_* loop2_* = seconds of the runs' clock; norm_* = time / no-DLB "
+      "time of the same seed (paired), then median/min/max over repetitions; paired = "
+      "repetitions with a no-DLB partner; lag_pct = percent; wall = wall seconds");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -46,46 +87,14 @@ int main(int argc, char** argv) {
       }
     }
     report::summary_result s = report::summarize(tables);
-    auto& c = s.table.comments;
-    c.push_back(
-        "dlb_summary: per configuration and strategy, median/min/max over repetitions "
-        "(derived file; regenerate, do not edit)");
-    c.push_back("command: " + args.command_line());
-    c.push_back("date: " + sweep::utc_now());
-    c.push_back("revision: " + sweep::source_revision());
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      c.push_back("input: " + inputs[i] + " (" + std::to_string(tables[i].rows.size()) + " rows)");
-    }
-    for (const std::string key : {"revision", "host", "pvm_version", "compiler", "backend", "clock",
-                                  "scale", "network", "command"}) {
-      for (const auto& v : tables.front().meta_all(key)) c.push_back("source_" + key + ": " + v);
-    }
-    std::string excluded;
-    for (const auto& [status, n] : s.counts.excluded) {
-      excluded += (excluded.empty() ? "" : ", ") + std::to_string(n) + " " + status;
-    }
-    if (s.counts.no_total) {
-      excluded += (excluded.empty() ? "" : ", ") + std::to_string(s.counts.no_total) +
-                  " ok without total_s";
-    }
-    c.push_back("used: " + std::to_string(s.counts.used) + " ok runs");
-    c.push_back("excluded: " + (excluded.empty() ? std::string("none") : excluded));
-    c.push_back("superseded: " + std::to_string(s.counts.superseded) +
-                " earlier rows of runs recorded again");
-    c.push_back(
-        "units: total_* loop1_* loop2_* = seconds of the runs' clock; norm_* = time / no-DLB "
-        "time of the same seed (paired), then median/min/max over repetitions; paired = "
-        "repetitions with a no-DLB partner; lag_pct = percent; wall = wall seconds");
+    add_comments(args, inputs, tables, s);
     sweep::write_atomically(out, sweep::format_csv_table(s.table));
+    const std::string excluded = excluded_text(s);
     std::cerr << "dlb_summary: " << s.table.rows.size() << " groups from " << s.counts.used
               << " ok runs; excluded " << (excluded.empty() ? std::string("none") : excluded)
               << "; wrote " << out << "\n";
     return 0;
-  } catch (const sweep::csv_error& e) {  // an input unreadable or not what it should be
-    std::cerr << "dlb_summary: " << e.what() << "\n";
-    return 2;
   } catch (const std::exception& e) {
-    std::cerr << "dlb_summary: " << e.what() << "\n";
-    return 1;
+    return args.failed(e);
   }
 }

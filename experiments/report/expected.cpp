@@ -9,6 +9,7 @@
 #include "report/claims.hpp"
 #include "report/report.hpp"
 #include "report/stats.hpp"
+#include "sweep/sha256.hpp"
 #include "sweep/text.hpp"
 
 namespace dlb::report {
@@ -46,9 +47,11 @@ void measure_norms(const std::vector<summary_row>& rows, std::string_view name, 
   }
 }
 
-void measure_paper(const std::vector<summary_row>& rows, const paper_tables& paper,
-                   std::string_view name, measurements& out) {
-  const std::string prefix(name);
+namespace {
+
+// Each claim's verdict in both readings (measured ones only), and the counts holding.
+void measure_claims(const std::vector<summary_row>& rows, const std::string& prefix,
+                    measurements& out) {
   std::size_t strict = 0, tendency = 0, measured_claims = 0;
   for (const auto& c : evaluate_claims(rows)) {
     if (c.outcome != verdict::not_measured) {
@@ -71,8 +74,11 @@ void measure_paper(const std::vector<summary_row>& rows, const paper_tables& pap
     out[prefix + " claims holding as a tendency (count)"] = {static_cast<double>(tendency), "",
                                                              std::to_string(measured_claims)};
   }
-  const auto configs = group_configs(rows);
-  // Tables 1.1-1.3: our no-DLB time (under load) beside the paper's, the entries within 25%.
+}
+
+// Tables 1.1-1.3: our no-DLB time (under load) beside the paper's, the entries within 25%.
+void measure_nodlb(const std::vector<config_view>& configs, const paper_tables& paper,
+                   const std::string& prefix, measurements& out) {
   std::size_t entries = 0, within = 0;
   for (const auto& p : paper.nodlb) {
     for (const auto& c : configs) {
@@ -85,8 +91,8 @@ void measure_paper(const std::vector<summary_row>& rows, const paper_tables& pap
       if (std::fabs(*t / p.time_s - 1.0) <= 0.25) ++within;
       const std::string what = " " + app_upper(c.app) + " " + c.label();
       const std::string paper_time = sweep::format_sig(p.time_s, 4) + " s";
-      out[prefix + " " + p.table + what + " no-DLB time / the paper's"] = {*t / p.time_s, "",
-                                                                         "1 (" + paper_time + ")"};
+      out[prefix + " " + p.table + what + " no-DLB time / the paper's"] = {
+          *t / p.time_s, "", "1 (" + paper_time + ")"};
       const auto it = out.find(prefix + " time" + what + " NONE (s)");
       if (it != out.end()) it->second.paper = paper_time;
       break;
@@ -96,6 +102,11 @@ void measure_paper(const std::vector<summary_row>& rows, const paper_tables& pap
     out[prefix + " Tables 1.1-1.3 no-DLB entries within 25% of the paper (count)"].number =
         static_cast<double>(within);
   }
+}
+
+// Table 1.4's counts, ours beside the paper's.
+void measure_table14(const std::vector<config_view>& configs, const paper_tables& paper,
+                     const std::string& prefix, measurements& out) {
   if (!paper.best.empty()) {
     const auto t = compare_table14(configs, paper.best);
     if (t.measured > 0) {
@@ -115,6 +126,11 @@ void measure_paper(const std::vector<summary_row>& rows, const paper_tables& pap
           static_cast<double>(t.model_matches), "", rows_text + " (its own)"};
     }
   }
+}
+
+// The implied-time rows: ours beside each, and the two counts of the report's section.
+void measure_implied(const std::vector<config_view>& configs, const paper_tables& paper,
+                     const std::string& prefix, measurements& out) {
   if (!paper.implied.empty()) {
     const auto j = judge_implied(paper.implied, configs);
     if (j.measured > 0) {
@@ -140,6 +156,18 @@ void measure_paper(const std::vector<summary_row>& rows, const paper_tables& pap
               (r.normalized ? "" : " s")};
     }
   }
+}
+
+}  // namespace
+
+void measure_paper(const std::vector<summary_row>& rows, const paper_tables& paper,
+                   std::string_view name, measurements& out) {
+  const std::string prefix(name);
+  measure_claims(rows, prefix, out);
+  const auto configs = group_configs(rows);
+  measure_nodlb(configs, paper, prefix, out);
+  measure_table14(configs, paper, prefix, out);
+  measure_implied(configs, paper, prefix, out);
 }
 
 std::size_t runs_not_ok(const sweep::csv_table& results) {
@@ -289,7 +317,8 @@ expected_row fixed_band(const std::string& key, double observed, double lo, doub
 
 sweep::csv_table expected_table(const std::vector<expected_row>& rows) {
   sweep::csv_table t;
-  t.columns = {"key", "kind", "expected", "lo", "hi", "verdicts", "spread", "rule", "paper", "ours"};
+  t.columns = {"key",      "kind",   "expected", "lo",    "hi",
+               "verdicts", "spread", "rule",     "paper", "ours"};
   for (const auto& r : rows) {
     std::string verdicts;
     for (const auto& v : r.verdicts) verdicts += (verdicts.empty() ? "" : "|") + v;
@@ -355,6 +384,54 @@ std::vector<expected_row> read_expected(const sweep::csv_table& table) {
   return out;
 }
 
+namespace {
+
+constexpr std::string_view kSealPrefix = "# integrity: rows=";
+constexpr std::string_view kSealHash = " sha256=";
+
+}  // namespace
+
+std::string seal_expected(const std::string& text, std::size_t rows) {
+  return text + std::string(kSealPrefix) + std::to_string(rows) + std::string(kSealHash) +
+         sweep::sha256_hex(text) + "\n";
+}
+
+std::vector<expected_row> read_sealed_expected(std::string_view text, std::string_view source) {
+  const std::string src(source);
+  const auto refused = [&src](const std::string& why) {
+    return sweep::csv_error(src + ": " + why +
+                            " (an expected-values file ends with the line '# integrity: rows=N "
+                            "sha256=HEX' that dlb_expected writes; derive it again)");
+  };
+  if (text.empty() || text.back() != '\n')
+    throw refused("cut short: its last line has no newline, so no integrity line at its end");
+  const auto nl = text.rfind('\n', text.size() - 2);
+  const std::size_t at = nl == std::string_view::npos ? 0 : nl + 1;
+  const std::string_view last = text.substr(at, text.size() - 1 - at);
+  if (last.rfind(kSealPrefix, 0) != 0)
+    throw refused("cut short or not written by dlb_expected: no integrity line at its end");
+  const std::string_view rest = last.substr(kSealPrefix.size());
+  const auto hash_at = rest.find(kSealHash);
+  const auto rows = sweep::parse_uint(rest.substr(0, hash_at));
+  const std::string_view hash =
+      hash_at == std::string_view::npos ? "" : rest.substr(hash_at + kSealHash.size());
+  if (!rows || hash.size() != 64)
+    throw refused("a malformed integrity line '" + std::string(last) + "'");
+  const std::string_view body = text.substr(0, at);
+  if (sweep::sha256_hex(body) != hash)
+    throw refused("its content does not match its checksum (cut or edited after it was written)");
+  const auto table = sweep::parse_csv_table(body, source);
+  if (table.rows.size() != *rows) {
+    throw refused("holds " + std::to_string(table.rows.size()) +
+                  " rows where its integrity line says " + std::to_string(*rows));
+  }
+  try {
+    return read_expected(table);
+  } catch (const sweep::csv_error& e) {
+    throw sweep::csv_error(src + ": " + e.what());
+  }
+}
+
 std::vector<check_line> check_expected(const std::vector<expected_row>& expected,
                                        const measurements& got) {
   std::vector<check_line> out;
@@ -415,7 +492,8 @@ namespace {
 std::string group_of(const std::string& key) {
   const std::vector<std::pair<std::string, std::string>> groups = {
       {" norm_loop", "TRFD's loops: median normalized time (Figure 1.9's loop panels)"},
-      {" norm ", "Median normalized time, time / no-DLB time of the same seed (Figures 1.7, 1.9, 1.10)"},
+      {" norm ",
+       "Median normalized time, time / no-DLB time of the same seed (Figures 1.7, 1.9, 1.10)"},
       {" no-DLB", "No-DLB time over the paper's (Tables 1.1-1.3)"},
       {"Tables 1.1-1.3", "No-DLB time over the paper's (Tables 1.1-1.3)"},
       {" time ", "No-DLB time under load, emulated seconds (Tables 1.1-1.3)"},
@@ -449,7 +527,8 @@ std::string render_expected(const std::vector<expected_row>& rows) {
   }
   std::ostringstream md;
   for (const auto& g : order) {
-    md << "### " << g << "\n\n| quantity | paper | expected | tolerance | from |\n|---|---|---|---|---|\n";
+    md << "### " << g
+       << "\n\n| quantity | paper | expected | tolerance | from |\n|---|---|---|---|---|\n";
     for (const auto* r : by_group[g]) {
       md << "| " << cell(r->key) << " | " << (r->paper.empty() ? "-" : cell(r->paper)) << " | ";
       if (r->kind == "number") {

@@ -71,16 +71,16 @@ std::vector<std::set<int>> seed_subsets(const std::vector<int>& seeds, int k);
 // One expected quantity.
 struct expected_row {
   std::string key;
-  std::string kind;  // "number" or "verdict"
+  std::string kind;                     // "number" or "verdict"
   double expected = 0, lo = 0, hi = 0;  // numbers
   // The value (or verdict) of the first subset, seeds 1..k when the seeds are 1..n: what a run
   // of those seeds gives at the revision of the runs (simulated runs are deterministic).
   std::optional<double> ours;
   std::string ours_verdict;
-  std::vector<std::string> verdicts;    // verdicts: the allowed ones, most frequent first
-  std::string spread;                   // how the band came about, e.g. "120 subsets of 3 of 10 seeds"
-  std::string rule;                     // the rule that made the band
-  std::string paper;                    // the paper's value beside it ("" where it has none)
+  std::vector<std::string> verdicts;  // verdicts: the allowed ones, most frequent first
+  std::string spread;  // how the band came about, e.g. "120 subsets of 3 of 10 seeds"
+  std::string rule;    // the rule that made the band
+  std::string paper;   // the paper's value beside it ("" where it has none)
 };
 
 // The expected rows from the measurements of each seed subset: numbers the median over the
@@ -98,6 +98,16 @@ expected_row fixed_band(const std::string& key, double observed, double lo, doub
 // read_expected throws sweep::csv_error naming the file, line and field of a malformed row.
 sweep::csv_table expected_table(const std::vector<expected_row>& rows);
 std::vector<expected_row> read_expected(const sweep::csv_table& table);
+
+// An expected-values file ends with the line "# integrity: rows=N sha256=HEX": its number of
+// rows and the SHA-256 of every byte above that line (what `head -n -1 FILE | sha256sum`
+// prints), so a file cut short or edited is refused rather than read as fewer quantities.
+// The text of a formatted expected table with that line appended.
+std::string seal_expected(const std::string& text, std::size_t rows);
+// The rows of a sealed expected file's text; throws sweep::csv_error naming `source` when the
+// last line is missing or malformed, when the checksum or the row count disagrees with the
+// text above it, and where read_expected would.
+std::vector<expected_row> read_sealed_expected(std::string_view text, std::string_view source);
 
 // One check: the key, whether it passed, whether it equals ours (the same seeds at the
 // revision of the expected file; nullopt when the file has no such value), and the line.

@@ -205,6 +205,48 @@ std::map<std::string, std::size_t>::const_iterator most_voted(
   });
 }
 
+// What a group's runs give: samples of each measure, the votes for the best strategy (whole
+// run, and each loop and model), and how many runs have a no-DLB partner of the same seed.
+struct group_samples {
+  std::map<std::string, std::vector<double>> samples;
+  std::map<std::string, std::size_t> votes;
+  std::map<std::string, std::map<std::string, std::size_t>> loop_votes;
+  std::size_t paired = 0;
+};
+
+// One run into the group's samples (normalized ones paired with the no-DLB run of its seed).
+void sample_run(const used_run& u, const std::string& config,
+                const std::map<std::string, used_run>& none_by_seed, group_samples& g) {
+  const auto& t = *u.table;
+  const auto& row = *u.row;
+  for (const std::string c : {"total_s", "loop1_s", "loop2_s", "syncs", "redistributions",
+                              "iterations_moved", "bytes_moved", "lag_pct", "wall_s"}) {
+    if (auto x = num(t, row, c)) g.samples[c].push_back(*x);
+  }
+  // Time over the oracle bound (an ideal zero-overhead balancer under the same load).
+  if (const auto total = num(t, row, "total_s"), oracle = num(t, row, "oracle_s");
+      total && oracle && *oracle > 0)
+    g.samples["over_oracle"].push_back(*total / *oracle);
+  const std::string pb(t.field(row, "predicted_best"));
+  if (!pb.empty() && pb != "-") ++g.votes[pb];
+  // TRFD balances its two loops independently: each has its own prediction; and every
+  // balanced run predicts under both assumptions about the load (--model-load).
+  for (const auto& [result_key, column] : prediction_columns()) {
+    const std::string pl(t.field(row, result_key));
+    if (!pl.empty() && pl != "-") ++g.loop_votes[column][pl];
+  }
+  const auto partner = none_by_seed.find(config + std::string(t.field(row, "seed")));
+  if (partner == none_by_seed.end()) return;
+  ++g.paired;
+  const auto& pt = *partner->second.table;
+  const auto& prow = *partner->second.row;
+  for (const std::string c : {"total_s", "loop1_s", "loop2_s"}) {
+    const auto mine = num(t, row, c);
+    const auto base = num(pt, prow, c);
+    if (mine && base && *base > 0) g.samples["norm_" + c].push_back(*mine / *base);
+  }
+}
+
 // One group's summary fields: its configuration, the median/min/max of each measure over its
 // runs (normalized ones paired with the no-DLB run of the same seed), and the predictions.
 std::map<std::string, std::string> summary_fields(
@@ -216,42 +258,9 @@ std::map<std::string, std::string> summary_fields(
   f["strategy"] = std::string(t0.field(r0, "strategy"));
   f["runs"] = std::to_string(runs.size());
   const std::string config = join_key(t0, r0, config_columns());
-
-  std::map<std::string, std::vector<double>> samples;
-  std::map<std::string, std::size_t> votes;
-  std::map<std::string, std::map<std::string, std::size_t>> loop_votes;
-  std::size_t paired = 0;
-  for (const auto& u : runs) {
-    const auto& t = *u.table;
-    const auto& row = *u.row;
-    for (const std::string c : {"total_s", "loop1_s", "loop2_s", "syncs", "redistributions",
-                                "iterations_moved", "bytes_moved", "lag_pct", "wall_s"}) {
-      if (auto x = num(t, row, c)) samples[c].push_back(*x);
-    }
-    // Time over the oracle bound (an ideal zero-overhead balancer under the same load).
-    if (const auto total = num(t, row, "total_s"), oracle = num(t, row, "oracle_s");
-        total && oracle && *oracle > 0)
-      samples["over_oracle"].push_back(*total / *oracle);
-    const std::string pb(t.field(row, "predicted_best"));
-    if (!pb.empty() && pb != "-") ++votes[pb];
-    // TRFD balances its two loops independently: each has its own prediction; and every
-    // balanced run predicts under both assumptions about the load (--model-load).
-    for (const auto& [result_key, column] : prediction_columns()) {
-      const std::string pl(t.field(row, result_key));
-      if (!pl.empty() && pl != "-") ++loop_votes[column][pl];
-    }
-    const auto partner = none_by_seed.find(config + std::string(t.field(row, "seed")));
-    if (partner == none_by_seed.end()) continue;
-    ++paired;
-    const auto& pt = *partner->second.table;
-    const auto& prow = *partner->second.row;
-    for (const std::string c : {"total_s", "loop1_s", "loop2_s"}) {
-      const auto mine = num(t, row, c);
-      const auto base = num(pt, prow, c);
-      if (mine && base && *base > 0) samples["norm_" + c].push_back(*mine / *base);
-    }
-  }
-  f["paired"] = std::to_string(paired);
+  group_samples g;
+  for (const auto& u : runs) sample_run(u, config, none_by_seed, g);
+  f["paired"] = std::to_string(g.paired);
   for (const auto& [prefix, sample] :
        std::vector<std::pair<std::string, std::string>>{{"total", "total_s"},
                                                         {"loop1", "loop1_s"},
@@ -266,18 +275,18 @@ std::map<std::string, std::string> summary_fields(
                                                         {"lag_pct", "lag_pct"},
                                                         {"wall", "wall_s"},
                                                         {"over_oracle", "over_oracle"}}) {
-    if (const auto s = describe(samples[sample])) {
-      f[prefix + "_median"] = fmt(s->median);
-      f[prefix + "_min"] = fmt(s->min);
-      f[prefix + "_max"] = fmt(s->max);
+    if (const auto d = describe(g.samples[sample])) {
+      f[prefix + "_median"] = fmt(d->median);
+      f[prefix + "_min"] = fmt(d->min);
+      f[prefix + "_max"] = fmt(d->max);
     }
   }
-  if (!votes.empty()) {
-    const auto best = most_voted(votes);
+  if (!g.votes.empty()) {
+    const auto best = most_voted(g.votes);
     f["predicted_best"] = best->first;
     f["predicted_best_votes"] = std::to_string(best->second) + "/" + std::to_string(runs.size());
   }
-  for (const auto& [column, v] : loop_votes) f[column] = most_voted(v)->first;
+  for (const auto& [column, v] : g.loop_votes) f[column] = most_voted(v)->first;
   return f;
 }
 

@@ -45,75 +45,87 @@ std::string canonical_split(double a, double b) {
   return format_number(a) + "/" + format_number(b);
 }
 
+// A numeric level, checked against the parameter's bounds, in canonical form.
+std::string number_level(const parameter_info& p, const std::string& w, std::string_view source,
+                         int line) {
+  const auto x = parse_double(w);
+  if (!x) fail(source, line, "parameter " + p.name + ": '" + w + "' is not a number");
+  if (*x < p.min || *x > p.max) {
+    fail(source, line,
+         "parameter " + p.name + ": level " + w + " is outside [" + format_number(p.min) + ", " +
+             format_number(p.max) + "]");
+  }
+  return format_number(*x);
+}
+
+// The levels of `range LOW HIGH COUNT [lin|log]` (`words`, "range" first).
+std::vector<std::string> range_levels(const parameter_info& p,
+                                      const std::vector<std::string>& words,
+                                      std::string_view source, int line) {
+  if (!p.numeric || p.name == "split") {
+    fail(source, line, "parameter " + p.name + " takes a list of levels, not a range");
+  }
+  if (words.size() < 4 || words.size() > 5) {
+    fail(source, line, "parameter " + p.name + ": a range is 'range LOW HIGH COUNT [lin|log]'");
+  }
+  const double lo = *parse_double(number_level(p, words[1], source, line));
+  const double hi = *parse_double(number_level(p, words[2], source, line));
+  if (lo > hi) {
+    fail(source, line, "parameter " + p.name + ": range low " + words[1] + " > high " + words[2]);
+  }
+  const auto n = sweep::parse_int(words[3]);
+  if (!n || *n < 1 || *n > 100) {
+    fail(source, line, "parameter " + p.name + ": range count must be 1..100, got " + words[3]);
+  }
+  const std::string scale = words.size() == 5 ? words[4] : "lin";
+  if (scale != "lin" && scale != "log") {
+    fail(source, line, "parameter " + p.name + ": range scale must be lin or log, got " + scale);
+  }
+  if (scale == "log" && lo <= 0) {
+    fail(source, line, "parameter " + p.name + ": a log range needs low > 0");
+  }
+  std::vector<std::string> out;
+  for (std::int64_t i = 0; i < *n; ++i) {
+    const double t = *n == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(*n - 1);
+    const double x = scale == "log" ? lo * std::pow(hi / lo, t) : lo + (hi - lo) * t;
+    // Four significant digits: levels are read by people and name runs.
+    const double rounded = *parse_double(sweep::format_sig(x, 4));
+    out.push_back(format_number(i == 0 ? lo : i == *n - 1 ? hi : rounded));
+  }
+  return out;
+}
+
+// One level of a list: a split SEND/RECV, a number, or one of the parameter's words.
+std::string list_level(const parameter_info& p, const std::string& w, std::string_view source,
+                       int line) {
+  if (p.name == "split") {
+    const auto s = parse_split(w);
+    if (!s) fail(source, line, "parameter split: '" + w + "' is not SEND/RECV (fractions of L)");
+    if (s->first < 0 || s->second < 0 || s->first + s->second >= 1) {
+      fail(source, line,
+           "parameter split: " + w + " must be two fractions >= 0 summing to less than 1");
+    }
+    return canonical_split(s->first, s->second);
+  }
+  if (p.numeric) return number_level(p, w, source, line);
+  if (std::find(p.words.begin(), p.words.end(), w) == p.words.end()) {
+    std::string allowed;
+    for (const auto& a : p.words) allowed += (allowed.empty() ? "" : ", ") + a;
+    fail(source, line, "parameter " + p.name + ": level '" + w + "' is not one of " + allowed);
+  }
+  return w;
+}
+
 // Levels of one parameter line: a list, or `range LOW HIGH COUNT [lin|log]`.
 std::vector<std::string> parse_levels(const parameter_info& p, const std::string& value,
                                       std::string_view source, int line) {
   const auto words = split_blanks(value);
   if (words.empty()) fail(source, line, "parameter " + p.name + " has no levels");
   std::vector<std::string> out;
-  auto check_number = [&](const std::string& w) {
-    const auto x = parse_double(w);
-    if (!x) fail(source, line, "parameter " + p.name + ": '" + w + "' is not a number");
-    if (*x < p.min || *x > p.max) {
-      fail(source, line,
-           "parameter " + p.name + ": level " + w + " is outside [" + format_number(p.min) + ", " +
-               format_number(p.max) + "]");
-    }
-    return format_number(*x);
-  };
   if (words[0] == "range") {
-    if (!p.numeric || p.name == "split") {
-      fail(source, line, "parameter " + p.name + " takes a list of levels, not a range");
-    }
-    if (words.size() < 4 || words.size() > 5) {
-      fail(source, line, "parameter " + p.name + ": a range is 'range LOW HIGH COUNT [lin|log]'");
-    }
-    const double lo = *parse_double(check_number(words[1]));
-    const double hi = *parse_double(check_number(words[2]));
-    if (lo > hi) {
-      fail(source, line, "parameter " + p.name + ": range low " + words[1] + " > high " + words[2]);
-    }
-    const auto n = sweep::parse_int(words[3]);
-    if (!n || *n < 1 || *n > 100) {
-      fail(source, line, "parameter " + p.name + ": range count must be 1..100, got " + words[3]);
-    }
-    const std::string scale = words.size() == 5 ? words[4] : "lin";
-    if (scale != "lin" && scale != "log") {
-      fail(source, line, "parameter " + p.name + ": range scale must be lin or log, got " + scale);
-    }
-    if (scale == "log" && lo <= 0) {
-      fail(source, line, "parameter " + p.name + ": a log range needs low > 0");
-    }
-    for (std::int64_t i = 0; i < *n; ++i) {
-      const double t = *n == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(*n - 1);
-      const double x = scale == "log" ? lo * std::pow(hi / lo, t) : lo + (hi - lo) * t;
-      // Four significant digits: levels are read by people and name runs.
-      const double rounded = *parse_double(sweep::format_sig(x, 4));
-      out.push_back(format_number(i == 0 ? lo : i == *n - 1 ? hi : rounded));
-    }
+    out = range_levels(p, words, source, line);
   } else {
-    for (const auto& w : words) {
-      if (p.name == "split") {
-        const auto s = parse_split(w);
-        if (!s)
-          fail(source, line, "parameter split: '" + w + "' is not SEND/RECV (fractions of L)");
-        if (s->first < 0 || s->second < 0 || s->first + s->second >= 1) {
-          fail(source, line,
-               "parameter split: " + w + " must be two fractions >= 0 summing to less than 1");
-        }
-        out.push_back(canonical_split(s->first, s->second));
-      } else if (p.numeric) {
-        out.push_back(check_number(w));
-      } else {
-        if (std::find(p.words.begin(), p.words.end(), w) == p.words.end()) {
-          std::string allowed;
-          for (const auto& a : p.words) allowed += (allowed.empty() ? "" : ", ") + a;
-          fail(source, line,
-               "parameter " + p.name + ": level '" + w + "' is not one of " + allowed);
-        }
-        out.push_back(w);
-      }
-    }
+    for (const auto& w : words) out.push_back(list_level(p, w, source, line));
   }
   std::set<std::string> seen;
   for (const auto& l : out) {
@@ -257,68 +269,66 @@ const parameter_info* find_parameter(std::string_view name) {
   return nullptr;
 }
 
-design parse_design(std::string_view text, std::string_view source) {
-  design d;
-  std::set<std::string> seen;
-  bool have_seeds = false, have_points = false;
-  std::istringstream in{std::string(text)};
-  std::string raw;
-  int line = 0;
-  while (std::getline(in, raw)) {
-    ++line;
-    const std::string s = strip_comment(raw);
-    if (s.empty()) continue;
-    const auto eq = s.find('=');
-    if (eq == std::string::npos) fail(source, line, "expected 'key = value', got '" + s + "'");
-    const std::string key(trim(std::string_view(s).substr(0, eq)));
-    const std::string value(trim(std::string_view(s).substr(eq + 1)));
-    if (!seen.insert(key).second) fail(source, line, "'" + key + "' is set twice");
-    if (key == "base") {
-      if (value.empty()) fail(source, line, "base needs a sweep config path");
-      d.base = value;
-    } else if (key == "seeds") {
-      have_seeds = true;
-      std::set<std::uint64_t> unique;
-      for (const auto& w : split_blanks(value)) {
-        const auto x = sweep::parse_uint(w);
-        if (!x) fail(source, line, "seeds: '" + w + "' is not a non-negative integer");
-        if (!unique.insert(*x).second) fail(source, line, "seeds: seed " + w + " listed twice");
-        d.seeds.push_back(*x);
-      }
-      if (d.seeds.empty()) fail(source, line, "seeds: zero seeds (every point needs at least one)");
-    } else if (key == "points") {
-      have_points = true;
-      const auto x = sweep::parse_int(value);
-      if (!x || *x < 1 || *x > 10000)
-        fail(source, line, "points must be 1..10000, got '" + value + "'");
-      d.points = static_cast<int>(*x);
-    } else if (key == "design_seed") {
-      const auto x = sweep::parse_uint(value);
-      if (!x) fail(source, line, "design_seed must be a non-negative integer, got '" + value + "'");
-      d.design_seed = *x;
-    } else if (key == "bootstrap") {
-      const auto x = sweep::parse_int(value);
-      if (!x || *x < 0 || *x > 100000) {
-        fail(source, line, "bootstrap must be 0..100000, got '" + value + "'");
-      }
-      d.bootstrap = static_cast<int>(*x);
-    } else if (const auto* p = find_parameter(key)) {
-      d.parameters.push_back({key, parse_levels(*p, value, source, line)});
-    } else {
-      std::string known;
-      for (const auto& q : parameter_table()) known += " " + q.name;
-      fail(source, line,
-           "unknown parameter or key '" + key +
-               "' (keys: base seeds points design_seed bootstrap;"
-               " parameters:" +
-               known + ")");
+namespace {
+
+// What a design file has said so far.
+struct design_seen {
+  std::set<std::string> keys;
+  bool seeds = false, points = false;
+};
+
+// One `key = value` line of a design file into `d`.
+void design_line(design& d, design_seen& seen, const std::string& key, const std::string& value,
+                 std::string_view source, int line) {
+  if (key == "base") {
+    if (value.empty()) fail(source, line, "base needs a sweep config path");
+    d.base = value;
+  } else if (key == "seeds") {
+    seen.seeds = true;
+    std::set<std::uint64_t> unique;
+    for (const auto& w : split_blanks(value)) {
+      const auto x = sweep::parse_uint(w);
+      if (!x) fail(source, line, "seeds: '" + w + "' is not a non-negative integer");
+      if (!unique.insert(*x).second) fail(source, line, "seeds: seed " + w + " listed twice");
+      d.seeds.push_back(*x);
     }
+    if (d.seeds.empty()) fail(source, line, "seeds: zero seeds (every point needs at least one)");
+  } else if (key == "points") {
+    seen.points = true;
+    const auto x = sweep::parse_int(value);
+    if (!x || *x < 1 || *x > 10000)
+      fail(source, line, "points must be 1..10000, got '" + value + "'");
+    d.points = static_cast<int>(*x);
+  } else if (key == "design_seed") {
+    const auto x = sweep::parse_uint(value);
+    if (!x) fail(source, line, "design_seed must be a non-negative integer, got '" + value + "'");
+    d.design_seed = *x;
+  } else if (key == "bootstrap") {
+    const auto x = sweep::parse_int(value);
+    if (!x || *x < 0 || *x > 100000) {
+      fail(source, line, "bootstrap must be 0..100000, got '" + value + "'");
+    }
+    d.bootstrap = static_cast<int>(*x);
+  } else if (const auto* p = find_parameter(key)) {
+    d.parameters.push_back({key, parse_levels(*p, value, source, line)});
+  } else {
+    std::string known;
+    for (const auto& q : parameter_table()) known += " " + q.name;
+    fail(source, line,
+         "unknown parameter or key '" + key +
+             "' (keys: base seeds points design_seed bootstrap;"
+             " parameters:" +
+             known + ")");
   }
+}
+
+// The whole design: its required keys, and every split leaving a non-negative wire latency with
+// every header size it may meet.
+void check_design(const design& d, const design_seen& seen, std::string_view source) {
   const std::string where(source);
   if (d.base.empty()) throw design_error(where + ": no 'base' (the sweep config every point runs)");
-  if (!have_seeds) throw design_error(where + ": no 'seeds' (zero seeds)");
-  if (!have_points) throw design_error(where + ": no 'points'");
-  // Every split must leave a non-negative wire latency with every header size it may meet.
+  if (!seen.seeds) throw design_error(where + ": no 'seeds' (zero seeds)");
+  if (!seen.points) throw design_error(where + ": no 'points'");
   std::vector<std::string> splits{"0.4/0.4"}, headers{"98"};
   for (const auto& p : d.parameters) {
     if (p.name == "split") splits = p.levels;
@@ -334,6 +344,28 @@ design parse_design(std::string_view text, std::string_view source) {
       }
     }
   }
+}
+
+}  // namespace
+
+design parse_design(std::string_view text, std::string_view source) {
+  design d;
+  design_seen seen;
+  std::istringstream in{std::string(text)};
+  std::string raw;
+  int line = 0;
+  while (std::getline(in, raw)) {
+    ++line;
+    const std::string s = strip_comment(raw);
+    if (s.empty()) continue;
+    const auto eq = s.find('=');
+    if (eq == std::string::npos) fail(source, line, "expected 'key = value', got '" + s + "'");
+    const std::string key(trim(std::string_view(s).substr(0, eq)));
+    const std::string value(trim(std::string_view(s).substr(eq + 1)));
+    if (!seen.keys.insert(key).second) fail(source, line, "'" + key + "' is set twice");
+    design_line(d, seen, key, value, source, line);
+  }
+  check_design(d, seen, source);
   return d;
 }
 
@@ -348,6 +380,51 @@ design read_design(const std::filesystem::path& path) {
   }
   return parse_design(text, path.string());
 }
+
+namespace {
+
+using level_map = std::map<std::string, std::string>;
+
+// Among 200 Latin hypercubes of n points over the design's levels (each parameter's levels
+// cycled to n entries, shuffled), the one whose closest two points (the defaults included)
+// differ in the most parameters (maximin): the points spread over the region. Empty when no
+// hypercube has n points distinct from each other and from the defaults.
+std::vector<level_map> maximin_hypercube(const design& d, const level_map& defaults,
+                                         std::size_t n) {
+  std::mt19937_64 rng(d.design_seed);
+  auto draw = [&] {
+    std::vector<level_map> pts(n, defaults);
+    for (const auto& p : d.parameters) {
+      std::vector<std::size_t> idx(n);
+      for (std::size_t i = 0; i < n; ++i) idx[i] = i % p.levels.size();
+      for (std::size_t i = n; i > 1; --i) std::swap(idx[i - 1], idx[rng() % i]);
+      for (std::size_t i = 0; i < n; ++i) pts[i][p.name] = p.levels[idx[i]];
+    }
+    return pts;
+  };
+  auto distance = [](const level_map& a, const level_map& b) {
+    std::size_t dd = 0;
+    for (const auto& [k, v] : a) dd += b.at(k) != v;
+    return dd;
+  };
+  std::vector<level_map> best;
+  std::size_t best_min = 0;
+  for (int tries = 0; tries < 200; ++tries) {
+    auto pts = draw();
+    std::size_t min_d = SIZE_MAX;
+    for (std::size_t i = 0; i < n; ++i) {
+      min_d = std::min(min_d, distance(pts[i], defaults));
+      for (std::size_t j = i + 1; j < n; ++j) min_d = std::min(min_d, distance(pts[i], pts[j]));
+    }
+    if (min_d > 0 && (best.empty() || min_d > best_min)) {
+      best = std::move(pts);
+      best_min = min_d;
+    }
+  }
+  return best;
+}
+
+}  // namespace
 
 std::vector<point> make_points(const design& d) {
   const auto defaults = default_levels();
@@ -368,40 +445,7 @@ std::vector<point> make_points(const design& d) {
                        std::to_string(n + 1) + " level combinations; the parameters give " +
                        std::to_string(combinations));
   }
-  std::mt19937_64 rng(d.design_seed);
-  // One Latin hypercube over the levels: each parameter's levels cycled to n entries, shuffled.
-  auto draw = [&] {
-    std::vector<std::map<std::string, std::string>> pts(n, defaults);
-    for (const auto& p : d.parameters) {
-      std::vector<std::size_t> idx(n);
-      for (std::size_t i = 0; i < n; ++i) idx[i] = i % p.levels.size();
-      for (std::size_t i = n; i > 1; --i) std::swap(idx[i - 1], idx[rng() % i]);
-      for (std::size_t i = 0; i < n; ++i) pts[i][p.name] = p.levels[idx[i]];
-    }
-    return pts;
-  };
-  auto distance = [](const std::map<std::string, std::string>& a,
-                     const std::map<std::string, std::string>& b) {
-    std::size_t dd = 0;
-    for (const auto& [k, v] : a) dd += b.at(k) != v;
-    return dd;
-  };
-  // Among candidate hypercubes, the one whose closest two points (the defaults included) differ
-  // in the most parameters (maximin): the points spread over the region.
-  std::vector<std::map<std::string, std::string>> best;
-  std::size_t best_min = 0;
-  for (int tries = 0; tries < 200; ++tries) {
-    auto pts = draw();
-    std::size_t min_d = SIZE_MAX;
-    for (std::size_t i = 0; i < n; ++i) {
-      min_d = std::min(min_d, distance(pts[i], defaults));
-      for (std::size_t j = i + 1; j < n; ++j) min_d = std::min(min_d, distance(pts[i], pts[j]));
-    }
-    if (min_d > 0 && (best.empty() || min_d > best_min)) {
-      best = std::move(pts);
-      best_min = min_d;
-    }
-  }
+  const auto best = maximin_hypercube(d, defaults, n);
   if (best.empty()) {
     throw design_error("design: no Latin hypercube of " + std::to_string(n) +
                        " distinct points found (too few levels for that many points)");
@@ -445,7 +489,8 @@ namespace {
 std::string scaled_tl(const std::string& base_tl, const point& p) {
   const auto tl = parse_double(base_tl);
   const auto f = parse_double(p.levels.at("tl_factor"));
-  if (!tl || !(*tl > 0)) throw design_error("base config: tl '" + base_tl + "' is not a positive number");
+  if (!tl || !(*tl > 0))
+    throw design_error("base config: tl '" + base_tl + "' is not a positive number");
   // Four significant digits, like a range's levels: the value names the point's runs.
   return format_number(*parse_double(sweep::format_sig(*tl * *f, 4)));
 }

@@ -322,6 +322,11 @@ options read_options(const sweep::cli_args& args) {
     o.tls.push_back(*t);
   }
   if (o.tls.empty()) o.tls.push_back(5);
+  std::vector<std::pair<std::string, std::string>> outs;
+  for (const char* out : {"out", "csv"}) {
+    if (const auto v = args.value(out)) outs.emplace_back(std::string("--") + out, *v);
+  }
+  sweep::refuse_output_over_inputs(args, outs, {});
   return o;
 }
 
@@ -441,7 +446,6 @@ int main(int argc, char** argv) {
       sweep::write_atomically(*out, entries_csv(best.entries));
     return 0;
   } catch (const std::exception& e) {
-    std::cerr << "dlb_nodlb_fit: " << e.what() << "\n";
-    return 1;
+    return args.failed(e);
   }
 }

@@ -182,6 +182,16 @@ study_inputs read_inputs(const sweep::cli_args& args) {
   const std::string paper_dir = args.value("paper-dir").value_or(report::default_paper_dir);
   in.paper_best = report::read_paper_best(paper_dir);
   in.md_path = args.value("md").value_or((in.out / "SENSITIVITY.md").string());
+  // The Markdown is not one of the CSVs analyze writes nor one of its inputs.
+  std::vector<std::pair<std::string, std::string>> outs{{"--md", in.md_path.string()}};
+  for (const char* csv :
+       {"claims.csv", "point_claims.csv", "main_effects.csv", "heatmap.csv", "rows.csv"})
+    outs.emplace_back("--out-dir", (in.out / csv).string());
+  sweep::refuse_output_over_inputs(args, outs,
+                                   {{"--design", args.required("design")},
+                                    {"--results", results_path},
+                                    {"--out-dir", (in.out / "points.csv").string()},
+                                    {"--out-dir", (in.out / "study.conf").string()}});
   in.figures_rel = args.value("figures-rel").value_or("figures");
   return in;
 }

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -57,6 +58,7 @@ signal_block::signal_block() {
   sigemptyset(&set_);
   sigaddset(&set_, SIGINT);
   sigaddset(&set_, SIGTERM);
+  sigaddset(&set_, SIGHUP);
   sigaddset(&set_, SIGCHLD);
   if (::sigprocmask(SIG_BLOCK, &set_, &old_) != 0) {
     throw std::runtime_error(std::string("sigprocmask: ") + std::strerror(errno));
@@ -80,12 +82,34 @@ int signal_block::wait(std::chrono::milliseconds timeout) const {
   return s > 0 ? s : 0;
 }
 
+namespace {
+
+// The driver's environment with `extra` added, an entry of `extra` replacing one of the same name.
+std::vector<std::string> environment_with(const std::vector<std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    const auto name = entry.substr(0, entry.find('=') + 1);
+    bool replaced = false;
+    for (const auto& x : extra) replaced = replaced || x.rfind(name, 0) == 0;
+    if (!replaced) env.emplace_back(entry);
+  }
+  env.insert(env.end(), extra.begin(), extra.end());
+  return env;
+}
+
+}  // namespace
+
 child_process::child_process(const std::vector<std::string>& argv, const std::filesystem::path& log,
-                             const sigset_t& child_mask) {
+                             const sigset_t& child_mask, const std::vector<std::string>& env) {
   if (argv.empty()) throw std::runtime_error("child_process: empty command");
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  const std::vector<std::string> env_text = environment_with(env);
+  std::vector<char*> envp;
+  for (const auto& e : env_text) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
   const std::string log_path = log.string();
   // A close-on-exec pipe tells the parent whether exec succeeded (EOF) or why it failed.
   int report[2];
@@ -109,6 +133,8 @@ child_process::child_process(const std::vector<std::string>& argv, const std::fi
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);
     ::sigprocmask(SIG_SETMASK, &child_mask, nullptr);
+    // The tools ignore SIGXFSZ (to report a file-size limit as an error); a run gets the default.
+    ::signal(SIGXFSZ, SIG_DFL);
     const int in = ::open("/dev/null", O_RDONLY);
     const int out = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (in >= 0) ::dup2(in, 0);
@@ -116,7 +142,7 @@ child_process::child_process(const std::vector<std::string>& argv, const std::fi
       ::dup2(out, 1);
       ::dup2(out, 2);
     }
-    ::execv(args[0], args.data());
+    ::execve(args[0], args.data(), envp.data());
     const int err = errno;
     [[maybe_unused]] auto n = ::write(report[1], &err, sizeof err);
     ::_exit(127);
@@ -176,7 +202,8 @@ child_end child_process::terminate(std::chrono::milliseconds grace, const signal
       break;
     }
     const int s = sig.wait(kPollStep);
-    if (s == SIGINT || s == SIGTERM) escalate = true;  // impatient user: stop waiting
+    if (s == SIGINT || s == SIGTERM || s == SIGHUP)
+      escalate = true;  // impatient user: stop waiting
   }
   clean_group(escalate ? std::chrono::milliseconds(0) : grace);
   return end_from_status(status);
@@ -220,15 +247,17 @@ run_guard::~run_guard() {
   }
 }
 
-void run_guard::tell(char what, pid_t pgid) {
-  const std::string line = what + std::to_string(pgid) + "\n";
+void run_guard::tell(char what, pid_t pgid, const std::string& dir) {
+  const std::string line = what + std::to_string(pgid) + (dir.empty() ? "" : " " + dir) + "\n";
   ssize_t n;
   do {
     n = ::send(fd_, line.data(), line.size(), MSG_NOSIGNAL);
   } while (n < 0 && errno == EINTR);
 }
 
-void run_guard::started(pid_t pgid) { tell('+', pgid); }
+void run_guard::started(pid_t pgid, const std::filesystem::path& private_dir) {
+  tell('+', pgid, private_dir.string());
+}
 void run_guard::ended(pid_t pgid) { tell('-', pgid); }
 
 [[noreturn]] void run_guard::guard(int fd, std::chrono::milliseconds grace) {
@@ -240,6 +269,7 @@ void run_guard::ended(pid_t pgid) { tell('-', pgid); }
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   std::set<pid_t> groups;
+  std::map<pid_t, std::string> dirs;
   std::string pending;
   char buf[256];
   for (;;) {
@@ -251,10 +281,13 @@ void run_guard::ended(pid_t pgid) { tell('-', pgid); }
       const std::string line = pending.substr(0, nl);
       pending.erase(0, nl + 1);
       if (line.size() < 2) continue;
-      const pid_t pgid = static_cast<pid_t>(std::strtol(line.c_str() + 1, nullptr, 10));
+      char* end = nullptr;
+      const pid_t pgid = static_cast<pid_t>(std::strtol(line.c_str() + 1, &end, 10));
       if (pgid <= 0) continue;
       if (line[0] == '+') groups.insert(pgid);
+      if (line[0] == '+' && *end == ' ') dirs[pgid] = end + 1;
       if (line[0] == '-') groups.erase(pgid);
+      if (line[0] == '-') dirs.erase(pgid);
     }
   }
   // The driver is gone: whatever of its runs is still alive ends now (SIGTERM, so that a pvmd
@@ -271,7 +304,32 @@ void run_guard::ended(pid_t pgid) { tell('-', pgid); }
     }
     std::this_thread::sleep_for(kPollStep);
   }
+  for (const auto& [g, dir] : dirs) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
   ::_exit(0);
+}
+
+std::filesystem::path make_mpi_run_dir(std::size_t run) {
+  std::error_code ec;
+  const std::filesystem::path base = std::filesystem::is_directory("/dev/shm", ec)
+                                         ? std::filesystem::path("/dev/shm")
+                                         : std::filesystem::temp_directory_path();
+  const auto dir =
+      base / ("dlb-sweep-" + std::to_string(::getpid()) + "-run" + std::to_string(run));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::vector<std::string> mpi_run_env(const std::filesystem::path& dir, bool as_root) {
+  std::vector<std::string> env{"OMPI_MCA_orte_tmpdir_base=" + dir.string(),
+                               "OMPI_MCA_btl_vader_backing_directory=" + dir.string()};
+  if (as_root) {
+    env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT=1");
+    env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1");
+  }
+  return env;
 }
 
 }  // namespace dlb::sweep

@@ -2,9 +2,12 @@
 #include "sweep/cli.hpp"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 
+#include "sweep/config.hpp"
+#include "sweep/csv_table.hpp"
 #include "sweep/text.hpp"
 
 namespace dlb::sweep {
@@ -13,6 +16,10 @@ cli_args::cli_args(int argc, char** argv, std::string tool, std::string usage,
                    const std::vector<std::string>& value_options,
                    const std::vector<std::string>& flag_options)
     : tool_(std::move(tool)), usage_(std::move(usage)) {
+  // Every tool: a file-size limit (ulimit -f) makes a write fail with EFBIG, reported naming the
+  // file (an I/O error, exit 1), instead of SIGXFSZ ending the tool without a word. The runs
+  // dlb_sweep starts get the default back (child.cpp).
+  std::signal(SIGXFSZ, SIG_IGN);
   std::vector<std::string> all(argv, argv + argc);
   command_line_ = shell_join(all);
   auto known = [](const std::vector<std::string>& v, const std::string& x) {
@@ -88,6 +95,14 @@ double cli_args::positive_double(const std::string& name, double fallback) const
   const auto x = parse_double(*v);
   if (!x || !(*x > 0)) usage_error("--" + name + " needs a positive number, got '" + *v + "'");
   return *x;
+}
+
+int cli_args::failed(const std::exception& e) const {
+  std::cerr << tool_ << ": " << e.what() << "\n";
+  const bool bad_input = dynamic_cast<const csv_error*>(&e) != nullptr ||
+                         dynamic_cast<const config_error*>(&e) != nullptr ||
+                         dynamic_cast<const std::invalid_argument*>(&e) != nullptr;
+  return bad_input ? 2 : 1;
 }
 
 void cli_args::usage_error(const std::string& message) const {

@@ -3,6 +3,7 @@
 // "TOOL: message" and the usage on stderr and exits 2.
 #pragma once
 
+#include <exception>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,11 @@ class cli_args {
   const std::string& command_line() const { return command_line_; }
 
   [[noreturn]] void usage_error(const std::string& message) const;
+  // Prints "TOOL: what" and returns the exit status of a tool stopped by `e` (experiments/
+  // README.md, "Exit statuses"): 2 for bad input (a csv_error or config_error: an input missing,
+  // unreadable or malformed, an output over an input, a folder in use; std::invalid_argument: a
+  // value out of range), 1 for the rest (an output that cannot be written: an I/O error).
+  int failed(const std::exception& e) const;
 
  private:
   std::string tool_;

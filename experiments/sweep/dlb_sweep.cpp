@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -144,6 +145,7 @@ struct active_run {
   steady::time_point start;
   std::string started_utc;
   fs::path log;
+  fs::path private_dir;  // an MPI run's Open MPI files (make_mpi_run_dir), removed when it ends
 };
 
 // The command line, read and checked (usage errors exit 2 from cli_args).
@@ -280,8 +282,8 @@ void print_plan(const sweep_plan& plan, const sweep_options& o,
   }
 }
 
-// The runs of the plan still to do, `jobs` at a time, each recorded as it ends; SIGINT and
-// SIGTERM end the current runs (not recorded) and stop.
+// The runs of the plan still to do, `jobs` at a time, each recorded as it ends; SIGINT, SIGTERM
+// and SIGHUP end the current runs (not recorded) and stop.
 class sweep_runner {
  public:
   sweep_runner(const sweep_plan& plan, const sweep_options& o, todo_list todo, results_store& store,
@@ -293,7 +295,7 @@ class sweep_runner {
     while ((next_ < todo_.size() && stop_signal_ == 0) || !active_.empty()) {
       start_ready();
       const int s = signals_.wait(std::chrono::milliseconds(50));
-      if (s == SIGINT || s == SIGTERM) {
+      if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
         stop(s);
         break;
       }
@@ -329,21 +331,49 @@ class sweep_runner {
                 << "\n";
       a.started_utc = utc_now();
       a.start = steady::now();
-      a.child =
-          std::make_unique<child_process>(argv_of(*a.run, o_), a.log, signals_.original_mask());
-      guard_.started(a.child->pid());
+      std::vector<std::string> env;
+      if (a.run->backend == "mpi") {
+        a.private_dir = make_mpi_run_dir(a.index);
+        env = mpi_run_env(a.private_dir, mpi_as_root());
+      }
+      a.child = std::make_unique<child_process>(argv_of(*a.run, o_), a.log,
+                                                signals_.original_mask(), env);
+      guard_.started(a.child->pid(), a.private_dir);
       active_.push_back(std::move(a));
     }
   }
 
+  // As root, Open MPI starts only with its allow-root variables: set for the MPI runs where the
+  // user has not set them, and said once.
+  bool mpi_as_root() {
+    if (::geteuid() != 0 || std::getenv("OMPI_ALLOW_RUN_AS_ROOT") != nullptr) return false;
+    if (!root_notice_given_) {
+      std::cerr << "dlb_sweep: running as root: OMPI_ALLOW_RUN_AS_ROOT=1 "
+                   "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 set for the MPI runs (Open MPI refuses to "
+                   "run as root without them)\n";
+      root_notice_given_ = true;
+    }
+    return true;
+  }
+
+  // A run is over (ended or stopped): the guard forgets it, its private folder goes.
+  void release(const active_run& a) {
+    guard_.ended(a.child->pid());
+    std::error_code ec;
+    if (!a.private_dir.empty()) fs::remove_all(a.private_dir, ec);
+  }
+
   void stop(int s) {
     stop_signal_ = s;
-    std::cerr << "dlb_sweep: " << (s == SIGINT ? "interrupted" : "terminated")
+    std::cerr << "dlb_sweep: "
+              << (s == SIGINT   ? "interrupted"
+                  : s == SIGHUP ? "hung up"
+                                : "terminated")
               << "; ending the current run" << (active_.size() > 1 ? "s" : "")
               << " (not recorded)\n";
     for (auto& a : active_) {
       a.child->terminate(o_.grace, signals_);
-      guard_.ended(a.child->pid());
+      release(a);
     }
     active_.clear();
   }
@@ -358,7 +388,7 @@ class sweep_runner {
         end = child_end{child_end::kind::timed_out, 0};
       }
       if (end) {
-        guard_.ended(a.child->pid());
+        release(a);
         finish(a, *end);
         active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(i));
       } else {
@@ -426,6 +456,7 @@ class sweep_runner {
   double finished_wall_ = 0;
   std::map<std::string, int> counts_;
   int stop_signal_ = 0;
+  bool root_notice_given_ = false;
 };
 
 }  // namespace

@@ -121,9 +121,27 @@ bool same_file(const fs::path& a, const fs::path& b) {
   return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+bool same_output(const fs::path& a, const fs::path& b) {
+  std::error_code ea, eb;
+  const fs::path na = fs::weakly_canonical(fs::absolute(a, ea), ea);
+  const fs::path nb = fs::weakly_canonical(fs::absolute(b, eb), eb);
+  if (!ea && !eb && na == nb) return true;
+  return same_file(a, b);
+}
+
 void refuse_output_over_inputs(const cli_args& args,
                                const std::vector<std::pair<std::string, std::string>>& outputs,
                                const std::vector<std::pair<std::string, std::string>>& inputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+      if (same_output(outputs[i].second, outputs[j].second)) {
+        args.usage_error(outputs[i].first + " " + outputs[i].second + " and " + outputs[j].first +
+                         " " + outputs[j].second +
+                         " name one file: refusing to write two outputs over each other (name "
+                         "two files)");
+      }
+    }
+  }
   for (const auto& [out_option, out] : outputs) {
     for (const auto& [in_option, in] : inputs) {
       if (same_file(out, in)) {
@@ -197,9 +215,10 @@ void write_atomically(const fs::path& path, std::string_view text, bool rewritin
     ::umask(mask);
     if (::fchmod(fd, 0666 & ~mask) != 0)
       throw std::runtime_error("cannot set the mode of " + tmp.string() + ": " + errno_text());
-    write_all(fd, text, tmp);
+    // Named by the output, not its temporary file (removed below).
+    write_all(fd, text, path);
     if (::fsync(fd) != 0)
-      throw std::runtime_error("cannot sync " + tmp.string() + ": " + errno_text());
+      throw std::runtime_error("cannot sync " + path.string() + ": " + errno_text());
   } catch (...) {
     ::close(fd);
     ::unlink(tmp.c_str());
@@ -212,8 +231,9 @@ void write_atomically(const fs::path& path, std::string_view text, bool rewritin
 folder_lock::folder_lock(const fs::path& folder, double wait_for_dead_holder_s)
     : path_(folder / ".dlb_sweep.lock") {
   fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // An unwritable folder is an I/O error (exit 1), not bad input.
   if (fd_ < 0)
-    throw input_error("cannot open the lock file " + path_.string() + ": " + errno_text());
+    throw std::runtime_error("cannot open the lock file " + path_.string() + ": " + errno_text());
   const auto holder = [this]() -> pid_t {
     char buf[32] = {};
     const ssize_t n = ::pread(fd_, buf, sizeof buf - 1, 0);
@@ -229,7 +249,7 @@ folder_lock::folder_lock(const fs::path& folder, double wait_for_dead_holder_s)
     if (errno != EWOULDBLOCK) {
       const std::string why = errno_text();
       ::close(fd_);
-      throw input_error("cannot lock " + path_.string() + ": " + why);
+      throw std::runtime_error("cannot lock " + path_.string() + ": " + why);
     }
     const pid_t pid = holder();
     if (pid_alive(pid) || std::chrono::steady_clock::now() >= deadline) {
@@ -247,7 +267,7 @@ folder_lock::folder_lock(const fs::path& folder, double wait_for_dead_holder_s)
   if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
     const std::string why = errno_text();
     ::close(fd_);
-    throw input_error("cannot write " + path_.string() + ": " + why);
+    throw std::runtime_error("cannot write " + path_.string() + ": " + why);
   }
 }
 

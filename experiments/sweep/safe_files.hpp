@@ -52,9 +52,15 @@ std::string read_input(const std::filesystem::path& path, std::uintmax_t limit =
 // when either does not exist.
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 
-// An output, and the inputs with the option that named each ({"--results", path}). If an
+// Do two output paths name one file, existing or not: the same path once made absolute and
+// normalized (symlinks of what exists followed: "E.csv", "./E.csv", "d/../E.csv"), or the same
+// existing file (a hard link)?
+bool same_output(const std::filesystem::path& a, const std::filesystem::path& b);
+
+// The outputs and the inputs with the option that named each ({"--results", path}). If an
 // output is one of the inputs, prints "TOOL: --out OUT is the same file as --results IN: ..."
-// and exits 2 (args.usage_error).
+// and exits 2 (args.usage_error); so too if two outputs name one file (same_output: "--out E.csv
+// and --markdown ./E.csv name one file"), before anything is written.
 void refuse_output_over_inputs(const cli_args& args,
                                const std::vector<std::pair<std::string, std::string>>& outputs,
                                const std::vector<std::pair<std::string, std::string>>& inputs);
@@ -80,7 +86,8 @@ void commit_output(const std::filesystem::path& tmp, const std::filesystem::path
 // exec: the runs a sweep starts do not hold it; a process forked without exec does.
 class folder_lock {
  public:
-  // Takes the lock, or throws input_error naming the folder and the pid written by the holder.
+  // Takes the lock, or throws input_error naming the folder and the pid written by the holder
+  // (exit 2), or std::runtime_error when the folder cannot hold a lock file (an I/O error, exit 1).
   // When the recorded holder is no longer alive (a killed sweep whose runs are being ended),
   // waits up to `wait_for_dead_holder_s` for the lock to be released first.
   explicit folder_lock(const std::filesystem::path& folder, double wait_for_dead_holder_s = 30.0);

@@ -20,6 +20,7 @@
 
 #include "sweep/csv_table.hpp"
 #include "sweep/results_store.hpp"
+#include "sweep/sha256.hpp"
 
 namespace fs = std::filesystem;
 using dlb::sweep::csv_table;
@@ -469,10 +470,15 @@ sizes = n=400 r=400 m=400
   EXPECT_EQ(out.back(), "expected results: " + std::to_string(rows.rows.size()) + " of " +
                             std::to_string(rows.rows.size()) + " within tolerance");
 
-  // A band that excludes the run: the check says OUTSIDE for it and exits 1.
+  // A band that excludes the run (in a file sealed again as dlb_expected seals it: its last
+  // line, the row count and the SHA-256 of the rest): the check says OUTSIDE and exits 1.
   std::string text = slurp(expected);
-  const auto moved = write("moved.csv", std::regex_replace(text, std::regex(R"(,number,([^,]*),[^,]*,[^,]*,)"),
-                                                           ",number,$1,100,200,"));
+  text.erase(text.rfind("# integrity: "));
+  text = std::regex_replace(text, std::regex(R"(,number,([^,]*),[^,]*,[^,]*,)"),
+                            ",number,$1,100,200,");
+  const auto moved =
+      write("moved.csv", text + "# integrity: rows=" + std::to_string(rows.rows.size()) +
+                             " sha256=" + dlb::sweep::sha256_hex(text) + "\n");
   r = run({DLB_EXPECTED_BIN, "--sweep", input, "--expected", moved.string()});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("OUTSIDE s norm MXM"), std::string::npos) << r.out;
@@ -485,11 +491,13 @@ sizes = n=400 r=400 m=400
   };
   const std::vector<bad> table = {
       {{"--sweep", input, "--expected", (dir_ / "none.csv").string()}, "none.csv"},
-      {{"--sweep", input, "--expected", write("bad.csv", "key,kind,expected,lo,hi,verdicts\nx,number,a,0,1,\n").string()},
+      {{"--sweep", input, "--expected",
+        write("bad.csv", "key,kind,expected,lo,hi,verdicts\nx,number,a,0,1,\n").string()},
        "bad.csv"},
       {{"--sweep", "s=" + (dir_ / "missing.csv").string(), "--expected", expected}, "missing.csv"},
       {{"--sweep", "nameless", "--expected", expected}, "--sweep must be NAME=FILE"},
-      {{"--sweep", input, "--subset", "9", "--out", (dir_ / "e2.csv").string()}, "subsets of 9 of 3"},
+      {{"--sweep", input, "--subset", "9", "--out", (dir_ / "e2.csv").string()},
+       "subsets of 9 of 3"},
       {{"--sweep", input, "--subset", "2", "--out", results_.string()}, "is the same file as"},
       {{"--sweep", input}, "--out"},
   };
@@ -509,7 +517,9 @@ TEST_F(SweepDriver, ShippedConfigsParse) {
     auto r = run({DLB_SWEEP_BIN, "--config", std::string(SWEEP_CONFIGS_DIR) + "/" + name, "--out",
                   results_.string(), "--bin-dir", bin_.string(), "--dry-run"});
     EXPECT_EQ(r.code, 0) << name << ": " << r.err;
-    const std::size_t at_least = name == "quick-mpi.conf" ? 1u : name == "crosscheck.conf" ? 10u : 50u;
+    const std::size_t at_least = name == "quick-mpi.conf"    ? 1u
+                                 : name == "crosscheck.conf" ? 10u
+                                                             : 50u;
     EXPECT_GT(lines_of(r.out).size(), at_least) << name;
     const bool sim = name == "paper.conf" || name == "quick-check.conf";
     for (const auto& l : lines_of(r.out)) {
@@ -604,7 +614,8 @@ TEST_F(SweepDriver, BackendOptionOverridesTheConfigAndTheEchoIsChecked) {
   args.insert(args.end(), {"--backend", "simgrid"});
   r = run(args);
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("--backend must be pvm, sim or mpi, got 'simgrid'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--backend must be pvm, sim or mpi, got 'simgrid'"), std::string::npos)
+      << r.err;
 
   // An app that ran on another backend than asked: the run is failed, with the reason.
   args = sweep_args(

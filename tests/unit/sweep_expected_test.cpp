@@ -7,6 +7,7 @@
 
 #include "report/expected.hpp"
 #include "sweep/csv_table.hpp"
+#include "sweep/sha256.hpp"
 
 namespace dlb::report {
 namespace {
@@ -40,7 +41,8 @@ TEST(SeedSubsets, KOutOfRangeIsRefused) {
 TEST(KeepSeeds, KeepsTheChosenSeedsAndEveryRunWithoutLoad) {
   sweep::csv_table t;
   t.columns = {"seed", "ml", "status"};
-  t.rows = {{"1", "5", "ok"}, {"2", "5", "ok"}, {"3", "5", "ok"}, {"1", "0", "ok"}, {"2", "0", "ok"}};
+  t.rows = {
+      {"1", "5", "ok"}, {"2", "5", "ok"}, {"3", "5", "ok"}, {"1", "0", "ok"}, {"2", "0", "ok"}};
   const auto kept = keep_seeds(t, {2});
   ASSERT_EQ(kept.rows.size(), 3u);
   EXPECT_EQ(kept.rows[0][0], "2");
@@ -120,9 +122,12 @@ TEST(CheckExpected, NumbersInsideTheirBandVerdictsAmongTheAllowed) {
     bool n_ok, v_ok;
   };
   const std::vector<row> table = {
-      {0.8, "holds", true, true},   {0.7, "holds", true, true},
-      {0.9, "holds", true, true},   {0.6999, "holds", false, true},
-      {0.95, "does not hold", false, false}, {std::nullopt, "", false, false},
+      {0.8, "holds", true, true},
+      {0.7, "holds", true, true},
+      {0.9, "holds", true, true},
+      {0.6999, "holds", false, true},
+      {0.95, "does not hold", false, false},
+      {std::nullopt, "", false, false},
   };
   for (const auto& r : table) {
     measurements got;
@@ -137,9 +142,11 @@ TEST(CheckExpected, NumbersInsideTheirBandVerdictsAmongTheAllowed) {
   measurements all;
   all["n"].number = 0.8;
   all["v"].verdict = "holds";
-  EXPECT_EQ(check_summary(check_expected(expected, all)), "expected results: 2 of 2 within tolerance");
+  EXPECT_EQ(check_summary(check_expected(expected, all)),
+            "expected results: 2 of 2 within tolerance");
   all["v"].verdict = "does not hold";
-  EXPECT_EQ(check_summary(check_expected(expected, all)), "expected results: 1 of 2 within tolerance");
+  EXPECT_EQ(check_summary(check_expected(expected, all)),
+            "expected results: 1 of 2 within tolerance");
 }
 
 TEST(CheckExpected, SaysWhetherAValueIsOursAtTheSameSeeds) {
@@ -158,7 +165,8 @@ TEST(CheckExpected, SaysWhetherAValueIsOursAtTheSameSeeds) {
     std::string v;
     std::size_t same;
   };
-  const std::vector<row> table = {{0.8, "holds", 3}, {0.7, "holds", 2}, {0.8000000001, "does not hold", 2}};
+  const std::vector<row> table = {
+      {0.8, "holds", 3}, {0.7, "holds", 2}, {0.8000000001, "does not hold", 2}};
   for (const auto& r : table) {
     measurements got = numbers(r.x, 1);
     got["v"].verdict = r.v;
@@ -190,6 +198,61 @@ TEST(ExpectedFile, WrittenAndReadBack) {
   EXPECT_DOUBLE_EQ(back[0].expected, 0.4);
   EXPECT_DOUBLE_EQ(back[0].hi, 5);
   EXPECT_EQ(back[1].verdicts, rows[1].verdicts);
+}
+
+// FIPS 180-4's examples and the empty text; 55, 56 and 64 bytes cross the padding's block edge.
+TEST(Sha256, KnownDigests) {
+  struct row {
+    std::string text, hex;
+  };
+  const std::vector<row> table = {
+      {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+      {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+      {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+      {std::string(55, 'a'), "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"},
+      {std::string(56, 'a'), "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"},
+      {std::string(64, 'a'), "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"},
+  };
+  for (const auto& r : table) EXPECT_EQ(sweep::sha256_hex(r.text), r.hex) << r.text.size();
+}
+
+// A sealed file reads back; cut, edited, a row taken out or without its seal it is refused,
+// naming the file.
+TEST(ExpectedFile, SealedFileIsCheckedWhole) {
+  std::vector<expected_row> rows(3);
+  for (int i = 0; i < 3; ++i)
+    rows[i] = fixed_band("q" + std::to_string(i), 0.5 + i, 0, 5, "target");
+  const auto table = expected_table(rows);
+  const std::string body = sweep::format_csv_table(table);
+  const std::string sealed = seal_expected(body, table.rows.size());
+  EXPECT_EQ(sealed.substr(body.size()),
+            "# integrity: rows=3 sha256=" + sweep::sha256_hex(body) + "\n");
+  ASSERT_EQ(read_sealed_expected(sealed, "E.csv").size(), 3u);
+  std::string edited = sealed;
+  edited[body.find("0.5")] = '7';
+  const auto last_row = body.rfind('\n', body.size() - 2) + 1;
+  struct row {
+    std::string text, message;
+  };
+  const std::vector<row> cases = {
+      {sealed.substr(0, sealed.size() - 40), "E.csv: cut short"},
+      {sealed.substr(0, body.size() / 2), "E.csv: cut short"},
+      {body, "E.csv: cut short or not written by dlb_expected: no integrity line"},
+      {edited, "E.csv: its content does not match its checksum"},
+      {body.substr(0, last_row) + sealed.substr(body.size()), "its checksum"},
+      {seal_expected(body, 4), "E.csv: holds 3 rows where its integrity line says 4"},
+      {body + "# integrity: rows=3 sha256=abc\n", "a malformed integrity line"},
+      {"", "E.csv: cut short"},
+  };
+  for (const auto& c : cases) {
+    try {
+      read_sealed_expected(c.text, "E.csv");
+      ADD_FAILURE() << "accepted: " << c.text;
+    } catch (const sweep::csv_error& e) {
+      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(ExpectedFile, MalformedRowsAreRefusedNamingTheLine) {
