@@ -23,6 +23,7 @@ unset CPATH C_INCLUDE_PATH CPLUS_INCLUDE_PATH LIBRARY_PATH LD_LIBRARY_PATH PKG_C
       CMAKE_PREFIX_PATH DLB_NETWORK_DIR CFLAGS CXXFLAGS LDFLAGS DLB_POLICY
 
 allow_mpi_as_root
+private_mpi_files "$work/mpi"
 
 echo "== install into $work/prefix"
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"

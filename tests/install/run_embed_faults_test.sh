@@ -24,6 +24,7 @@ unset CPATH CPLUS_INCLUDE_PATH LIBRARY_PATH LD_LIBRARY_PATH PKG_CONFIG_PATH CMAK
       DLB_NETWORK_DIR CXXFLAGS LDFLAGS DLB_POLICY
 
 allow_mpi_as_root
+private_mpi_files "$work/mpi"
 
 echo "== install into $work/prefix, build tests/install/embed out of the source tree"
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
