@@ -126,6 +126,16 @@ multihost-demo: build
 bench: build
 	$(BUILD)/experiments/pvm_pingpong_bench --benchmark_repetitions=7 --benchmark_enable_random_interleaving=true
 
+# The simulated backend's speed (experiments/bench/sim_speed_bench.cpp): median wall and CPU
+# seconds, peak memory, simulated messages and synchronizations per wall second of the paper's
+# heaviest runs (SIM_BENCH_SETS=paper,scale,targets adds the scale study's; BENCH_REPS: repetitions).
+# SIM_BENCH_BASE=DIR: a second apps folder (another revision's build/apps), alternated with this.
+.PHONY: bench-sim
+SIM_BENCH_SETS ?= paper
+bench-sim: build
+	$(BUILD)/experiments/sim_speed_bench --apps this=$(BUILD)/apps --reps $(BENCH_REPS) \
+	  --sets $(SIM_BENCH_SETS) $(if $(SIM_BENCH_BASE),--apps base=$(SIM_BENCH_BASE))
+
 # Figure 1.6 alone: characterize the emulated 1996 network and the real loopback, and plot them.
 figure-1-6: build
 	mkdir -p results/network

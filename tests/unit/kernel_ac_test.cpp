@@ -45,6 +45,31 @@ TEST(KernelAc, PartialSumsCoverEveryTermOnce) {
   }
 }
 
+// X * B[j] computed once per j (what the program and the reference run) gives the same bits as
+// the paper's X * B[j] * C[j-i] term by term, on values whose products round.
+TEST(KernelAc, ScaledTermsGiveTheSameBits) {
+  for (std::size_t length = 1; length <= 41; length += 4) {
+    std::vector<double> b(length), c(length);
+    for (std::size_t j = 0; j < length; ++j) {
+      b[j] = 1.0 / static_cast<double>(j + 3);
+      c[j] = 1.0 / static_cast<double>(2 * j + 7);
+    }
+    const double x = 1.0 / 3.0;
+    const std::vector<double> xb = apps::ac::scaled_b(b.data(), x, length);
+    std::vector<double> a(length, -1.0), a_scaled(length, -2.0);
+    for (std::size_t k = 0; k < (length + 1) / 2; ++k) {
+      apps::ac::compute_iteration(b.data(), c.data(), x, length, k, a.data());
+      apps::ac::compute_iteration_scaled(xb.data(), c.data(), length, k, a_scaled.data());
+    }
+    for (std::size_t i = 0; i < length; ++i) {
+      EXPECT_EQ(apps::ac::compute_element_scaled(xb.data(), c.data(), length, i),
+                apps::ac::compute_element(b.data(), c.data(), x, length, i))
+          << "length " << length << ", i " << i;
+      EXPECT_EQ(a_scaled[i], a[i]) << "length " << length << ", i " << i;
+    }
+  }
+}
+
 TEST(KernelAc, IterationWritesOnlyItsOriginals) {
   const double b[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
   const double c[] = {1, 1, 1, 1, 1, 1, 1, 1, 1};

@@ -2,8 +2,11 @@
 #include "backends/sim/sim.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <deque>
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <simgrid/kernel/ProfileBuilder.hpp>
@@ -118,6 +121,14 @@ struct world::state {
   bool master_on_slave1 = false;
   bool local(int a, int b) const { return master_on_slave1 && a + b == 1; }
   std::vector<int> transmitter_of;  // by rank; -1: none
+  // What the run cost the simulator (DLB_SIM_STATS): messages handed to the network, one per
+  // destination, and the bytes they were charged.
+  std::uint64_t messages = 0;
+  std::uint64_t message_bytes = 0;
+  void count(std::uint64_t bytes) {
+    ++messages;
+    message_bytes += bytes;
+  }
   // The master's and the slaves' hosts (speeds, load profiles), their routes and mailboxes.
   void add_hosts(sg::NetZone* zone, const run_params& params, sg::Link* shared);
   // The network interfaces of the medium (one for the Ethernet, one per port when switched).
@@ -134,6 +145,7 @@ struct world::state {
   // A message that must never block its sender (abort, exit notices): detached.
   void post(int from, int to, int tag) {
     if (done[static_cast<std::size_t>(to)]) return;
+    count(0);
     auto* m = new message{from, tag, {}};
     mailboxes[static_cast<std::size_t>(to)]->put_init(m, 0)->detach(
         [](void* p) { delete static_cast<message*>(p); });
@@ -162,6 +174,7 @@ class sim_transport final : public transport {
   void send_shared(int to, int tag, const std::shared_ptr<bytes>& payload,
                    std::size_t charged_bytes) {
     if (w_.done[static_cast<std::size_t>(to)]) return;  // as PVM drops messages to exited tasks
+    w_.count(charged_bytes);
     auto* m = new message{rank_, tag, payload};
     // The receiver's mailbox has a permanent receiver, so a transfer starts at once.
     const int k = w_.transmitter_of[static_cast<std::size_t>(rank_)];
@@ -183,6 +196,7 @@ class sim_transport final : public transport {
     // Only aborts and unmodelled networks come here: detached, never blocking the sender.
     for (int r : to) {
       if (w_.done[static_cast<std::size_t>(r)]) continue;
+      w_.count(payload.size());
       auto* m = new message{rank_, tag, std::make_shared<bytes>(payload)};
       mailbox(r)->put_init(m, payload.size())->detach([](void* p) {
         delete static_cast<message*>(p);
@@ -494,6 +508,9 @@ bool world::deadlocked() const {
   return false;
 }
 
+std::uint64_t world::messages() const { return state_->messages; }
+std::uint64_t world::message_bytes() const { return state_->message_bytes; }
+
 std::string world::deadlock_report() const {
   const auto& s = *state_;
   std::ostringstream os;
@@ -512,6 +529,24 @@ std::string world::deadlock_report() const {
 }  // namespace dlb::sim
 
 namespace dlb::detail {
+
+namespace {
+
+// DLB_SIM_STATS=FILE: one line appended per run (sim.hpp). A file that cannot be written is
+// said on the error stream; the run's result stands.
+void append_sim_stats(const launch_spec& spec, const sim::world& w, double virtual_s,
+                      double engine_wall_s) {
+  const char* path = std::getenv("DLB_SIM_STATS");
+  if (path == nullptr || *path == '\0') return;
+  std::ofstream out(path, std::ios::app);
+  out << "SIMSTATS app=" << spec.name << " messages=" << w.messages()
+      << " message_bytes=" << w.message_bytes() << " virtual_s=" << virtual_s
+      << " engine_wall_s=" << engine_wall_s << '\n';
+  if (!out)
+    report_of(spec)(report_kind::notice, "DLB_SIM_STATS: cannot append to " + std::string(path));
+}
+
+}  // namespace
 
 int launch_sim(const launch_spec& spec, options opts, run_params params, const app_body& body) {
   sim::engine e;
@@ -532,7 +567,11 @@ int launch_sim(const launch_spec& spec, options opts, run_params params, const a
     }
     return run_task(*rt, spec, body);
   });
+  const auto engine_start = std::chrono::steady_clock::now();
   const double end = e.run();
+  append_sim_stats(
+      spec, w, end,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - engine_start).count());
   if (setup_error) throw *setup_error;
   if (w.deadlocked()) {
     std::ostringstream os;

@@ -23,10 +23,15 @@
 // A run whose actors all wait for each other is SimGrid's deadlock: the run fails with every
 // task's state (what it was waiting for), never hangs.
 //
+// With the environment variable DLB_SIM_STATS=FILE, a run appends one line to FILE when it ends:
+// what it cost the simulator (messages, their bytes, virtual and wall seconds of the engine);
+// experiments/bench/sim_speed_bench.cpp reads it.
+//
 // Several worlds can share one engine (nothing here is global): each has its own hosts, links
 // and mailboxes, named after the world.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -79,6 +84,9 @@ class world {
   // line each ("slave 3: waiting for the master's decision (loop 1, group 0, ...)").
   bool deadlocked() const;
   std::string deadlock_report() const;
+  // Messages handed to the network so far (one per destination), and the bytes charged for them.
+  std::uint64_t messages() const;
+  std::uint64_t message_bytes() const;
 
   struct state;
 
