@@ -28,6 +28,11 @@ namespace {
 // paper's measured times (experiments/regime/calibration.md); 1.15e-6 at the old regime (tl = 5 s).
 constexpr const char* kCalibratedTOp = "8.61e-7";
 
+// The master's cost per transposed element, beyond the swaps at t_op: fitted to the paper's three
+// P = 4 no-DLB entries and adopted after it predicted the P = 16 entries (the transpose test,
+// experiments/regime/transpose.md and transpose-result.md).
+constexpr const char* kTransposeCost = "7.44e-5";
+
 // N = n(n+1)/2 columns of N doubles: n = 80 gives 3240 x 3240 (84 MB per task).
 constexpr std::int64_t kMaxN = 80;
 
@@ -36,9 +41,9 @@ std::vector<dlb::option_spec> app_options() {
       {"n", "30", "the paper's input parameter; the array is N x N, N = n(n+1)/2"},
       apps::common::t_op_option(kCalibratedTOp),
       apps::common::t_op_factor_option(),
-      {"transpose-cost", "0",
+      {"transpose-cost", kTransposeCost,
        "base seconds per transposed element charged to the master on top of the swaps at t_op "
-       "(the transpose test, experiments/regime/transpose.md; 0: the swaps at t_op only)"},
+       "(fitted by the transpose test, experiments/regime/transpose.md; 0: the swaps only)"},
   };
 }
 
