@@ -471,8 +471,9 @@ sizes = n=400 r=400 m=400
 
   // A band that excludes the run: the check says OUTSIDE for it and exits 1.
   std::string text = slurp(expected);
-  const auto moved = write("moved.csv", std::regex_replace(text, std::regex(R"(,number,([^,]*),[^,]*,[^,]*,)"),
-                                                           ",number,$1,100,200,"));
+  const auto moved =
+      write("moved.csv", std::regex_replace(text, std::regex(R"(,number,([^,]*),[^,]*,[^,]*,)"),
+                                            ",number,$1,100,200,"));
   r = run({DLB_EXPECTED_BIN, "--sweep", input, "--expected", moved.string()});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("OUTSIDE s norm MXM"), std::string::npos) << r.out;
@@ -485,11 +486,13 @@ sizes = n=400 r=400 m=400
   };
   const std::vector<bad> table = {
       {{"--sweep", input, "--expected", (dir_ / "none.csv").string()}, "none.csv"},
-      {{"--sweep", input, "--expected", write("bad.csv", "key,kind,expected,lo,hi,verdicts\nx,number,a,0,1,\n").string()},
+      {{"--sweep", input, "--expected",
+        write("bad.csv", "key,kind,expected,lo,hi,verdicts\nx,number,a,0,1,\n").string()},
        "bad.csv"},
       {{"--sweep", "s=" + (dir_ / "missing.csv").string(), "--expected", expected}, "missing.csv"},
       {{"--sweep", "nameless", "--expected", expected}, "--sweep must be NAME=FILE"},
-      {{"--sweep", input, "--subset", "9", "--out", (dir_ / "e2.csv").string()}, "subsets of 9 of 3"},
+      {{"--sweep", input, "--subset", "9", "--out", (dir_ / "e2.csv").string()},
+       "subsets of 9 of 3"},
       {{"--sweep", input, "--subset", "2", "--out", results_.string()}, "is the same file as"},
       {{"--sweep", input}, "--out"},
   };
@@ -509,7 +512,9 @@ TEST_F(SweepDriver, ShippedConfigsParse) {
     auto r = run({DLB_SWEEP_BIN, "--config", std::string(SWEEP_CONFIGS_DIR) + "/" + name, "--out",
                   results_.string(), "--bin-dir", bin_.string(), "--dry-run"});
     EXPECT_EQ(r.code, 0) << name << ": " << r.err;
-    const std::size_t at_least = name == "quick-mpi.conf" ? 1u : name == "crosscheck.conf" ? 10u : 50u;
+    const std::size_t at_least = name == "quick-mpi.conf"    ? 1u
+                                 : name == "crosscheck.conf" ? 10u
+                                                             : 50u;
     EXPECT_GT(lines_of(r.out).size(), at_least) << name;
     const bool sim = name == "paper.conf" || name == "quick-check.conf";
     for (const auto& l : lines_of(r.out)) {
@@ -604,7 +609,8 @@ TEST_F(SweepDriver, BackendOptionOverridesTheConfigAndTheEchoIsChecked) {
   args.insert(args.end(), {"--backend", "simgrid"});
   r = run(args);
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("--backend must be pvm, sim or mpi, got 'simgrid'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--backend must be pvm, sim or mpi, got 'simgrid'"), std::string::npos)
+      << r.err;
 
   // An app that ran on another backend than asked: the run is failed, with the reason.
   args = sweep_args(
@@ -745,6 +751,10 @@ TEST_F(SweepDriver, PipelineProducesSummaryFiguresAndReport) {
   EXPECT_NE(md.find("](figures/fig1_7_mxm.png)"), std::string::npos);
   EXPECT_NE(md.find("dlb_plot_normalized ...\n"), std::string::npos);
   EXPECT_NE(md.find("no run lagged more than 1%"), std::string::npos);
+  // Each claim diagnosed over the seeds: one line per claim on stdout, a section in the report.
+  EXPECT_NE(rep.out.find("M1 reproduced: strict holds (1)"), std::string::npos) << rep.out;
+  EXPECT_NE(rep.out.find("T1 refuted: strict does not hold (0)"), std::string::npos) << rep.out;
+  EXPECT_NE(md.find("## Each claim diagnosed"), std::string::npos);
 }
 
 TEST_F(SweepDriver, PlotsAHandMadeSummaryWithErrorBars) {
