@@ -208,6 +208,12 @@ def write(a, c, rms, rows):
             L.append("| loop %s | 4 | %d | %.1f [%.1f, %.1f] s | %.1f s | %.1f s | %.2f | %s |" % (
                 r["what"], r["n"], r["paper"], r["lo"], r["hi"], r["ours0"], r["ours"], r["ours"] / r["paper"],
                 "inside" if inside else "outside"))
+    loops = [r for r in rows if r["kind"] == "loop"]
+    in0 = sum(1 for r in loops if r["lo"] <= r["ours0"] <= r["hi"])
+    in1 = sum(1 for r in loops if r["lo"] <= r["ours"] <= r["hi"])
+    L += ["", "Loop times inside the paper's intervals: %d of %d at c_T = 0, %d of %d at the fitted c_T "
+          "(the transpose adds time between the loops only; loop 2 meets the load later)."
+          % (in0, len(loops), in1, len(loops))]
     L += ["", "## Verdict", "",
           "P = 16 entries within 25 %%: %d of 3; ratios within 0.15: %d of 3. By the criterion fixed in "
           "`transpose.md`: **%s**." % (ok16, okr, "adopted" if adopt else "rejected"), "",
