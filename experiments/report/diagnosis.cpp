@@ -214,9 +214,12 @@ void local_global_checks(checks& out, const std::string& claim, const std::vecto
     const auto& b = i == 0 ? locals : globals;
     const auto& w = i == 0 ? globals : locals;
     const std::string bb = best_among(r, b), bw = best_among(r, w);
+    // The words name the sides, not the strategies: the best of a side may change between
+    // bootstrap replicates, and the check must stay the same one (claim_check::key).
     out.push_back(make(claim, *ext[i], measure::total,
-                       std::string(i == 0 ? "smallest: " : "largest: ") + bb + " before " + bw, bb,
-                       bw, val(r, bw) - val(r, bb)));
+                       i == 0 ? "smallest size: the best local before the best global"
+                              : "largest size: the best global before the best local",
+                       bb, bw, val(r, bw) - val(r, bb)));
   }
 }
 
@@ -251,7 +254,7 @@ void prediction_checks(checks& out, const std::vector<config_view>& all) {
     if (!r || !p || std::find(strategies().begin(), strategies().end(), *p) == strategies().end())
       continue;
     out.push_back(first_check("O2", c, measure::total, *r, *p));
-    out.back().what = "predicted " + *p + " first";
+    out.back().what = "the predicted best first";  // which one may change between replicates
   }
 }
 

@@ -179,4 +179,21 @@ TEST(Diagnosis, ChecksAgreeWithTheStrictVerdicts) {
   }
 }
 
+// A check's key must not depend on which strategy wins a side (that changes between bootstrap
+// replicates): the same configurations with the sides' winners swapped give the same keys.
+TEST(Diagnosis, CheckKeysDoNotDependOnTheWinners) {
+  const std::vector<config> a{{"ac", 16, "n=100", {0.80, 0.78, 0.75, 0.74}},
+                              {"ac", 16, "n=250", {0.70, 0.69, 0.75, 0.74}}};
+  const std::vector<config> b{{"ac", 16, "n=100", {0.78, 0.80, 0.74, 0.75}},
+                              {"ac", 16, "n=250", {0.69, 0.70, 0.74, 0.75}}};
+  const auto keys = [](const std::vector<config>& cs) {
+    const auto rows = rows_of(cs);
+    std::vector<std::string> k;
+    for (const auto& c : claim_checks(group_configs(rows))) k.push_back(c.key());
+    return k;
+  };
+  EXPECT_FALSE(keys(a).empty());
+  EXPECT_EQ(keys(a), keys(b));
+}
+
 }  // namespace
