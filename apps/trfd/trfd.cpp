@@ -28,6 +28,11 @@ namespace {
 // paper's measured times (experiments/regime/calibration.md); 1.15e-6 at the old regime (tl = 5 s).
 constexpr const char* kCalibratedTOp = "8.61e-7";
 
+// The master's cost per transposed element, beyond the swaps at t_op: fitted to the paper's three
+// P = 4 no-DLB entries and adopted after it predicted the P = 16 entries (the transpose test,
+// experiments/regime/transpose.md and transpose-result.md).
+constexpr const char* kTransposeCost = "7.44e-5";
+
 // N = n(n+1)/2 columns of N doubles: n = 80 gives 3240 x 3240 (84 MB per task).
 constexpr std::int64_t kMaxN = 80;
 
@@ -36,6 +41,9 @@ std::vector<dlb::option_spec> app_options() {
       {"n", "30", "the paper's input parameter; the array is N x N, N = n(n+1)/2"},
       apps::common::t_op_option(kCalibratedTOp),
       apps::common::t_op_factor_option(),
+      {"transpose-cost", kTransposeCost,
+       "base seconds per transposed element charged to the master on top of the swaps at t_op "
+       "(fitted by the transpose test, experiments/regime/transpose.md; 0: the swaps only)"},
   };
 }
 
@@ -50,6 +58,14 @@ apps::trfd::problem problem_of(const dlb::options& o) {
 void validate(const dlb::options& o) {
   problem_of(o);
   apps::common::validate_t_op(o);
+  o.real("transpose-cost", 0.0, 1.0);
+}
+
+// The master's sequential transpose in base seconds: N(N-1)/2 swaps at t_op, plus c_T per
+// transposed element (N(N-1): each swap moves two) when the transpose test's cost is asked for.
+double transpose_seconds(const dlb::options& o, std::size_t n, double t_op) {
+  const double swaps = static_cast<double>(apps::trfd::transpose_ops(n));
+  return swaps * t_op + 2.0 * swaps * o.real("transpose-cost", 0.0, 1.0);
 }
 
 // Loop 1: uniform, one column per iteration.
@@ -134,7 +150,7 @@ int report(dlb::runtime& rt, const apps::trfd::problem& p, double t_op,
            apps::common::predicted_best(st2, dlb::core::model_load::estimated))
       .add("loop1_est_ml", apps::common::estimated_ml(st1))
       .add("loop1_est_tl", apps::common::estimated_tl(st1))
-      .add("transpose_s", static_cast<double>(apps::trfd::transpose_ops(n)) * t_op);
+      .add("transpose_s", transpose_seconds(rt.opts(), n, t_op));
   if (dlb::core::is_customized(st1.strategy)) {
     line.add("loop1_chosen", apps::common::chosen_strategy(st1))
         .add("loop2_chosen", apps::common::chosen_strategy(st2));
@@ -243,7 +259,7 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
     after_loop1 = A.values();  // kept to check loop 1 on its own
     apps::trfd::transpose(N, A.data());
     // Sequential work the slaves wait for: it delays loop 2's scatter on the master's clock.
-    rt.compute(static_cast<double>(apps::trfd::transpose_ops(n)) * t_op);
+    rt.compute(transpose_seconds(rt.opts(), n, t_op));
   }
 
   const dlb::run_stats st2 = loop2_figure(rt, p, t_op, A, G, DLB_arrayA, DLB_arrayG);

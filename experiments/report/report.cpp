@@ -693,6 +693,10 @@ std::string render_report(const report_inputs& in) {
   section_implied(md, in.paper_implied, configs);
   section_best(md, in, configs);
   section_claims(md, in, claims, backends_text(rows));
+  if (in.claim_diagnosis) {
+    md << "## Each claim diagnosed, and Table 1.4's differing rows\n\n"
+       << render_diagnosis(*in.claim_diagnosis) << "\n";
+  }
   section_crosscheck(md, in, rows);
   section_lag(md, in);
   section_figures(md, in);

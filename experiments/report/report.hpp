@@ -2,11 +2,13 @@
 // the claims), the emulation lag, provenance and the commands that produced it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "report/claims.hpp"
+#include "report/diagnosis.hpp"
 #include "report/implied.hpp"
 #include "report/paper.hpp"
 #include "report/summary.hpp"
@@ -22,8 +24,8 @@ struct report_inputs {
   std::vector<paper_nodlb_row> paper_nodlb;
   std::vector<paper_best_row> paper_best;
   std::vector<implied_time> paper_implied;  // Table 1.4's and the text's DLB times (implied.hpp)
-  std::vector<std::string> figures;   // links, relative to the report's directory
-  std::vector<std::string> commands;  // further commands that produced inputs (e.g. plots)
+  std::vector<std::string> figures;         // links, relative to the report's directory
+  std::vector<std::string> commands;        // further commands that produced inputs (e.g. plots)
   std::string report_command;
   double lag_flag_pct = 1.0;  // a run lagging more than this percent is flagged
   // Optional cross-check: a summary of some of the same configurations on another backend
@@ -39,6 +41,9 @@ struct report_inputs {
   // then shows each claim's share of the region beside its verdict at the defaults.
   sweep::csv_table sensitivity_claims;
   std::string sensitivity_link;
+  // Optional: each claim diagnosed with a bootstrap over the results' seeds (diagnosis.hpp), shown
+  // after the claims.
+  std::optional<diagnosis> claim_diagnosis;
 };
 
 std::string render_report(const report_inputs& in);

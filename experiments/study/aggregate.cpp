@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 
+#include "report/diagnosis.hpp"
 #include "report/summary.hpp"
 #include "sweep/text.hpp"
 
@@ -59,32 +60,17 @@ void bootstrap_support(point_result& out, const sweep::csv_table& table, int rep
                        std::uint64_t seed) {
   // Paired bootstrap: the point's seeds drawn with replacement; a drawn seed brings every run
   // of that seed (all strategies, all configurations), relabelled as its slot so that a seed
-  // drawn twice counts twice.
-  std::vector<std::string> seeds;
-  std::map<std::string, std::vector<const std::vector<std::string>*>> by_seed;
-  for (const auto& r : table.rows) {
-    const std::string s(table.field(r, "seed"));
-    if (!by_seed.count(s)) seeds.push_back(s);
-    by_seed[s].push_back(&r);
-  }
-  const auto rep_col = table.column("rep");
-  const auto seed_col = table.column("seed");
-  if (!rep_col || !seed_col || seeds.empty()) return;
+  // drawn twice counts twice (report::resample_seeds).
+  const auto seeds = report::seeds_of({table});
+  if (!table.column("rep") || seeds.empty()) return;
   std::mt19937_64 rng(seed);
   std::map<std::string, std::size_t> measured, holds;
   for (int b = 0; b < replicates; ++b) {
-    sweep::csv_table t;
-    t.columns = table.columns;
+    std::vector<std::string> drawn;
     for (std::size_t slot = 0; slot < seeds.size(); ++slot) {
-      const std::string& drawn = seeds[rng() % seeds.size()];
-      for (const auto* r : by_seed[drawn]) {
-        auto copy = *r;
-        copy[*rep_col] = std::to_string(slot);
-        copy[*seed_col] = std::to_string(1000000 + slot);
-        t.rows.push_back(std::move(copy));
-      }
+      drawn.push_back(seeds[rng() % seeds.size()]);
     }
-    for (const auto& [claim, v] : verdicts_of(t)) {
+    for (const auto& [claim, v] : verdicts_of(report::resample_seeds(table, drawn))) {
       if (v == verdict::not_measured) continue;
       ++measured[claim];
       holds[claim] += v == verdict::holds;

@@ -98,6 +98,7 @@ const std::vector<bad_input>& table() {
       {"TrfdProcsBeyondPvm", {"trfd", "--procs", "65"}, "--procs"},
       {"TrfdTooLarge", {"trfd", "--n", "81"}, "81"},
       {"TrfdNegative", {"trfd", "--n", "-1"}, "--n"},
+      {"TrfdTransposeCostNegative", {"trfd", "--transpose-cost", "-1"}, "--transpose-cost"},
       {"AcZero", {"ac", "--n", "0"}, "--n"},
       {"AcNegativeLoad", {"ac", "--ml", "-1"}, "--ml"},
       {"AcUnknownNetwork", {"ac", "--network", "nowhere"}, "nowhere"},
