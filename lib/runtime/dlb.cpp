@@ -7,8 +7,9 @@
 //  - arrays.cpp: the DLB_arrays' slices, scattered, moved and gathered;
 //  - slave_sync.cpp: DLB_slave_sync, DLB_send_interrupt, DLB_profile_send_move_work: one
 //    synchronization as a slave sees it, driven by the strategy's row of strategy_table;
-//  - central_balancer.cpp: DLB_master_sync, the master's balancer (GCDLB, LCDLB, and customized
-//    mode's first synchronization);
+//  - central_balancer.cpp: DLB_master_sync (the loop's policy runner, policy_runner.hpp), the
+//    master's balancer (GCDLB, LCDLB, and the master's own synchronizations);
+//  - customized_runner.cpp: AUTO, ADAPTIVE and AUTO-ALL: choosing, committing, re-selecting;
 //  - distributed_balancer.cpp: the profile exchange and identical decision on every member
 //    (GDDLB, LDDLB).
 #include "dlb/dlb.hpp"
@@ -102,7 +103,7 @@ const core::range_list& context::done() const { return slave_ ? slave_->slave_.d
 
 void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
               std::initializer_list<DLB_array*> arrays) {
-  DLB_init(DLB, detail::context_access::rt(DLB).params().policy.kind(), P, K, loop,
+  DLB_init(DLB, detail::context_access::rt(DLB).params().policy, P, K, loop,
            std::vector<DLB_array*>(arrays));
 }
 
@@ -150,7 +151,7 @@ loop_spec resolve_loop(const loop_spec& loop, const std::vector<DLB_array*>& arr
 
 }  // namespace
 
-void DLB_init(context& ctx, core::strategy s, int P, int K, const loop_spec& loop,
+void DLB_init(context& ctx, const core::policy& p, int P, int K, const loop_spec& loop,
               std::vector<DLB_array*> arrays) {
   runtime& rt = detail::context_access::rt(ctx);
   check_init(rt.slaves(), P, K, loop, arrays);
@@ -160,31 +161,31 @@ void DLB_init(context& ctx, core::strategy s, int P, int K, const loop_spec& loo
   detail::context_access::master(ctx).reset();
   if (rt.master()) {
     detail::context_access::master(ctx) =
-        std::make_unique<detail::master_session>(rt, s, P, K, resolved, std::move(arrays));
+        std::make_unique<detail::master_session>(rt, p, P, K, resolved, std::move(arrays));
   } else {
     detail::context_access::slave(ctx) =
-        std::make_unique<detail::slave_session>(rt, s, P, K, resolved, std::move(arrays));
+        std::make_unique<detail::slave_session>(rt, p, P, K, resolved, std::move(arrays));
   }
 }
 
-detail::loop_session::loop_session(runtime& rt, core::strategy s, int P, int K,
+detail::loop_session::loop_session(runtime& rt, const core::policy& p, int P, int K,
                                    const loop_spec& loop, std::vector<DLB_array*> arrays)
     : rt_(rt),
       net_(detail::net(rt)),
       states_(rt.states()),
       loop_id_(rt.next_loop_id()),
-      strategy_(s),
+      policy_(p),
       // The protocol of the first synchronization (strategy_table.hpp, first_protocol):
       // customized mode runs it as the master's own, global and centralized: the master sees
       // every profile, runs the model and commits (section 1.3.3); ADAPTIVE does so at every
-      // re-selection (adaptive.cpp).
+      // re-selection (customized_runner.cpp).
       popts_(protocol_options_of(rt.params())),
       local_group_size_(K),
       procs_(P),
       loop_(loop),
       arrays_(std::move(arrays)) {
-  popts_.adaptive = s == core::strategy::adaptive;
-  proto_ = first_protocol(s, popts_).value_or(sync_protocol{});
+  popts_.adaptive = p.kind() == core::strategy::adaptive;
+  proto_ = first_protocol(p.kind(), popts_).value_or(sync_protocol{});
   group_size_ = group_size_under(proto_, K, P);
   const auto& prm = rt_.params();
   balance_.threshold_iterations =
@@ -200,19 +201,23 @@ detail::loop_session::loop_session(runtime& rt, core::strategy s, int P, int K,
   groups_ = groups_for(group_size_);
 }
 
-detail::master_session::master_session(runtime& rt, core::strategy s, int P, int K,
+detail::master_session::master_session(runtime& rt, const core::policy& p, int P, int K,
                                        const loop_spec& loop, std::vector<DLB_array*> arrays)
-    : loop_session(rt, s, P, K, loop, std::move(arrays)), recovery_(rt.params().recover, P) {}
+    : loop_session(rt, p, P, K, loop, std::move(arrays)),
+      recovery_(rt.params().recover, P),
+      runner_(make_runner(policy_, *this)) {}
 
-detail::slave_session::slave_session(runtime& rt, core::strategy s, int P, int K,
+detail::slave_session::slave_session(runtime& rt, const core::policy& p, int P, int K,
                                      const loop_spec& loop, std::vector<DLB_array*> arrays)
-    : loop_session(rt, s, P, K, loop, std::move(arrays)), recovery_(rt.params().recover) {
+    : loop_session(rt, p, P, K, loop, std::move(arrays)),
+      recovery_(rt.params().recover),
+      worker_(std::holds_alternative<core::self_scheduled>(p.value)) {
   slave_.me_ = static_cast<std::size_t>(rt_.rank() - 1);
   slave_.group_ = core::group_containing(groups_, slave_.me_);
   slave_.members_ = groups_[static_cast<std::size_t>(slave_.group_)];
   slave_.st_.group = slave_.group_;
   // NONE has no protocol: no synchronization, ever.
-  slave_.closed_ = !first_protocol(s, popts_);
+  slave_.closed_ = !first_protocol(p.kind(), popts_);
 }
 
 std::vector<std::vector<std::size_t>> detail::loop_session::groups_for(int K) const {
@@ -251,21 +256,20 @@ std::vector<core::range_list> detail::loop_session::initial_distribution() const
 }
 
 void detail::master_session::scatter() {
-  const auto initial = initial_distribution();
   auto& st = master_.stats_;
-  st.strategy = strategy_;
+  st.strategy = policy_.kind();
   st.procs = procs_;
   // The strategy's group size (the first synchronization may be the master's, global).
-  st.group_size = core::is_customized(strategy_)
+  st.group_size = core::is_customized(st.strategy)
                       ? group_size_
-                      : group_size_under(strategy_, local_group_size_, procs_);
+                      : group_size_under(st.strategy, local_group_size_, procs_);
   st.iterations = loop_.iterations;
   st.recover = rt_.params().recover;
   // The loop's start: the master's set-up before it is neither emulated time nor lag.
   const std::int64_t epoch = net_.begin_loop();
   st.start_time = net_.clock().now();
   recovery_.at_scatter(*this);
-  const auto first = self_scheduled() ? first_chunks() : initial;
+  const auto first = runner_->first_shares(*this);
   for (int r = 1; r <= procs_; ++r) {
     if (rt_.lost(r)) continue;  // its share is missing at the end: recovered
     const auto& ranges = first[static_cast<std::size_t>(r - 1)];
@@ -599,7 +603,7 @@ void detail::master_session::predict_after_the_fact(run_stats& st) const {
   // A run that lost a slave has no speed for it: no prediction after the fact (under the native
   // clock the model would take its zero speed at its word). AUTO keeps the one it committed on.
   const bool whole = st.lost.empty();
-  if (whole && find_strategy_row(strategy_)) st.prediction = predict(speeds);
+  if (whole && find_strategy_row(policy_.kind())) st.prediction = predict(speeds);
   if (whole && st.prediction.valid) {
     const auto other = st.prediction.load == core::model_load::run ? core::model_load::estimated
                                                                    : core::model_load::run;
@@ -691,8 +695,7 @@ run_stats parallel_for(runtime& rt, const loop_spec& loop, const std::vector<arr
   context DLB(rt);
   std::vector<DLB_array*> described;
   for (const array_ref& a : arrays) described.push_back(a.get());
-  DLB_init(DLB, rt.params().policy.kind(), rt.slaves(), rt.params().group, loop,
-           std::move(described));
+  DLB_init(DLB, rt.params().policy, rt.slaves(), rt.params().group, loop, std::move(described));
   DLB_scatter_data(DLB);
   if (DLB.master()) {
     DLB_master_sync(DLB);
