@@ -205,7 +205,7 @@ void customized_runner::commit_reselection(central_balancer& b, under_strategy& 
       const auto q = static_cast<std::size_t>(std::find(nm.begin(), nm.end(), s) - nm.begin());
       next[ng].active[q] = holds;
     }
-    const protocol::commitment to{core::balancing{pick}, static_cast<int>(ng), took_part};
+    const protocol::commitment to{core::balancing{pick}, static_cast<int>(ng), took_part, true};
     m_.net_.multicast(ranks, tag::decision,
                       protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
                       m_.proto_.broadcast);

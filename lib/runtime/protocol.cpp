@@ -11,10 +11,10 @@ namespace dlb::protocol {
 namespace {
 
 // A DECISION's commitment is one int whatever it says (so that every simulated time is the same
-// whatever the master commits to): 2 x the policy's code, + 1 if it lists its group's members;
-// -1: none. The code: 0 no balancing; 1 + k the k-th balancing row; 16 + m customized mode m (its
-// candidates are not carried: a commitment names a policy to run, never one that chooses);
-// 32 x chunk + rule a chunk rule (CSS's chunk below 2^25).
+// whatever the master commits to): 4 x the policy's code, + 2 if ADAPTIVE is in force, + 1 if it
+// lists its group's members; -1: none. The code: 0 no balancing; 1 + k the k-th balancing row;
+// 16 + m customized mode m (its candidates are not carried: a commitment names a policy to run,
+// never one that chooses); 32 x chunk + rule a chunk rule (CSS's chunk below 2^24).
 constexpr int kRowCode = 1;
 constexpr int kModeCode = 16;
 constexpr int kRuleCode = 32;
@@ -34,7 +34,7 @@ int code_of(const core::policy& p) {
              static_cast<int>(std::find(kModes.begin(), kModes.end(), c.mode) - kModes.begin());
     }
     int operator()(const core::self_scheduled& s) const {
-      if (s.chunk < 1 || s.chunk >= (std::int64_t{1} << 25))
+      if (s.chunk < 1 || s.chunk >= (std::int64_t{1} << 24))
         throw wire_error("a commitment to CSS:" + std::to_string(s.chunk) +
                          ": chunk out of the wire's range");
       return kRuleCode * static_cast<int>(s.chunk) + static_cast<int>(s.rule);
@@ -168,7 +168,8 @@ bytes encode(const decision_msg& m) {
   writer w;
   put_header(w, m.sync);
   const bool listed = m.commit && m.commit->members;
-  w.put(m.commit ? 2 * code_of(m.commit->next) + (listed ? 1 : 0) : -1)
+  w.put(m.commit ? 4 * code_of(m.commit->next) + (m.commit->adaptive ? 2 : 0) + (listed ? 1 : 0)
+                 : -1)
       .put(m.commit ? m.commit->group : 0);
   if (listed) {
     std::vector<std::uint64_t> members(m.commit->members->begin(), m.commit->members->end());
@@ -189,7 +190,8 @@ decision_msg decode_decision(reader& r) {
   const int group = r.get<int>();
   if (chosen >= 0) {
     commitment c;
-    c.next = policy_of_code(chosen / 2);
+    c.next = policy_of_code(chosen / 4);
+    c.adaptive = chosen % 4 >= 2;
     c.group = group;
     if (chosen % 2 == 1) {
       const auto members = r.get_vector<std::uint64_t>();

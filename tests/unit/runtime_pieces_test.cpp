@@ -59,7 +59,7 @@ TEST(Protocol, CommitmentCarriesThePolicyInForce) {
       {core::self_scheduled{core::chunk_rule::gss, 1}, 0, std::nullopt},  // AUTO-ALL, a rule
       {core::self_scheduled{core::chunk_rule::css, 16}, 0, std::nullopt},
       {core::self_scheduled{core::chunk_rule::awf, 1}, 0, std::nullopt},
-      {core::balancing{strategy::lddlb}, 1, took_part},  // a re-selection (ADAPTIVE)
+      {core::balancing{strategy::lddlb}, 1, took_part, true},  // a re-selection (ADAPTIVE)
       {core::no_balancing{}, 0, std::nullopt},
       {core::customized{strategy::adaptive, {}}, 0, std::nullopt},
   };

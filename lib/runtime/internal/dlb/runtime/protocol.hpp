@@ -66,15 +66,18 @@ struct decision {
 // receiver runs next, as a core::policy (a balancing row: AUTO's pick, AUTO-ALL's, ADAPTIVE's,
 // the run's own under --first-sync master-*; a chunk rule: AUTO-ALL's, and the receiver becomes
 // a worker), and the receiver's group under it.
-// A re-selection's commitment (ADAPTIVE in force: the run's, or AUTO-ALL's pick) also names the
-// members of the receiver's group that took part (the slaves whose profiles the decision is
-// about, in member order): a member's view of who is active elsewhere may be stale, and the
-// group's next synchronization needs the exact set. Every other commitment carries none (its
-// synchronization saw every slave); so the members say whether ADAPTIVE is in force.
+// `adaptive`: ADAPTIVE is in force from this commitment on (a re-selection's: the run's ADAPTIVE,
+// or AUTO-ALL's pick of it): after the group's next synchronization the receiver comes back to
+// the master's re-selection. Such a commitment also names the members of the receiver's group
+// that took part (the slaves whose profiles the decision is about, in member order): a member's
+// view of who is active elsewhere may be stale, and the group's next synchronization needs the
+// exact set. Every other commitment carries none (its synchronization saw every slave). Nothing
+// is read from the message's shape: the policy and the flag say what the receiver runs.
 struct commitment {
   core::policy next;
   int group = 0;
   std::optional<std::vector<std::size_t>> members;
+  bool adaptive = false;
   bool operator==(const commitment&) const = default;
 };
 
@@ -101,8 +104,8 @@ struct profile_msg {
 // DECISION, master -> the members whose profiles it decided on.
 struct decision_msg {
   sync_header sync;
-  // On the wire: one int (-1: none; else the policy's code, protocol.cpp, times 2, + 1 with
-  // members), group, [members].
+  // On the wire: one int (-1: none; else 4 x the policy's code, protocol.cpp, + 2 if adaptive,
+  // + 1 with members), group, [members].
   std::optional<commitment> commit;
   decision body;
 };
