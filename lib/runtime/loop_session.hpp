@@ -332,7 +332,9 @@ class master_session : public loop_session {
 
  private:
   std::unique_ptr<policy_runner> runner_;
-  // The communication-aware bound and the predictions after the fact (gather).
+  // The oracle bound, the communication-aware bound and the predictions after the fact (gather;
+  // model_predictions.cpp).
+  double oracle_time(double start) const;
   double comm_bound_time(double start) const;
   void predict_after_the_fact(run_stats& st) const;
 };
