@@ -10,7 +10,16 @@
 namespace dlb::core {
 
 std::string_view default_candidates() {
-  return "GCDLB GDDLB LCDLB LDDLB ADAPTIVE SS CSS:16 GSS TSS FAC2 AWF";
+  // The paper's four, ADAPTIVE and every chunk rule (CSS with chunks of 16).
+  static const std::string names = [] {
+    std::string out;
+    for (const balancing_row& r : balancing_rows) out += std::string(r.name) + " ";
+    out += "ADAPTIVE";
+    for (const chunk_rule_row& r : chunk_rules)
+      out += " " + std::string(r.name) + (r.rule == chunk_rule::css ? ":16" : "");
+    return out;
+  }();
+  return names;
 }
 
 std::vector<policy> parse_candidates(std::string_view text) {

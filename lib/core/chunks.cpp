@@ -9,13 +9,6 @@
 namespace dlb::core {
 namespace {
 
-constexpr std::array<std::pair<chunk_rule, std::string_view>, 6> kNames{{{chunk_rule::ss, "SS"},
-                                                                         {chunk_rule::css, "CSS"},
-                                                                         {chunk_rule::gss, "GSS"},
-                                                                         {chunk_rule::tss, "TSS"},
-                                                                         {chunk_rule::fac2, "FAC2"},
-                                                                         {chunk_rule::awf, "AWF"}}};
-
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // TSS's chunk j of a loop of I iterations on P workers.
@@ -31,13 +24,13 @@ std::int64_t tss_chunk(std::int64_t I, std::int64_t P, std::int64_t j) {
 }  // namespace
 
 std::string_view to_string(chunk_rule r) {
-  for (const auto& [rule, name] : kNames)
+  for (const auto& [rule, name] : chunk_rules)
     if (rule == r) return name;
   return "?";
 }
 
 std::optional<chunk_rule> parse_chunk_rule(std::string_view name) {
-  for (const auto& [rule, n] : kNames)
+  for (const auto& [rule, n] : chunk_rules)
     if (n == name) return rule;
   return std::nullopt;
 }

@@ -12,7 +12,10 @@ std::string_view known_policy_names() {
   static const std::string names = [] {
     std::string out = "NONE";
     for (const balancing_row& r : balancing_rows) out += " " + std::string(r.name);
-    return out + " AUTO ADAPTIVE AUTO-ALL SS CSS:k GSS TSS FAC2 AWF";
+    out += " AUTO ADAPTIVE AUTO-ALL";
+    for (const chunk_rule_row& r : chunk_rules)
+      out += " " + std::string(r.name) + (r.rule == chunk_rule::css ? ":k" : "");
+    return out;
   }();
   return names;
 }

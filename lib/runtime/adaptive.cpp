@@ -2,7 +2,7 @@
 // lib/README.md, "ADAPTIVE"). A run under ADAPTIVE is a sequence of commitments. Each
 // re-selection synchronization (epoch 2s) is AUTO's first one: global and centralized, the
 // master gathers every active slave's profile, runs the cost model on what remains and commits to
-// a strategy (central_balancer.cpp). The committed strategy runs its own protocol for its next
+// a strategy (customized_runner.cpp). The committed strategy runs its own protocol for its next
 // synchronization (epoch 2s + 1, in the member's group under it); after it, each member comes
 // back here, to the re-selection protocol, so that the next slave to run out has the master
 // choose again. A member still waiting for its group's committed synchronization takes a

@@ -2,8 +2,9 @@
 // "AUTO-ALL"). At the loop's first synchronization (the master's own: global, centralized) the
 // master predicts the loop's time under every candidate (--candidates) and commits to the
 // fastest (or to --auto-force's):
-//  - a paper strategy: exactly AUTO's commitment (central_balancer.cpp, commit);
-//  - ADAPTIVE: that synchronization becomes ADAPTIVE's first re-selection (adaptive.cpp);
+//  - a paper strategy: exactly AUTO's commitment (central_balancer.cpp, commit_to_row);
+//  - ADAPTIVE: that synchronization becomes ADAPTIVE's first re-selection
+//    (customized_runner.cpp);
 //  - a self-scheduling rule: every slave that took part is told so in the commitment, drops the
 //    iterations it has not started and continues as a worker (REQUEST / CHUNK); the master hands
 //    out the pool of what the slaves reported remaining (the union of their profiles'
@@ -118,8 +119,8 @@ double detail::master_session::predict_self_scheduled(const core::policy& p,
 }
 
 detail::auto_all_pick detail::master_session::choose_policy(
-    const std::vector<protocol::member_profile>& profiles, const std::vector<double>& speeds,
-    double now) {
+    std::span<const core::policy> candidates, const std::vector<protocol::member_profile>& profiles,
+    const std::vector<double>& speeds, double now) {
   const auto wall0 = std::chrono::steady_clock::now();
   const auto& prm = rt_.params();
   auto& stats = master_.stats_;
@@ -139,7 +140,7 @@ detail::auto_all_pick detail::master_session::choose_policy(
   }
   stats.first_phase_shift_s = shift;
   auto_all_pick pick;
-  for (const core::policy& c : prm.policy.candidates()) {
+  for (const core::policy& c : candidates) {
     double t = -1.0;
     const auto k = static_cast<std::size_t>(
         std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), c.kind()) -
@@ -204,6 +205,7 @@ void detail::slave_session::become_worker() {
   const std::int64_t at = rem.empty() ? 0 : rem.front().begin;
   slave_.remaining_ = rem.empty() ? core::range_list{} : core::range_list{{at, at}};
   slave_.closed_ = true;
+  worker_ = true;
 }
 
 }  // namespace dlb

@@ -41,9 +41,10 @@ class auto_chooser final : public chooser {
 
 class auto_all_chooser final : public chooser {
  public:
-  explicit auto_all_chooser(master_session& m) : m_(m) {}
+  auto_all_chooser(master_session& m, std::vector<core::policy> candidates)
+      : m_(m), candidates_(std::move(candidates)) {}
   core::policy choose(const choice_input& in) override {
-    const auto pick = m_.choose_policy(in.profiles, in.speeds, in.now);
+    const auto pick = m_.choose_policy(candidates_, in.profiles, in.speeds, in.now);
     if (!m_.rt_.params().quiet) {
       std::ostringstream os;
       os << m_.rt_.app_name() << ": AUTO-ALL at t = " << in.now - m_.master_.stats_.start_time
@@ -59,6 +60,7 @@ class auto_all_chooser final : public chooser {
 
  private:
   master_session& m_;
+  std::vector<core::policy> candidates_;
 };
 
 class adaptive_chooser final : public chooser {
@@ -105,16 +107,14 @@ class adaptive_chooser final : public chooser {
 
 }  // namespace
 
-std::unique_ptr<chooser> make_chooser(master_session& m, core::strategy mode) {
-  switch (mode) {
-    case core::strategy::automatic:
-      return std::make_unique<auto_chooser>(m);
+std::unique_ptr<chooser> make_chooser(master_session& m, const core::customized& mode) {
+  switch (mode.mode) {
     case core::strategy::auto_all:
-      return std::make_unique<auto_all_chooser>(m);
+      return std::make_unique<auto_all_chooser>(m, mode.candidates);
     case core::strategy::adaptive:
       return std::make_unique<adaptive_chooser>(m);
     default:
-      return nullptr;
+      return std::make_unique<auto_chooser>(m);
   }
 }
 

@@ -1,8 +1,9 @@
 // chooser.hpp (internal): customized mode's choice as one interface. At the master's own
 // synchronization the profiles go in and the policy to commit to comes out; each chooser records
 // its predictions in the run's statistics and tells what it predicts and picks (not under
-// --quiet). The central balancer holds the chooser of the policy in force and does what the
-// commitment says (central_balancer.cpp); which chooser serves which mode is make_chooser's table:
+// --quiet). Customized mode's runner holds the chooser of the mode in force and does what the
+// commitment says (customized_runner.cpp); which chooser serves which mode is make_chooser's
+// table:
 //
 //   AUTO      the cost model's pick of the paper's four on the speeds seen so far (GDDLB if the
 //             model cannot predict), once, at the first synchronization (section 1.3.3);
@@ -44,7 +45,7 @@ class chooser {
   virtual core::policy choose(const choice_input& in) = 0;
 };
 
-// The chooser of a customized mode (automatic, auto_all, adaptive); null for the others.
-std::unique_ptr<chooser> make_chooser(master_session& m, core::strategy mode);
+// The chooser of a customized mode (AUTO, AUTO-ALL among its candidates, ADAPTIVE).
+std::unique_ptr<chooser> make_chooser(master_session& m, const core::customized& mode);
 
 }  // namespace dlb::detail

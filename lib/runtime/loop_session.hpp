@@ -11,7 +11,8 @@
 //    --on-loss recover (slave_sync.cpp, distributed_balancer.cpp, adaptive.cpp);
 //  - master_session: what the master gathers and counts, its balancer's model, the
 //    self-scheduling dispenser and its part of --on-loss recover (central_balancer.cpp,
-//    self_scheduling.cpp, auto_all.cpp, dlb.cpp).
+//    self_scheduling.cpp, auto_all.cpp, dlb.cpp), and the runner of the loop's policy
+//    (policy_runner.hpp), which DLB_master_sync runs.
 // A new loop gets new sessions: nothing is reset by hand.
 #pragma once
 
@@ -21,6 +22,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +31,7 @@
 #include "dlb/core/chunks.hpp"
 #include "dlb/core/cost_model.hpp"
 #include "dlb/core/distribution.hpp"
+#include "dlb/core/policy.hpp"
 #include "dlb/core/poll_pacing.hpp"
 #include "dlb/core/redistribution.hpp"
 #include "dlb/core/self_scheduling_model.hpp"
@@ -38,6 +41,7 @@
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/state_trace.hpp"
 #include "dlb/runtime/strategy_table.hpp"
+#include "policy_runner.hpp"
 #include "recovery.hpp"
 
 namespace dlb::detail {
@@ -126,7 +130,7 @@ class loop_session {
  public:
   // DLB_init: the loop's id, its policy's protocol of the first synchronization, its groups
   // and its balancing parameters, from the run's parameters (arguments checked by DLB_init).
-  loop_session(runtime& rt, core::strategy s, int P, int K, const loop_spec& loop,
+  loop_session(runtime& rt, const core::policy& p, int P, int K, const loop_spec& loop,
                std::vector<DLB_array*> arrays);
   loop_session(const loop_session&) = delete;
   loop_session& operator=(const loop_session&) = delete;
@@ -146,17 +150,9 @@ class loop_session {
   // same formula: K-block, or of equal total power under --groups power.
   std::vector<std::vector<std::size_t>> groups_for(int K) const;
 
-  // ADAPTIVE (adaptive.cpp): after the committed strategy's synchronization, back to the
-  // re-selection protocol (global, centralized, the master chooses again).
-  bool adaptive() const { return strategy_ == core::strategy::adaptive; }
-  // Self-scheduling (self_scheduling.cpp; beyond the paper): a master-worker loop in which the
-  // master hands out chunks by the run's chunk rule (core::chunk_dispenser) to workers that ask.
-  bool self_scheduled() const { return strategy_ == core::strategy::self_scheduling; }
-  // Customized mode that decides once: AUTO or AUTO-ALL (whose commitment to a paper strategy
-  // is AUTO's).
-  bool chooses_once() const {
-    return strategy_ == core::strategy::automatic || strategy_ == core::strategy::auto_all;
-  }
+  // ADAPTIVE is in force (adaptive.cpp): after the committed strategy's synchronization, back
+  // to the re-selection protocol (global, centralized, the master chooses again).
+  bool adaptive() const { return popts_.adaptive; }
 
   // The run-wide part, referred to: the runtime (rank, params, lost slaves) and its messenger.
   runtime& rt_;
@@ -165,7 +161,9 @@ class loop_session {
   // accumulated (null: not traced).
   state_trace* states_ = nullptr;
   int loop_id_ = 0;
-  core::strategy strategy_;
+  // The loop's policy as DLB_init was given it (the master's runner is made from it; a slave
+  // runs it until a commitment names the next).
+  core::policy policy_;
   // The protocol in force (strategy_table.hpp), the one place the synchronization routines read
   // who talks to whom: the strategy's row resolved under the options (popts_), or the master's
   // own synchronization (customized mode until its commitment, ADAPTIVE's re-selections, a
@@ -186,8 +184,12 @@ class loop_session {
 // self_scheduling.cpp).
 class slave_session : public loop_session {
  public:
-  slave_session(runtime& rt, core::strategy s, int P, int K, const loop_spec& loop,
+  slave_session(runtime& rt, const core::policy& p, int P, int K, const loop_spec& loop,
                 std::vector<DLB_array*> arrays);
+
+  // A worker of a chunk rule (self_scheduling.cpp; beyond the paper): its policy is one, or
+  // customized mode committed to one. It asks the master for its next chunk.
+  bool self_scheduled() const { return worker_; }
 
   // DLB_scatter_data: this slave's first share, and who starts with work.
   void receive_scatter();
@@ -262,15 +264,20 @@ class slave_session : public loop_session {
   slave_recovery recovery_;  // --on-loss recover's hooks
 
  private:
+  bool worker_ = false;  // self_scheduled()
   // The application's time since its last DLB call is busy (and traced with the loop's load).
   void finish_loop();
 };
 
-// The master's side of the loop (central_balancer.cpp, self_scheduling.cpp, auto_all.cpp).
+// The master's side of the loop (central_balancer.cpp, customized_runner.cpp,
+// self_scheduling.cpp, auto_all.cpp).
 class master_session : public loop_session {
  public:
-  master_session(runtime& rt, core::strategy s, int P, int K, const loop_spec& loop,
+  master_session(runtime& rt, const core::policy& p, int P, int K, const loop_spec& loop,
                  std::vector<DLB_array*> arrays);
+
+  // The runner of the loop's policy (policy_runner.hpp), made with the session.
+  policy_runner& runner() { return *runner_; }
 
   // DLB_scatter_data: the loop's statistics begin, each slave's first share goes out.
   void scatter();
@@ -294,9 +301,6 @@ class master_session : public loop_session {
       const std::array<std::vector<core::range_list>, core::kBalancingStrategies>& starts,
       double now, const std::vector<double>& speeds, double window) const;
 
-  // Self-scheduling: at the scatter, the dispenser, and each slave's first chunk (chunks
-  // 0..P-1).
-  std::vector<core::range_list> first_chunks();
   // The dispenser of policy p's rule over `pool` (AWF: with those weights), and the next chunk
   // from the pool's front for a worker (empty: all handed out).
   void start_pool(const core::policy& p, core::range_list pool, std::vector<double> weights);
@@ -305,7 +309,8 @@ class master_session : public loop_session {
   // AUTO-ALL (auto_all.cpp; beyond the paper), at the first synchronization: every candidate's
   // predicted time of the loop and the pick (the fastest, or --auto-force's), recorded in the
   // run's statistics.
-  auto_all_pick choose_policy(const std::vector<protocol::member_profile>& profiles,
+  auto_all_pick choose_policy(std::span<const core::policy> candidates,
+                              const std::vector<protocol::member_profile>& profiles,
                               const std::vector<double>& speeds, double now);
   // The model's input from the first synchronization on, as predict has it (nothing if the
   // model cannot run).
@@ -326,7 +331,10 @@ class master_session : public loop_session {
   master_recovery recovery_;  // --on-loss recover's hooks
 
  private:
-  // The communication-aware bound and the predictions after the fact (gather).
+  std::unique_ptr<policy_runner> runner_;
+  // The oracle bound, the communication-aware bound and the predictions after the fact (gather;
+  // model_predictions.cpp).
+  double oracle_time(double start) const;
   double comm_bound_time(double start) const;
   void predict_after_the_fact(run_stats& st) const;
 };

@@ -303,4 +303,50 @@ double network_model::arrival(double leaves, std::size_t payload_bytes) {
   return leaves;
 }
 
+// The network options (--network and its knobs, or --network-file).
+network_params read_network_options(const options& o) {
+  static constexpr const char* kKnobs[] = {"network",       "latency-us",    "bandwidth-mbps",
+                                           "send-overhead", "recv-overhead", "header-bytes",
+                                           "wire-share"};
+  if (!o.str("network-file").empty()) {
+    for (const char* k : kKnobs)
+      if (o.given(k))
+        throw usage_error("option --" + std::string(k) +
+                          " cannot be combined with --network-file (the file describes the "
+                          "whole network)");
+    try {
+      return read_network_description(o.str("network-file"));
+    } catch (const std::runtime_error& e) {
+      throw usage_error("option --network-file: " + std::string(e.what()));
+    }
+  }
+  auto kind = parse_network(o.str("network"));
+  if (!kind)
+    throw usage_error("option --network must be ethernet1996, switched or ideal, got '" +
+                      o.str("network") + "'");
+  network_params n = default_network(*kind);
+  if (!n.modelled()) return n;
+  if (o.given("latency-us")) n.latency = o.real("latency-us", 0, 1e9) * 1e-6;
+  if (o.given("bandwidth-mbps")) n.bandwidth = o.real("bandwidth-mbps", 1e-9, 1e9) * 1e6;
+  // The overheads are fractions of the latency in force.
+  const network_params ref = default_network(*kind);
+  n.send_overhead =
+      (o.given("send-overhead") ? o.real("send-overhead", 0, 1) : ref.send_overhead / ref.latency) *
+      n.latency;
+  n.recv_overhead =
+      (o.given("recv-overhead") ? o.real("recv-overhead", 0, 1) : ref.recv_overhead / ref.latency) *
+      n.latency;
+  if (o.given("header-bytes")) n.header_bytes = o.real("header-bytes", 0, 1e9);
+  if (o.given("wire-share")) n.wire_share = o.real("wire-share", 1e-6, 1);
+  try {
+    validate(n);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(
+        "options --latency-us/--bandwidth-mbps/--send-overhead/--recv-overhead/"
+        "--header-bytes/--wire-share: " +
+        std::string(e.what()));
+  }
+  return n;
+}
+
 }  // namespace dlb

@@ -1,15 +1,58 @@
 // protocol.cpp: the byte format of the DLB calls' messages (protocol.hpp).
 #include "dlb/runtime/protocol.hpp"
 
+#include <algorithm>
+#include <array>
+#include <string>
+#include <variant>
+
 namespace dlb::protocol {
 
 namespace {
 
-// A DECISION's commitment is one int: strategy + kMode x mode, plus kWithMembers if it lists its
-// group's members (ADAPTIVE); -1: none.
-constexpr int kMode = 10;
-constexpr int kWithMembers = 1000;
-static_assert(static_cast<int>(core::strategy::auto_all) < kMode);
+// A DECISION's commitment is one int whatever it says (so that every simulated time is the same
+// whatever the master commits to): 4 x the policy's code, + 2 if ADAPTIVE is in force, + 1 if it
+// lists its group's members; -1: none. The code: 0 no balancing; 1 + k the k-th balancing row;
+// 16 + m customized mode m (its candidates are not carried: a commitment names a policy to run,
+// never one that chooses); 32 x chunk + rule a chunk rule (CSS's chunk below 2^24).
+constexpr int kRowCode = 1;
+constexpr int kModeCode = 16;
+constexpr int kRuleCode = 32;
+constexpr std::array kModes = {core::strategy::automatic, core::strategy::adaptive,
+                               core::strategy::auto_all};
+static_assert(core::kBalancingStrategies < kModeCode - kRowCode);
+
+int code_of(const core::policy& p) {
+  struct visitor {
+    int operator()(const core::no_balancing&) const { return 0; }
+    int operator()(const core::balancing& b) const {
+      const auto* row = core::find_balancing_row(b.row);
+      return kRowCode + static_cast<int>(row - core::balancing_rows.data());
+    }
+    int operator()(const core::customized& c) const {
+      return kModeCode +
+             static_cast<int>(std::find(kModes.begin(), kModes.end(), c.mode) - kModes.begin());
+    }
+    int operator()(const core::self_scheduled& s) const {
+      if (s.chunk < 1 || s.chunk >= (std::int64_t{1} << 24))
+        throw wire_error("a commitment to CSS:" + std::to_string(s.chunk) +
+                         ": chunk out of the wire's range");
+      return kRuleCode * static_cast<int>(s.chunk) + static_cast<int>(s.rule);
+    }
+  };
+  return std::visit(visitor{}, p.value);
+}
+
+core::policy policy_of_code(int code) {
+  if (code == 0) return core::no_balancing{};
+  if (code >= kRuleCode)
+    return core::self_scheduled{static_cast<core::chunk_rule>(code % kRuleCode), code / kRuleCode};
+  if (code >= kModeCode && code - kModeCode < static_cast<int>(kModes.size()))
+    return core::customized{kModes[static_cast<std::size_t>(code - kModeCode)], {}};
+  if (code >= kRowCode && code - kRowCode < static_cast<int>(core::kBalancingStrategies))
+    return core::balancing{core::balancing_rows[static_cast<std::size_t>(code - kRowCode)].s};
+  throw wire_error("a commitment with an unknown policy code " + std::to_string(code));
+}
 
 void put_header(writer& w, const sync_header& h) { w.put(h.loop).put(h.group).put(h.epoch); }
 
@@ -125,8 +168,7 @@ bytes encode(const decision_msg& m) {
   writer w;
   put_header(w, m.sync);
   const bool listed = m.commit && m.commit->members;
-  w.put(m.commit ? static_cast<int>(m.commit->strategy) + kMode * static_cast<int>(m.commit->mode) +
-                       (listed ? kWithMembers : 0)
+  w.put(m.commit ? 4 * code_of(m.commit->next) + (m.commit->adaptive ? 2 : 0) + (listed ? 1 : 0)
                  : -1)
       .put(m.commit ? m.commit->group : 0);
   if (listed) {
@@ -148,10 +190,10 @@ decision_msg decode_decision(reader& r) {
   const int group = r.get<int>();
   if (chosen >= 0) {
     commitment c;
-    c.strategy = static_cast<core::strategy>(chosen % kMode);
-    c.mode = static_cast<core::strategy>(chosen % kWithMembers / kMode);
+    c.next = policy_of_code(chosen / 4);
+    c.adaptive = chosen % 4 >= 2;
     c.group = group;
-    if (chosen >= kWithMembers) {
+    if (chosen % 2 == 1) {
       const auto members = r.get_vector<std::uint64_t>();
       c.members = std::vector<std::size_t>(members.begin(), members.end());
     }

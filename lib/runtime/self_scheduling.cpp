@@ -27,6 +27,7 @@
 // moves between workers); run_stats::chunks lists every chunk's size in order.
 #include "self_scheduling.hpp"
 
+#include <memory>
 #include <string>
 
 #include "arrays.hpp"
@@ -35,14 +36,34 @@
 
 namespace dlb {
 
-std::vector<core::range_list> detail::master_session::first_chunks() {
-  const auto& prm = rt_.params();
-  start_pool(prm.policy, {{0, loop_.iterations}},
-             std::vector<double>(static_cast<std::size_t>(procs_), 0.0));
-  std::vector<core::range_list> first(static_cast<std::size_t>(procs_));
-  for (std::size_t s = 0; s < first.size(); ++s) first[s] = next_chunk(s);
-  return first;
+namespace detail {
+namespace {
+
+// A self-scheduling policy's runner: its chunk rule hands out the loop, the first chunks with
+// the scatter (chunks 0..P-1, in slave order), the others one per request.
+class self_scheduling_runner final : public policy_runner {
+ public:
+  explicit self_scheduling_runner(const core::self_scheduled& p) : policy_(p) {}
+  std::vector<core::range_list> first_shares(master_session& m) override {
+    m.start_pool(policy_, {{0, m.loop_.iterations}},
+                 std::vector<double>(static_cast<std::size_t>(m.procs_), 0.0));
+    std::vector<core::range_list> first(static_cast<std::size_t>(m.procs_));
+    for (std::size_t s = 0; s < first.size(); ++s) first[s] = m.next_chunk(s);
+    return first;
+  }
+  void run(master_session& m) override { run_self_scheduler(m); }
+
+ private:
+  core::self_scheduled policy_;
+};
+
+}  // namespace
+
+std::unique_ptr<policy_runner> make_runner(const core::self_scheduled& p, master_session&) {
+  return std::make_unique<self_scheduling_runner>(p);
 }
+
+}  // namespace detail
 
 void detail::slave_session::request_chunk() {
   auto& clk = net_.clock();

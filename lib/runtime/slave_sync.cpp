@@ -423,13 +423,12 @@ protocol::decision detail::slave_session::await_decision(const std::string& wher
   if (!msg.commit) return std::move(msg.body);
   // The policy in force is the commitment's, taken up as the master committed it.
   const protocol::commitment& c = *msg.commit;
-  strategy_ = c.mode;
-  popts_.adaptive = c.mode == core::strategy::adaptive;
-  if (c.mode == core::strategy::self_scheduling) {
-    become_worker();  // AUTO-ALL committed to a self-scheduling rule
+  popts_.adaptive = c.adaptive;
+  if (std::holds_alternative<core::self_scheduled>(c.next.value)) {
+    become_worker();  // customized mode committed to a chunk rule
     return std::move(msg.body);
   }
-  adopt(c.strategy, c.group, slave_.active_, c.members);
+  adopt(c.next.kind(), c.group, slave_.active_, c.members);
   return std::move(msg.body);
 }
 

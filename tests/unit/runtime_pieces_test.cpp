@@ -44,19 +44,24 @@ TEST(Wire, RoundTripAndShortMessages) {
   EXPECT_THROW(rb.get_ranges(), dlb::wire_error);
 }
 
-// A DECISION's commitment carries the policy in force (mode) beside the row the group runs next,
-// and comes back as it went, in one int of the same size for every commitment (so the wire
-// format's size, and with it every simulated time, is the same whatever the commitment says).
+// A DECISION's commitment carries the policy the receiver runs next (a core::policy: a row or a
+// chunk rule) and comes back as it went, in one int of the same size for every commitment (so
+// the wire format's size, and with it every simulated time, is the same whatever the commitment
+// says).
 TEST(Protocol, CommitmentCarriesThePolicyInForce) {
   using dlb::core::strategy;
   using dlb::protocol::commitment;
+  namespace core = dlb::core;
   const std::vector<std::size_t> took_part = {0, 2, 3};
   const std::vector<commitment> table = {
-      {strategy::gddlb, 0, std::nullopt, strategy::automatic},       // AUTO's
-      {strategy::lcdlb, 1, std::nullopt, strategy::auto_all},        // AUTO-ALL, a paper row
-      {strategy::none, 0, std::nullopt, strategy::self_scheduling},  // AUTO-ALL, a chunk rule
-      {strategy::lddlb, 1, took_part, strategy::adaptive},           // a re-selection
-      {strategy::gcdlb, 0, std::nullopt, strategy::gcdlb},           // --first-sync master-*
+      {core::balancing{strategy::gddlb}, 0, std::nullopt},                // AUTO's, or AUTO-ALL's
+      {core::balancing{strategy::lcdlb}, 1, std::nullopt},                // --first-sync master-*
+      {core::self_scheduled{core::chunk_rule::gss, 1}, 0, std::nullopt},  // AUTO-ALL, a rule
+      {core::self_scheduled{core::chunk_rule::css, 16}, 0, std::nullopt},
+      {core::self_scheduled{core::chunk_rule::awf, 1}, 0, std::nullopt},
+      {core::balancing{strategy::lddlb}, 1, took_part, true},  // a re-selection (ADAPTIVE)
+      {core::no_balancing{}, 0, std::nullopt},
+      {core::customized{strategy::adaptive, {}}, 0, std::nullopt},
   };
   std::size_t size_without_members = 0;
   for (const commitment& c : table) {
@@ -68,11 +73,11 @@ TEST(Protocol, CommitmentCarriesThePolicyInForce) {
     dlb::reader r(bytes);
     const auto back = dlb::protocol::decode_decision(r);
     ASSERT_TRUE(back.commit.has_value());
-    EXPECT_EQ(*back.commit, c) << dlb::core::to_string(c.mode);
+    EXPECT_EQ(*back.commit, c) << dlb::core::to_string(c.next);
     EXPECT_EQ(back.body.counts_after, m.body.counts_after);
     if (!c.members) {
       if (size_without_members == 0) size_without_members = bytes.size();
-      EXPECT_EQ(bytes.size(), size_without_members) << dlb::core::to_string(c.mode);
+      EXPECT_EQ(bytes.size(), size_without_members) << dlb::core::to_string(c.next);
     }
   }
   dlb::protocol::decision_msg none;

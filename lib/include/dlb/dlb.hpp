@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "dlb/core/distribution.hpp"
-#include "dlb/core/strategy.hpp"
+#include "dlb/core/policy.hpp"
 #include "dlb/element_type.hpp"
 #include "dlb/runtime/runtime.hpp"
 #include "dlb/stats.hpp"
@@ -121,7 +121,7 @@ struct context_access;
 }  // namespace detail
 void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
               std::initializer_list<DLB_array*> arrays);
-void DLB_init(context& DLB, core::strategy s, int P, int K, const loop_spec& loop,
+void DLB_init(context& DLB, const core::policy& p, int P, int K, const loop_spec& loop,
               std::vector<DLB_array*> arrays);
 void DLB_scatter_data(context& DLB);
 void DLB_master_sync(context& DLB);

@@ -18,6 +18,7 @@
 // values out (lib/core's rule); the runtime's master-worker protocol is the caller.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -29,6 +30,20 @@
 namespace dlb::core {
 
 enum class chunk_rule { ss, css, gss, tss, fac2, awf };
+
+// Every chunk rule and its name as --strategy spells it, in the order the names are listed
+// (known_policy_names, AUTO-ALL's default candidates). A new rule is an enumerator, a row here,
+// its chunk in chunk_dispenser::next (chunks.cpp) and its test: the policy parser, the runner
+// of the self-scheduling kind and AUTO-ALL's model take it from there.
+struct chunk_rule_row {
+  chunk_rule rule;
+  std::string_view name;
+};
+inline constexpr std::array chunk_rules = {
+    chunk_rule_row{chunk_rule::ss, "SS"},     chunk_rule_row{chunk_rule::css, "CSS"},
+    chunk_rule_row{chunk_rule::gss, "GSS"},   chunk_rule_row{chunk_rule::tss, "TSS"},
+    chunk_rule_row{chunk_rule::fac2, "FAC2"}, chunk_rule_row{chunk_rule::awf, "AWF"},
+};
 
 // "SS", "CSS", "GSS", "TSS", "FAC2", "AWF" (as --strategy spells them).
 std::string_view to_string(chunk_rule r);

@@ -83,7 +83,7 @@ std::string to_string(const policy& p);
 std::string_view known_policy_names();
 
 // What a policy can run with: the columns from which the runtime derives the option
-// combinations it refuses (runtime.cpp, refuse_combinations). A new policy kind is a row of
+// combinations it refuses (option_table.cpp, refuse_combinations). A new policy kind is a row of
 // capabilities_of's table; the refusals follow.
 struct capabilities {
   // --on-loss recover: the survivors take a lost slave's unfinished iterations (lib/README.md,

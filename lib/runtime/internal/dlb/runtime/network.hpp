@@ -35,7 +35,7 @@
 namespace dlb {
 
 // The emulated or simulated network of --network-file, or of --network and its knobs
-// (runtime.cpp).
+// (network.cpp; read_params calls it).
 network_params read_network_options(const options& o);
 
 // The reference description of a medium: the paper's L and B with our default split (sources in

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "dlb/core/distribution.hpp"
+#include "dlb/core/policy.hpp"
 #include "dlb/core/redistribution.hpp"
-#include "dlb/core/strategy.hpp"
 #include "dlb/runtime/messenger.hpp"
 #include "dlb/runtime/wire.hpp"
 #include "dlb/stats.hpp"
@@ -62,22 +62,22 @@ struct decision {
   std::vector<core::transfer> transfers;   // from/to are slave indices
 };
 
-// Customized mode's commitment, sent with the decisions of the first synchronization: the
-// strategy the run takes up, and the receiver's group under it.
-// Under ADAPTIVE (a commitment at every re-selection synchronization) it also names the members
-// of the receiver's group that took part (the slaves whose profiles the decision is about, in
-// member order): a member's view of who is active elsewhere may be stale, and the group's next
-// synchronization needs the exact set. AUTO's commitment carries none (its first synchronization
-// saw every slave).
-// `mode` is the policy in force from the commitment on, which the receiver takes up as it is:
-// the run's own (AUTO, AUTO-ALL committing to a paper strategy, a balancing strategy under
-// --first-sync master-*), adaptive (a re-selection, or AUTO-ALL's commitment to ADAPTIVE) or
-// self_scheduling (AUTO-ALL's commitment to a chunk rule: `strategy` is none, no row).
+// The master's commitment, sent with the decisions of its own synchronization: the policy the
+// receiver runs next, as a core::policy (a balancing row: AUTO's pick, AUTO-ALL's, ADAPTIVE's,
+// the run's own under --first-sync master-*; a chunk rule: AUTO-ALL's, and the receiver becomes
+// a worker), and the receiver's group under it.
+// `adaptive`: ADAPTIVE is in force from this commitment on (a re-selection's: the run's ADAPTIVE,
+// or AUTO-ALL's pick of it): after the group's next synchronization the receiver comes back to
+// the master's re-selection. Such a commitment also names the members of the receiver's group
+// that took part (the slaves whose profiles the decision is about, in member order): a member's
+// view of who is active elsewhere may be stale, and the group's next synchronization needs the
+// exact set. Every other commitment carries none (its synchronization saw every slave). Nothing
+// is read from the message's shape: the policy and the flag say what the receiver runs.
 struct commitment {
-  core::strategy strategy = core::strategy::none;  // the row the receiver's group runs next
+  core::policy next;
   int group = 0;
   std::optional<std::vector<std::size_t>> members;
-  core::strategy mode = core::strategy::none;
+  bool adaptive = false;
   bool operator==(const commitment&) const = default;
 };
 
@@ -104,8 +104,8 @@ struct profile_msg {
 // DECISION, master -> the members whose profiles it decided on.
 struct decision_msg {
   sync_header sync;
-  // On the wire: one int (-1: none; strategy + 10 x mode, + 1000 with members), group,
-  // [members].
+  // On the wire: one int (-1: none; else 4 x the policy's code, protocol.cpp, + 2 if adaptive,
+  // + 1 with members), group, [members].
   std::optional<commitment> commit;
   decision body;
 };

@@ -219,7 +219,7 @@ constexpr bool is_consistent(const sync_protocol& p) {
 }
 
 // Names of the option values, and their parsers (nothing for an unknown value).
-// The options among the protocol's variants, from the run's parameters (runtime.cpp).
+// The options among the protocol's variants, from the run's parameters (option_table.cpp).
 protocol_options protocol_options_of(const run_params& p);
 
 std::string_view to_string(first_sync_owner f);

@@ -1,0 +1,488 @@
+// option_table.cpp: the options of a run as a table (one row per option: its spec and what it
+// sets in the run's parameters), the combinations a run cannot have, and the parameters read
+// from the options (read_params). The runtime class is runtime.cpp.
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <span>
+#include <sstream>
+#include <stdexcept>
+
+#include "dlb/core/auto_all.hpp"
+#include "dlb/core/heterogeneous.hpp"
+#include "dlb/runtime/network.hpp"
+#include "dlb/runtime/runtime.hpp"
+#include "dlb/runtime/strategy_table.hpp"
+
+namespace dlb {
+
+namespace {
+// Slaves a PVM run may have on this kind of machine; the simulator goes further.
+constexpr int kMaxPvmSlaves = 64;
+constexpr int kMaxSimSlaves = 4096;
+
+// A default value as --help prints it: 5, not 5.000000.
+std::string decimal(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
+std::vector<double> parse_speeds(const std::string& text, int procs) {
+  if (auto mix = core::speed_mix(text, static_cast<std::size_t>(procs))) return *mix;
+  std::vector<double> v;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const auto x = parse_number(item);
+    if (!x || !(*x > 0) || !std::isfinite(*x))
+      throw usage_error("option --speeds needs positive numbers separated by commas or a mix (" +
+                        std::string(core::known_speed_mixes()) + "), got '" + text + "'");
+    v.push_back(*x);
+  }
+  if (v.size() == 1) v.assign(static_cast<std::size_t>(procs), v[0]);
+  if (v.size() != static_cast<std::size_t>(procs)) {
+    throw usage_error("option --speeds needs 1 or P = " + std::to_string(procs) + " values, got " +
+                      std::to_string(v.size()));
+  }
+  return v;
+}
+}  // namespace
+
+namespace {
+
+// A run's option: its spec (name, default, help, a choice's values) and what it sets in the
+// run's parameters. read_params calls the setters in table order, so a setter may read what the
+// rows before it set (--procs reads the backend, --speeds P, --load-after tl); a row whose
+// setter is null is read by the row named in its help's first words ("read with --x"). Adding an
+// option is one row (and the run_params field it sets).
+struct run_option {
+  option_spec spec;
+  void (*set)(const options& o, run_params& p);
+};
+
+// AUTO-ALL's --candidates and --auto-force (checked whatever the strategy).
+void set_candidates(const options& o, run_params& p) {
+  try {
+    auto candidates = core::parse_candidates(o.str("candidates"));
+    // Checked whatever the strategy; kept by AUTO-ALL's policy.
+    if (auto* c = std::get_if<core::customized>(&p.policy.value);
+        c && c->mode == core::strategy::auto_all)
+      c->candidates = std::move(candidates);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error("option --candidates: " + std::string(e.what()));
+  }
+}
+
+void set_auto_force(const options& o, run_params& p) {
+  if (o.str("auto-force").empty()) return;
+  std::vector<core::policy> forced;
+  try {
+    forced = core::parse_candidates(o.str("auto-force"));
+  } catch (const std::invalid_argument& e) {
+    throw usage_error("option --auto-force: " + std::string(e.what()));
+  }
+  if (forced.size() != 1)
+    throw usage_error("option --auto-force takes one policy, got '" + o.str("auto-force") + "'");
+  if (p.policy.kind() != core::strategy::auto_all)
+    throw usage_error("option --auto-force needs --strategy AUTO-ALL, got --strategy " +
+                      o.str("strategy"));
+  p.auto_force = forced.front();
+}
+
+void set_procs(const options& o, run_params& p) {
+  p.procs = static_cast<int>(o.integer("procs", 1, kMaxSimSlaves));
+  if (p.backend == backend_kind::pvm && p.procs > kMaxPvmSlaves)
+    throw usage_error("option --procs: at most " + std::to_string(kMaxPvmSlaves) +
+                      " slaves under --backend pvm (use --backend sim for more), got " +
+                      std::to_string(p.procs));
+}
+
+void set_group(const options& o, run_params& p) {
+  const auto k = static_cast<int>(o.integer("group", 0, kMaxSimSlaves));
+  if (k > p.procs)
+    throw usage_error("option --group must not exceed --procs (" + std::to_string(p.procs) +
+                      "), got " + std::to_string(k));
+  // K for every strategy: the model predicts the local strategies with it (AUTO when it may pick
+  // one, and every run's after-the-fact predictions); a global strategy's run still forms one
+  // group of all slaves (group_size_under).
+  p.group = k == 0 ? std::max(1, p.procs / paper::local_groups) : k;
+}
+
+// The clock; under the native clock the network is the real one: nothing is modelled.
+void set_clock(const options& o, run_params& p) {
+  p.emulated = o.str("clock") == "emulated";
+  if (p.backend == backend_kind::sim && !p.emulated)
+    throw usage_error(
+        "option --clock native needs --backend pvm (the simulator's time is virtual)");
+}
+
+void set_network(const options& o, run_params& p) {
+  p.network = read_network_options(o);
+  if (!p.emulated) p.network = default_network(network_kind::ideal);
+  p.network.carried_by_transport = p.backend == backend_kind::sim;
+}
+
+void set_fault(const options& o, run_params& p) {
+  // Empty: not given (the slaves see the values, not which were given).
+  const auto some = [&o](const char* name) { return !o.str(name).empty(); };
+  try {
+    p.fault = core::make_fault_plan(
+        p.procs, o.integer("kill-slave", INT64_MIN, INT64_MAX),
+        some("kill-at") ? std::optional(o.real("kill-at", 0, 1e12)) : std::nullopt,
+        some("kill-after-iters")
+            ? std::optional(o.integer("kill-after-iters", INT64_MIN, INT64_MAX))
+            : std::nullopt,
+        some("kill-at-sync") ? std::optional(o.integer("kill-at-sync", INT64_MIN, INT64_MAX))
+                             : std::nullopt);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(e.what());
+  }
+}
+
+void set_fault_mark(const options& o, run_params& p) {
+  p.fault_mark = o.str("fault-mark");
+  if (!p.fault_mark.empty() && p.fault.slave == 0)
+    throw usage_error("option --fault-mark needs --kill-slave N (the slave that waits there)");
+  if (!p.fault_mark.empty() && p.backend == backend_kind::sim)
+    throw usage_error(
+        "option --fault-mark needs --backend pvm: nothing outside a simulation can end its "
+        "slave (the simulator ends it itself: leave --fault-mark out)");
+}
+
+// The policy, the slaves and their load.
+const run_option kRunOptions[] = {
+    {{"strategy", "GDDLB",
+      "NONE, GCDLB, GDDLB, LCDLB, LDDLB, AUTO (customized: the model chooses), ADAPTIVE "
+      "(the model chooses again at every synchronization) or AUTO-ALL (the models choose once "
+      "among --candidates); or a loop self-scheduling baseline: SS, CSS:k (chunks of k), GSS, "
+      "TSS, FAC2 or AWF"},
+     [](const options& o, run_params& p) {
+       try {
+         p.policy = core::parse_policy(o.str("strategy"));
+       } catch (const std::invalid_argument& e) {
+         throw usage_error("option --strategy: " + std::string(e.what()));
+       }
+     }},
+    {{"candidates", std::string(core::default_candidates()),
+      "AUTO-ALL: the policies it predicts at the first synchronization and chooses among "
+      "(blank-separated: the paper's four, ADAPTIVE, SS, CSS:k, GSS, TSS, FAC2, AWF)"},
+     set_candidates},
+    {{"auto-force", "",
+      "AUTO-ALL, for testing and diagnosis: commit to this policy (one of --candidates' names) "
+      "whatever the predictions, which are still made and printed; empty: the fastest"},
+     set_auto_force},
+    {{"backend",
+      "pvm",
+      "pvm (real PVM tasks), sim (simulated workstations in virtual time, one process) or mpi "
+      "(one MPI rank per task: mpirun -np P+1 PROGRAM --backend mpi ...)",
+      {"pvm", "sim", "mpi"}},
+     [](const options& o, run_params& p) {
+       const auto& b = o.str("backend");
+       p.backend = b == "sim"   ? backend_kind::sim
+                   : b == "mpi" ? backend_kind::mpi
+                                : backend_kind::pvm;
+     }},
+    {{"procs", "4",
+      "P, the number of slaves (1..64 under pvm, 1..4096 under sim and mpi; under mpi, default: "
+      "the job's ranks less one)"},
+     set_procs},
+    {{"group", "0", "K, group size of the local strategies; 0: P/2 as in the paper"}, set_group},
+    {{"seed", "1", "seed of the external load function"},
+     [](const options& o, run_params& p) {
+       p.load.seed = static_cast<std::uint64_t>(o.integer("seed", 0, INT64_MAX));
+     }},
+    {{"ml", std::to_string(paper::max_load),
+      "maximum external load (load uniform in 0..ml); 0: no load"},
+     [](const options& o, run_params& p) {
+       p.load.max_load = static_cast<int>(o.integer("ml", 0, 1000));
+     }},
+    {{"tl", decimal(core::kDefaultPersistence), "duration of persistence of the load, seconds"},
+     [](const options& o, run_params& p) { p.load.persistence = o.real("tl", 1e-6, 1e12); }},
+    {{"load-after", "0",
+      "the external load starts at this time of the run's clock, seconds, rounded down to a "
+      "whole number of --tl (no load before it); 0: from the start"},
+     [](const options& o, run_params& p) {
+       const double after = o.real("load-after", 0, 1e12);
+       if (after > 0 && std::isfinite(p.load.persistence))
+         p.load.unloaded_blocks = static_cast<std::int64_t>(std::floor(after / p.load.persistence));
+     }},
+    {{"speeds", "1",
+      "normalized processor speeds S_i: one value or P, comma-separated, or a mix: uniform, "
+      "half2x (the second half at 2), quarter4x (the last quarter at 4), ramp (1 to 2)"},
+     [](const options& o, run_params& p) { p.speeds = parse_speeds(o.str("speeds"), p.procs); }},
+    {{"initial",
+      "equal",
+      "initial distribution of a BLOCK loop: equal (the paper's chi_i(0) = I/P) or speed "
+      "(lambda_i(0) proportional to S_i)",
+      {"equal", "speed"}},
+     [](const options& o, run_params& p) { p.initial_by_speed = o.str("initial") == "speed"; }},
+    {{"groups",
+      "block",
+      "groups of the local strategies: block (K-block, the paper's) or power (groups of equal "
+      "total power S_i, for heterogeneous --speeds)",
+      {"block", "power"}},
+     [](const options& o, run_params& p) { p.power_groups = o.str("groups") == "power"; }},
+};
+
+// The clock and the emulated network.
+const run_option kNetworkOptions[] = {
+    {{"clock",
+      "emulated",
+      "emulated (1996 workstations, dilated time) or native (real time); native: pvm and mpi "
+      "backends",
+      {"emulated", "native"}},
+     set_clock},
+    {{"scale", "10", "emulated seconds per wall second (emulated clock)"},
+     [](const options& o, run_params& p) { p.scale = o.real("scale", 1e-3, 1e6); }},
+    {{"network",
+      "ethernet1996",
+      "emulated network: ethernet1996 (shared medium), switched or ideal",
+      {"ethernet1996", "switched", "ideal"}},
+     set_network},
+    {{"latency-us", "",
+      "read with --network: network latency L, microseconds: one-way time of a 1-byte message "
+      "(default: the paper's 2414.5)"},
+     nullptr},
+    {{"bandwidth-mbps", "",
+      "read with --network: network bandwidth B, MB/s (10^6 bytes/s; default: the paper's "
+      "0.96)"},
+     nullptr},
+    {{"send-overhead", "",
+      "read with --network: o_s, the sender's CPU per message, as a fraction of L (default 0.4; "
+      "lib/README.md)"},
+     nullptr},
+    {{"recv-overhead", "",
+      "read with --network: o_r, the receiver's CPU per message, as a fraction of L (default "
+      "0.4; lib/README.md)"},
+     nullptr},
+    {{"header-bytes", "",
+      "read with --network: h, bytes on the wire per message besides the payload (default 98)"},
+     nullptr},
+    {{"wire-share", "",
+      "read with --network: the share of a byte's end-to-end time 1/B spent on the wire, the "
+      "rest on the hosts' CPU (packing, unpacking, half each) (default 0.768 = 0.96/1.25: the "
+      "paper's end-to-end B over 10 Mb/s Ethernet's 1.25 MB/s; 1: every byte on the wire; "
+      "lib/README.md, \"Broadcasts\")"},
+     nullptr},
+    {{"network-file", "",
+      "read with --network: network description file (medium, latency_us, bandwidth_MBps, "
+      "send_overhead_us, recv_overhead_us, header_bytes; optional wire_share) instead of "
+      "--network and the options above"},
+     nullptr},
+};
+
+// The balancer and the protocol's readings.
+const run_option kBalancerOptions[] = {
+    {{"delta-ms", "1", "time the balancer spends on one decision, ms"},
+     [](const options& o, run_params& p) { p.delta = o.real("delta-ms", 0, 1e9) * 1e-3; }},
+    {{"threshold", "-1", "move threshold in iterations; -1: --threshold-pct of the loop's"},
+     [](const options& o, run_params& p) { p.threshold = o.integer("threshold", -1, INT64_MAX); }},
+    {{"threshold-pct", "1",
+      "move threshold in percent of the loop's iterations (at least 1 iteration), unless "
+      "--threshold is given"},
+     [](const options& o, run_params& p) {
+       p.threshold_pct = o.real("threshold-pct", 0, 100);
+       if (!(p.threshold_pct > 0))
+         throw usage_error("option --threshold-pct must be in (0, 100], got " +
+                           o.str("threshold-pct"));
+     }},
+    {{"improvement", decimal(paper::min_improvement),
+      "minimum predicted improvement to move work (profitability)"},
+     [](const options& o, run_params& p) { p.min_improvement = o.real("improvement", 0, 1); }},
+    {{"balancer",
+      "master",
+      "where the master task (the centralized balancer, scatter and gather) runs: master (on "
+      "slave 1's workstation, taking its CPU, as in the paper) or dedicated (a workstation of "
+      "its own)",
+      {"master", "dedicated"}},
+     [](const options& o, run_params& p) { p.balancer_on_master = o.str("balancer") == "master"; }},
+    {{"instructions",
+      "senders",
+      "who hears the centralized balancer's decision: senders (the paper: instructions to the "
+      "senders only, receivers learn from the data, the others go on computing) or all (every "
+      "member waits for the decision and is told it)",
+      {"senders", "all"}},
+     [](const options& o, run_params& p) {
+       p.instructions_to_senders = o.str("instructions") == "senders";
+     }},
+    {{"after-no-move",
+      "idle",
+      "after a decision not to move: idle (the requester idles, the others go on and the next "
+      "to run out synchronizes again) or stop (balancing in the group ends)",
+      {"idle", "stop"}},
+     [](const options& o, run_params& p) {
+       p.after_no_move = *core::parse_after_no_move(o.str("after-no-move"));
+     }},
+    {{"first-sync",
+      "master-group",
+      "who owns a loop's first synchronization: strategy (the strategy's own protocol in its "
+      "groups), master-group (every slave's profile to the master, which decides within the "
+      "strategy's groups) or master-global (the master decides over all P slaves); "
+      "lib/README.md, \"The first synchronization\"",
+      {"strategy", "master-group", "master-global"}},
+     [](const options& o, run_params& p) {
+       p.first_sync = *parse_first_sync(o.str("first-sync"));
+     }},
+    {{"broadcast",
+      "mcast",
+      "how a message to several tasks is sent: unicast (one send per destination, each paying "
+      "the send overhead) or mcast (pvm_mcast: one send overhead, one copy per destination host "
+      "on the wire)",
+      {"unicast", "mcast"}},
+     [](const options& o, run_params& p) { p.broadcast = *parse_broadcast(o.str("broadcast")); }},
+    {{"balance-by",
+      "work",
+      "what the balancer splits in proportion to the speeds: work (the iterations' costs from "
+      "the loop's work function, speeds in work per second) or iterations (speeds in "
+      "iterations per second: the earlier rule, wrong on loops whose iterations cost different "
+      "amounts)",
+      {"work", "iterations"}},
+     [](const options& o, run_params& p) {
+       p.balance_unit = *core::parse_balance_unit(o.str("balance-by"));
+     }},
+    {{"model-load",
+      "run",
+      "the external load the cost model assumes: run (the run's own load function: seed, ml, "
+      "tl) or estimated (ml and tl estimated from the speeds seen up to the first "
+      "synchronization)",
+      {"run", "estimated"}},
+     [](const options& o, run_params& p) {
+       p.model_load = *core::parse_model_load(o.str("model-load"));
+     }},
+};
+
+// Bounded waits, lost slaves and fault injection.
+const run_option kFailureOptions[] = {
+    {{"timeout", "120", "wall-clock bound on every wait, seconds"},
+     // Wall time; the simulator detects deadlock itself.
+     [](const options& o, run_params& p) { p.timeout_s = o.real("timeout", 0.1, 1e7); }},
+    {{"on-loss",
+      "abort",
+      "when a slave is lost: abort (the run fails naming it) or recover (the survivors compute "
+      "its unfinished iterations; lib/README.md, \"When a workstation is lost\")",
+      {"abort", "recover"}},
+     [](const options& o, run_params& p) { p.recover = o.str("on-loss") == "recover"; }},
+    {{"kill-slave", "0",
+      "fault injection: this slave dies (sim: its actor is killed; pvm: it SIGKILLs itself) at "
+      "the point one of the next three options gives (none: --kill-at 0); 0: none"},
+     set_fault},
+    {{"kill-at", "",
+      "read with --kill-slave: at this time of the run's clock, seconds (the loop's start is "
+      "0; sim: wherever the slave is then; pvm: at its first iteration boundary at or after "
+      "it)"},
+     nullptr},
+    {{"kill-after-iters", "",
+      "read with --kill-slave: once it has completed this many iterations (counted over the "
+      "run's loops), at that iteration boundary: the same point on every backend and machine"},
+     nullptr},
+    {{"kill-at-sync", "",
+      "read with --kill-slave: as it enters its Nth synchronization (1: the first), before it "
+      "sends its profile"},
+     nullptr},
+    {{"fault-mark", "",
+      "with --kill-slave, pvm: at the fault point the slave writes FILE (pid=, rank=, "
+      "iterations=, syncs=) and waits there to be killed from outside (kill -9, its host "
+      "deleted, the master's loss) instead of killing itself; it fails the run if that does "
+      "not happen within --timeout"},
+     set_fault_mark},
+};
+
+// The cost model's profile, the virtual machine, traces, output.
+const run_option kOtherOptions[] = {
+    {{"network-profile", "",
+      "network profile for the cost model (default: <network>.profile from $DLB_NETWORK_DIR or "
+      "<prefix>/share/dlb/network)"},
+     [](const options& o, run_params& p) { p.network_profile = o.str("network-profile"); }},
+    // Read by the launchers (pvm_launcher.cpp) and the runtime (trace_messages).
+    {{"join-vm",
+      "",
+      "join the PVM virtual machine of the environment instead of a private one",
+      {},
+      true},
+     nullptr},
+    {{"hostfile", "",
+      "PVM hostfile: a private virtual machine of those hosts, slaves spread over them "
+      "(--clock native)"},
+     nullptr},
+    {{"trace-dir", "",
+      "write every message each task sends to DIR/messages.<rank>.csv (time, from, to, type, "
+      "bytes, loop, group, epoch), and each slave's compute, sync and idle intervals to "
+      "DIR/states.<rank>.csv (start, end, state, loop, iterations) and its external load to "
+      "DIR/load.<rank>.csv (time_start, time_end, load, loop); dlb_plot_timeline draws them"},
+     nullptr},
+    {{"quiet", "", "print only the result lines", {}, true},
+     [](const options& o, run_params& p) { p.quiet = o.flag("quiet"); }},
+};
+
+constexpr std::span<const run_option> kOptionGroups[] = {
+    kRunOptions, kNetworkOptions, kBalancerOptions, kFailureOptions, kOtherOptions};
+
+// What a message says of a refused combination: the option, what it needs, where it is told.
+[[noreturn]] void refuse(const std::string& what, const char* section) {
+  throw usage_error(what + " (lib/README.md, \"" + section + "\")");
+}
+
+// The option combinations a run cannot have, derived from the policy's capabilities
+// (core::capabilities_of: the policy, and under AUTO-ALL every policy it may commit to), the
+// backend's and the protocol's.
+void refuse_combinations(const options& o, const run_params& p) {
+  if (p.recover && p.backend == backend_kind::mpi)
+    throw usage_error(
+        "option --on-loss recover needs --backend pvm: surviving a lost MPI rank needs ULFM "
+        "(MPI's User-Level Failure Mitigation), which Debian 12's Open MPI 4.1 does not have; "
+        "under --backend mpi a lost rank ends the run (docs/several-hosts.md)");
+  const auto caps = core::capabilities_of(p.policy, p.policy.candidates(), p.auto_force);
+  const std::string strategy = "--strategy " + o.str("strategy");
+  const char* doc = p.policy.kind() == core::strategy::auto_all   ? "AUTO-ALL"
+                    : p.policy.kind() == core::strategy::adaptive ? "ADAPTIVE"
+                                                                  : "When a workstation is lost";
+  if (p.recover && !caps.survives_loss)
+    refuse("option --on-loss recover does not work with " + strategy +
+               (p.policy.kind() == core::strategy::auto_all
+                    ? ", which may commit to a policy that does not survive a lost slave"
+                    : ", which does not survive a lost slave"),
+           doc);
+  // A group that stops balancing sends no more profiles: a policy that waits for every one of
+  // them would wait for ever.
+  if (p.after_no_move == core::after_no_move::stop && caps.needs_every_profile)
+    refuse("option --after-no-move stop does not work with " + strategy +
+               (p.policy.kind() == core::strategy::auto_all
+                    ? " when ADAPTIVE is a candidate (it waits for every slave's profile)"
+                    : " (it waits for every slave's profile)"),
+           doc);
+  // The master's global first decision moves work across the strategy's groups; recovering a
+  // lost slave's work after such moves is not handled.
+  if (p.recover && p.first_sync == first_sync_owner::master_global)
+    refuse("option --on-loss recover does not work with --first-sync master-global",
+           "The first synchronization");
+}
+
+}  // namespace
+
+std::vector<option_spec> common_options() {
+  std::vector<option_spec> all;
+  for (const auto group : kOptionGroups)
+    for (const auto& row : group) all.push_back(row.spec);
+  return all;
+}
+
+run_params read_params(const options& o) {
+  run_params p;
+  for (const auto group : kOptionGroups)
+    for (const auto& row : group)
+      if (row.set) row.set(o, p);
+  refuse_combinations(o, p);
+  return p;
+}
+
+protocol_options protocol_options_of(const run_params& p) {
+  protocol_options o;
+  o.after_no_move = p.after_no_move;
+  o.instructions_to_senders = p.instructions_to_senders;
+  o.first_sync = p.first_sync;
+  o.broadcast = p.broadcast;
+  return o;  // adaptive: the loop's policy's (loop_session)
+}
+
+}  // namespace dlb
