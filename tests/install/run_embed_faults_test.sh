@@ -27,13 +27,7 @@ allow_mpi_as_root
 private_mpi_files "$work/mpi"
 
 echo "== install into $work/prefix, build tests/install/embed out of the source tree"
-cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
-cp -r "$source/tests/install/embed" "$work/embed"
-cmake -S "$work/embed" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
-      -DCMAKE_BUILD_TYPE=Release -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF > "$work/cmake.log" ||
-  { cat "$work/cmake.log"; fail "cmake configure of the outside MPI program"; }
-cmake --build "$work/build" --target embed_faults > "$work/build.log" ||
-  { cat "$work/build.log"; fail "cmake build"; }
+build_embed "$build" "$source" "$work" --target embed_faults
 
 # run BOUND CASE ARGS...: one mpirun job of 3 ranks; its output in $work/out, its status in $rc.
 run() {

@@ -26,16 +26,8 @@ unset CPATH CPLUS_INCLUDE_PATH LIBRARY_PATH LD_LIBRARY_PATH PKG_CONFIG_PATH CMAK
 allow_mpi_as_root
 private_mpi_files "$work/mpi"
 
-echo "== install into $work/prefix"
-cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
-[[ -f $work/prefix/include/dlb/mpi.hpp ]] || fail "not installed: include/dlb/mpi.hpp"
-
-echo "== the outside MPI program, copied out of the source tree, built with find_package(DLB COMPONENTS mpi)"
-cp -r "$source/tests/install/embed" "$work/embed"
-cmake -S "$work/embed" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
-      -DCMAKE_BUILD_TYPE=Release -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF > "$work/cmake.log" ||
-  { cat "$work/cmake.log"; fail "cmake configure of the outside MPI program"; }
-cmake --build "$work/build" > "$work/build.log" || { cat "$work/build.log"; fail "cmake build"; }
+echo "== install into $work/prefix; the outside MPI program, copied out of the source tree, built with find_package(DLB COMPONENTS mpi)"
+build_embed "$build" "$source" "$work"
 ldd "$work/build/embed" > "$work/ldd.txt"  # whole: grep -q ending a pipe early fails it
 grep -q "libdlb.so => $work/prefix/lib" "$work/ldd.txt" ||
   { cat "$work/ldd.txt"; fail "embed does not load the installed libdlb.so"; }
