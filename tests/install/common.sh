@@ -1,7 +1,8 @@
 # Sourced by the install tests (run_install_test.sh, run_embed_test.sh): what both do around the
 # installed library. fail: the test's one way out on a failed check. allow_mpi_as_root: Open MPI
 # refuses root unless told; set for this test's own jobs, with a notice. private_mpi_files DIR:
-# Open MPI's files of this test's jobs under DIR. build_embed: the outside MPI programs of
+# Open MPI's files of this test's jobs under DIR. outside_mpi_env WORK: both, and a clean
+# environment. build_embed: the outside MPI programs of
 # tests/install/embed built against the installed library. wait_none_left VAR
 # VALUE: waits (100 looks 0.1 s apart, 10 s or more: a pvmd or an MPI rank may still be exiting when its run has
 # returned) until no process has VAR=VALUE in its environment, and fails naming any that is.
@@ -20,6 +21,16 @@ allow_mpi_as_root() {
 private_mpi_files() {
   mkdir -p "$1"
   export OMPI_MCA_orte_tmpdir_base=$1 OMPI_MCA_btl_vader_backing_directory=$1
+}
+
+# outside_mpi_env WORK: what an outside MPI program's test starts from: none of the caller's
+# compiler, linker or DLB settings (the installed package alone must be enough), Open MPI told
+# that root may run it, and its files under WORK/mpi.
+outside_mpi_env() {
+  unset CPATH C_INCLUDE_PATH CPLUS_INCLUDE_PATH LIBRARY_PATH LD_LIBRARY_PATH PKG_CONFIG_PATH \
+        CMAKE_PREFIX_PATH DLB_NETWORK_DIR CFLAGS CXXFLAGS LDFLAGS DLB_POLICY
+  allow_mpi_as_root
+  private_mpi_files "$1/mpi"
 }
 
 # build_embed BUILD SOURCE WORK [cmake --build options...]: installs the build tree BUILD into

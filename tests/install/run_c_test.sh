@@ -19,11 +19,7 @@ mpirun=$3
 work=$(mktemp -d "${TMPDIR:-/tmp}/dlb-c-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 . "$source/tests/install/common.sh"
-unset CPATH C_INCLUDE_PATH CPLUS_INCLUDE_PATH LIBRARY_PATH LD_LIBRARY_PATH PKG_CONFIG_PATH \
-      CMAKE_PREFIX_PATH DLB_NETWORK_DIR CFLAGS CXXFLAGS LDFLAGS DLB_POLICY
-
-allow_mpi_as_root
-private_mpi_files "$work/mpi"
+outside_mpi_env "$work"
 
 echo "== install into $work/prefix"
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"

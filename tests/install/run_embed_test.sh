@@ -20,11 +20,7 @@ mpirun=$3
 work=$(mktemp -d "${TMPDIR:-/tmp}/dlb-embed-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 . "$source/tests/install/common.sh"
-unset CPATH CPLUS_INCLUDE_PATH LIBRARY_PATH LD_LIBRARY_PATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH \
-      DLB_NETWORK_DIR CXXFLAGS LDFLAGS DLB_POLICY
-
-allow_mpi_as_root
-private_mpi_files "$work/mpi"
+outside_mpi_env "$work"
 
 echo "== install into $work/prefix; the outside MPI program, copied out of the source tree, built with find_package(DLB COMPONENTS mpi)"
 build_embed "$build" "$source" "$work"
