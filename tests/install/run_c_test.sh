@@ -52,30 +52,25 @@ for exe in sum_mpicc sum_gcc sum_fortran embed; do
 done
 
 policies=$(printf '%s\n' NONE GCDLB GDDLB LCDLB LDDLB AUTO ADAPTIVE AUTO-ALL SS CSS:4 GSS TSS FAC2 AWF)
+# run_sum EXE NP PREFIX: EXE under mpirun -np NP and every policy; each policy's line "PREFIX: rank 0:
+# POLICY: OK" and every rank's "PREFIX: rank R: done".
+run_sum() {
+  local exe=$1 np=$2 prefix=$3 ok done_ranks n
+  echo "== mpirun -np $np $exe (every policy)"
+  rc=0
+  (cd / && DLB_C_TEST="$work" timeout 300 "$mpirun" --oversubscribe -np "$np" "$work/$exe" \
+     $policies > "$work/out" 2>&1) || rc=$?
+  [[ $rc == 0 ]] || { cat "$work/out"; fail "exit $rc: mpirun -np $np $exe"; }
+  ok=$(grep -c "^$prefix: rank 0: .*: OK$" "$work/out" || true)
+  n=$(wc -w <<< "$policies")
+  [[ $ok == "$n" ]] || { cat "$work/out"; fail "$exe: $ok of $n policies right"; }
+  done_ranks=$(grep -c "^$prefix: rank [0-9]*: done$" "$work/out" || true)
+  [[ $done_ranks == "$np" ]] || { cat "$work/out"; fail "$exe: $done_ranks of $np ranks done"; }
+}
 for exe in sum_mpicc sum_gcc; do
-  for np in 3 4; do
-    echo "== mpirun -np $np $exe (every policy)"
-    rc=0
-    (cd / && DLB_C_TEST="$work" timeout 300 "$mpirun" --oversubscribe -np "$np" "$work/$exe" \
-       $policies > "$work/out" 2>&1) || rc=$?
-    [[ $rc == 0 ]] || { cat "$work/out"; fail "exit $rc: mpirun -np $np $exe"; }
-    ok=$(grep -c "^dlb_c: rank 0: .*: OK$" "$work/out" || true)
-    n=$(wc -w <<< "$policies")
-    [[ $ok == "$n" ]] || { cat "$work/out"; fail "$ok of $n policies right"; }
-    done_ranks=$(grep -c "^dlb_c: rank [0-9]*: done$" "$work/out" || true)
-    [[ $done_ranks == "$np" ]] || { cat "$work/out"; fail "$done_ranks of $np ranks done"; }
-  done
+  for np in 3 4; do run_sum "$exe" "$np" dlb_c; done
 done
-
-echo "== mpirun -np 3 sum_fortran (every policy)"
-rc=0
-(cd / && DLB_C_TEST="$work" timeout 300 "$mpirun" --oversubscribe -np 3 "$work/sum_fortran" \
-   $policies > "$work/out" 2>&1) || rc=$?
-[[ $rc == 0 ]] || { cat "$work/out"; fail "exit $rc: mpirun -np 3 sum_fortran"; }
-ok=$(grep -c "^dlb_f: rank 0: .*: OK$" "$work/out" || true)
-[[ $ok == "$(wc -w <<< "$policies")" ]] || { cat "$work/out"; fail "Fortran: $ok policies right"; }
-done_ranks=$(grep -c "^dlb_f: rank [0-9]*: done$" "$work/out" || true)
-[[ $done_ranks == 3 ]] || { cat "$work/out"; fail "Fortran: $done_ranks of 3 ranks done"; }
+run_sum sum_fortran 3 dlb_f
 
 echo "== mpirun -np 3 embed (built with dlb-mpi alone)"
 rc=0
