@@ -23,6 +23,8 @@ std::pair<options, run_params> read(const session_params& p) {
   std::vector<std::string> args = {"--backend", "mpi", "--clock", p.clock};
   for (auto& a : policy_args(p)) args.push_back(std::move(a));
   if (p.group > 0) args.insert(args.end(), {"--group", std::to_string(p.group)});
+  args.insert(args.end(),
+              {"--master-rank", p.master == master_rank::computes ? "computes" : "dedicated"});
   // A real program's default: no simulated external load (the paper's ml = 5 is the
   // experiments' setting, which the session's options may still ask for: the last value given
   // wins).
@@ -136,6 +138,7 @@ run_stats session::parallel_for(const loop_spec& loop, const std::vector<array_r
     }
   };
   try {
+    if (impl_->job->worker()) return colocated(loop, arrays, guarded, body_threw);
     return dlb::parallel_for(impl_->job->rt(), loop, arrays, guarded);
   } catch (const std::exception& e) {
     impl_->fail(body_threw ? std::string("its loop body threw: ") + e.what() : e.what());
@@ -147,6 +150,23 @@ run_stats session::parallel_for(const loop_spec& loop, const std::vector<array_r
   }
 }
 
+// Rank 0 of a session whose master computes: the master's part on the library's thread, slave
+// P's (the program's body) on this one. What the body threw comes first; then the master's
+// failure (another rank's, told to the master).
+run_stats session::colocated(const loop_spec& loop, const std::vector<array_ref>& arrays,
+                             const std::function<void(std::int64_t)>& body, bool& body_threw) {
+  run_stats stats;
+  const auto out = impl_->job->run_colocated(
+      [&](dlb::runtime& master) {
+        stats = dlb::parallel_for(master, loop, arrays, [](std::int64_t) {});
+      },
+      [&](dlb::runtime& slave) { dlb::parallel_for(slave, loop, arrays, body); });
+  if (out.worker && body_threw) std::rethrow_exception(out.worker);
+  if (out.master) std::rethrow_exception(out.master);
+  if (out.worker) std::rethrow_exception(out.worker);
+  return stats;
+}
+
 void session::finish() {
   if (impl_->finished) return;
   impl_->finished = true;
@@ -156,6 +176,7 @@ void session::finish() {
   }
   try {
     impl_->job->rt().finish();
+    if (dlb::runtime* worker = impl_->job->worker()) worker->finish();
     impl_->job->settle();
   } catch (const std::exception& e) {
     impl_->fail(e.what());

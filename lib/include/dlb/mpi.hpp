@@ -31,6 +31,17 @@
 
 namespace dlb::mpi {
 
+// Whether rank 0, the master, also computes a share of the iterations.
+enum class master_rank {
+  // Every rank a worker: np ranks run np slaves, rank 0 the master and slave P at once; the
+  // master's part (profiles, decisions, chunk answers) runs on a thread of the library that
+  // makes no MPI call unless the program initialized MPI with MPI_THREAD_SERIALIZED or more,
+  // and answers between the iterations of rank 0's own share (native clock only).
+  computes,
+  // The paper's layout: rank 0 balances only, np ranks run np-1 slaves.
+  dedicated
+};
+
 struct session_params {
   // The policy: a balancing strategy (NONE, GCDLB, GDDLB, LCDLB, LDDLB), a customized mode (AUTO,
   // ADAPTIVE, AUTO-ALL) or a self-scheduling rule (SS, CSS:k, GSS, TSS, FAC2, AWF). Empty: the
@@ -39,6 +50,8 @@ struct session_params {
   std::string policy;
   // K, the group size of the local strategies; 0: the default (P/2).
   int group = 0;
+  // Rank 0 computes too (every rank a worker), or only balances (the paper's master).
+  master_rank master = master_rank::computes;
   // "native": real time, ranks on any hosts; "emulated": the paper's 1996 workstations and
   // Ethernet, every rank on one host.
   std::string clock = "native";
@@ -68,8 +81,10 @@ class session {
   session(const session&) = delete;
   session& operator=(const session&) = delete;
 
+  // Rank 0 holds the master (under master_rank::computes, also slave P).
   bool master() const;
   int rank() const;  // in `comm`
+  // P: the communicator's ranks (master_rank::computes) or one less (dedicated).
   int slaves() const;
   // The run's parameters (the policy in run_params::policy) and the DLB_* calls' runtime.
   dlb::runtime& runtime();
@@ -88,6 +103,8 @@ class session {
  private:
   struct impl;
   std::unique_ptr<impl> impl_;
+  run_stats colocated(const loop_spec& loop, const std::vector<array_ref>& arrays,
+                      const std::function<void(std::int64_t)>& body, bool& body_threw);
 };
 
 }  // namespace dlb::mpi
