@@ -257,6 +257,7 @@ job::outcome job::run_colocated(const std::function<void(dlb::runtime&)>& master
   outcome out;
   std::atomic<bool> done{false};
   std::thread balancer([&] {
+    port_->master_started();
     try {
       master(*rt_);
     } catch (...) {
@@ -266,7 +267,7 @@ job::outcome job::run_colocated(const std::function<void(dlb::runtime&)>& master
       rt_->abort(what_of(out.master));
     }
     done = true;
-    port_->wake();
+    port_->master_ended();
   });
   try {
     worker(*worker_rt_);

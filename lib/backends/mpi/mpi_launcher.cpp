@@ -2,8 +2,9 @@
 // program takes (dlb::mpi::session; both build an mpi_detail::job, mpi_job.hpp).
 //
 // mpirun (or srun) starts P+1 copies of the program: MPI rank 0 is the master, ranks 1..P the
-// slaves; under --master-rank computes, P copies, rank 0 also slave P (mpi_port.hpp). Every rank has parsed the same command line (run_app), so all agree on the options
-// without a configuration message; --procs, when given, must be the job's ranks less one.
+// slaves; under --master-rank computes, P copies, rank 0 also slave P (mpi_port.hpp). Every rank
+// has parsed the same command line (run_app), so all agree on the options without a configuration
+// message; --procs, when given, must be the job's ranks less one.
 //
 // What run_app adds, owning the process: MPI_Init and MPI_Finalize, the SIGTERM handler (mpirun
 // ends a job so), and the end of a failed run: MPI_Abort once its error is reported, the master

@@ -33,13 +33,9 @@ mpi_port::mpi_port(MPI_Comm comm, int rank, rank_layout layout, exit_watch& watc
       rank_(rank),
       layout_(layout),
       exits_(watch),
-      carrier_(std::this_thread::get_id()),
       tasks_(layout.tasks_on(rank)),
       inbox_(tasks_.size()) {
   shared_ = tasks_.size() > 1;
-  int provided = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&provided);
-  serialized_ = provided >= MPI_THREAD_SERIALIZED;
 }
 
 mpi_port::~mpi_port() {
@@ -63,10 +59,6 @@ mpi_port::~mpi_port() {
     MPI_Request_free(&p->request);
     kept->push_back(std::move(p->body));
   }
-}
-
-bool mpi_port::may_call_mpi() const {
-  return serialized_ || std::this_thread::get_id() == carrier_;
 }
 
 int mpi_port::slot_of(int task) const {
@@ -106,7 +98,7 @@ void mpi_port::send(int from, int to, int tag, const std::shared_ptr<const bytes
   const int second = layout_.ranks;  // slave P, rank 0's second task under master_computes
   const int wire = wire_tag(tag, layout_.master_computes && from == second,
                             layout_.master_computes && to == second);
-  if (may_call_mpi()) {
+  if (carries()) {
     progress();
     isend(rank, wire, body);
     return;
@@ -144,15 +136,29 @@ void mpi_port::pump() {
   if (received && shared_) arrived_.notify_all();  // the other task may be waiting for it
 }
 
+void mpi_port::hand_off(std::unique_lock<std::mutex>& hold) {
+  if (!shared_ || inbox_[0].empty() || master_gone_) return;
+  // The master has messages: it answers now, between this slave's iterations, and its answers
+  // go out before the slave goes on (bounded: a master busy longer sends at the next poll).
+  arrived_.notify_all();
+  arrived_.wait_for(hold, std::chrono::milliseconds(2),
+                    [&] { return master_gone_ || (master_idle_ && inbox_[0].empty()); });
+  for (auto& o : outbox_) isend(o.rank, o.tag, o.body);
+  outbox_.clear();
+}
+
 std::optional<envelope> mpi_port::take(int me) {
-  std::lock_guard<std::mutex> hold(lock_);
+  std::unique_lock<std::mutex> hold(lock_);
   const int slot = me < 0 ? -1 : slot_of(me);
   if (slot >= 0 && !inbox_[static_cast<std::size_t>(slot)].empty()) {
     envelope e = std::move(inbox_[static_cast<std::size_t>(slot)].front());
     inbox_[static_cast<std::size_t>(slot)].pop_front();
     return e;
   }
-  if (may_call_mpi()) pump();
+  if (carries()) {
+    pump();
+    hand_off(hold);
+  }
   if (slot < 0 || inbox_[static_cast<std::size_t>(slot)].empty()) return std::nullopt;
   envelope e = std::move(inbox_[static_cast<std::size_t>(slot)].front());
   inbox_[static_cast<std::size_t>(slot)].pop_front();
@@ -160,15 +166,16 @@ std::optional<envelope> mpi_port::take(int me) {
 }
 
 bool mpi_port::waiting(int me) {
-  std::lock_guard<std::mutex> hold(lock_);
+  std::unique_lock<std::mutex> hold(lock_);
   const auto slot = static_cast<std::size_t>(slot_of(me));
   if (!inbox_[slot].empty()) return true;
-  if (!may_call_mpi()) return false;
+  if (!carries()) return false;
   progress();
   for (auto& o : outbox_) isend(o.rank, o.tag, o.body);
   outbox_.clear();
   if (shared_) {
     pump();
+    hand_off(hold);
     return !inbox_[slot].empty();
   }
   int flag = 0;
@@ -183,14 +190,33 @@ void mpi_port::pause(int me, std::chrono::microseconds d) {
   }
   std::unique_lock<std::mutex> hold(lock_);
   const int slot = me < 0 ? -1 : slot_of(me);
-  const bool carrier = std::this_thread::get_id() == carrier_;
+  const bool carrier = carries();
+  if (!carrier) {
+    master_idle_ = true;
+    arrived_.notify_all();  // the carrier may be handing off to it
+  }
   arrived_.wait_for(hold, d, [&] {
     return (slot >= 0 && !inbox_[static_cast<std::size_t>(slot)].empty()) ||
            (carrier && !outbox_.empty());
   });
+  if (!carrier) master_idle_ = false;
 }
 
-void mpi_port::wake() { arrived_.notify_all(); }
+void mpi_port::master_ended() {
+  {
+    std::lock_guard<std::mutex> hold(lock_);
+    master_gone_ = true;
+    master_thread_ = std::thread::id();
+  }
+  arrived_.notify_all();
+}
+
+void mpi_port::master_started() {
+  std::lock_guard<std::mutex> hold(lock_);
+  master_thread_ = std::this_thread::get_id();
+  master_gone_ = false;
+  master_idle_ = false;
+}
 
 std::optional<int> mpi_port::exited() {
   std::lock_guard<std::mutex> hold(lock_);

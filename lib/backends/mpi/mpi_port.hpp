@@ -10,17 +10,20 @@
 //    tasks sends or receives (wire_tag), so that the tasks' own tags stay the runtime's;
 //  - from another rank: MPI_Iprobe and MPI_Recv, sorted into each task's inbox.
 //
-// MPI itself is called only from the thread that made the port (the program's: what
+// MPI itself is never called from the master's thread, only from the program's (what
 // MPI_THREAD_FUNNELED allows, and MPI_Init's MPI_THREAD_SINGLE in practice, since no other
-// thread ever calls MPI), unless the program initialized MPI with MPI_THREAD_SERIALIZED or
-// more: then the master's thread calls MPI too, one thread at a time, and answers a request as
-// soon as it arrives. Otherwise the master's sends wait in an outbox for the program's thread,
-// which carries them, and the arrivals for the master, whenever its slave looks for messages:
-// between its iterations (paced, about every 200 us: poll_pacing.hpp) and while it waits.
+// thread ever calls MPI). That thread, the carrier, brings the master its messages whenever its
+// own slave looks for messages: between its iterations (paced, about every 200 us at most:
+// poll_pacing.hpp) and while it waits. It then hands off: it waits (bounded) until the master
+// has answered and is waiting again, and sends the answers before its slave goes on. So a
+// request is answered between rank 0's iterations, as a hand-written master that computes
+// answers. (A progress thread calling MPI itself, under MPI_THREAD_SERIALIZED, was measured
+// slower on an oversubscribed node: docs/library.md, "Every rank a worker".)
 #pragma once
 
 #include <mpi.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -63,7 +66,6 @@ wire_parts parse_wire_tag(int wire);
 
 class mpi_port {
  public:
-  // Made by the thread that will carry MPI (the program's).
   mpi_port(MPI_Comm comm, int rank, rank_layout layout, exit_watch& watch);
   // A failed run's sends still pending get a bounded moment to complete (its abort message
   // first of all), then are handed to MPI to complete on their own; their payloads are kept.
@@ -72,6 +74,8 @@ class mpi_port {
   mpi_port& operator=(const mpi_port&) = delete;
 
   const rank_layout& layout() const { return layout_; }
+  // May this thread call MPI? Every thread but the master's on rank 0 when it computes.
+  bool carries() const { return !shared_ || std::this_thread::get_id() != master_thread_; }
   int rank() const { return rank_; }
 
   void send(int from, int to, int tag, const std::shared_ptr<const bytes>& body);
@@ -93,8 +97,10 @@ class mpi_port {
       pause(-1, std::chrono::microseconds(200));
     }
   }
-  // Wake every task waiting in pause (the master's thread ended).
-  void wake();
+  // The master's thread starts (called on it) and ends (its end wakes every task waiting in
+  // pause).
+  void master_started();
+  void master_ended();
   // The end of a successful run (mpi_transport::settle).
   bool settle(std::chrono::milliseconds bound);
 
@@ -105,7 +111,7 @@ class mpi_port {
     int tag;
     std::shared_ptr<const bytes> body;
   };
-  bool may_call_mpi() const;
+  void hand_off(std::unique_lock<std::mutex>& hold);
   int slot_of(int task) const;
   void pump();  // the lock held, on a thread that may call MPI
   void progress();
@@ -114,9 +120,10 @@ class mpi_port {
   int rank_;
   rank_layout layout_;
   exit_watch& exits_;
-  std::thread::id carrier_;  // the thread that made the port
-  bool serialized_ = false;  // MPI_THREAD_SERIALIZED or more: any thread, one at a time
-  bool shared_ = false;      // two tasks on this rank
+  std::atomic<std::thread::id> master_thread_{};  // the master's, while one runs beside slave P
+  bool shared_ = false;                           // two tasks on this rank
+  bool master_idle_ = false;                      // the master's thread waits for a message (pause)
+  bool master_gone_ = true;                       // no master's thread runs
   std::mutex lock_;
   std::condition_variable arrived_;
   std::vector<int> tasks_;                   // this rank's, by slot

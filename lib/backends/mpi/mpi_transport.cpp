@@ -89,6 +89,12 @@ std::optional<envelope> mpi_transport::receive(std::chrono::microseconds bound) 
                       "mpirun's message names it");
     const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - now);
     if (left.count() <= 0) return std::nullopt;
+    if (!port_.carries()) {
+      // The master's thread on a rank whose master computes: nothing to poll, the carrier
+      // brings its messages (mpi_port.hpp); it sleeps until one comes.
+      port_.pause(task_, std::min(left, std::chrono::microseconds(1000)));
+      continue;
+    }
     const core::wait_step step = core::next_wait_step(
         std::chrono::duration_cast<std::chrono::microseconds>(now - start), slept, pacing_);
     if (step.what == core::wait_step::kind::yield) {
