@@ -3,8 +3,9 @@
 //
 // The program owns the process and MPI: it calls MPI_Init and MPI_Finalize, and hands the
 // library a communicator, the world or a part of it. Every rank of that communicator constructs
-// one session (SPMD, as started by mpirun or srun): its rank 0 is the master, the others the P
-// slaves. Between the session's construction and finish() the program runs balanced loops on it;
+// one session (SPMD, as started by mpirun or srun). Every rank computes: rank 0 is also the
+// master, whose part runs on a thread of the library that makes no MPI call (master_rank;
+// master_rank::dedicated: the paper's master, which only balances). Between the session's construction and finish() the program runs balanced loops on it;
 // before and after, and on the ranks outside the communicator all along, it uses MPI as it
 // likes. The library's messages go over its own duplicate of the communicator, so they never
 // meet the program's. A failure is a dlb::run_error (a bad parameter a dlb::usage_error), thrown
