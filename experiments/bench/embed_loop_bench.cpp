@@ -164,9 +164,9 @@ double run_pingpong(const loop_kind& k, int rank) {
 double run_dlb(const loop_kind& k, const std::string& policy, dlb::mpi::master_rank master) {
   double sum = 0;
   dlb::mpi::session_params params;
-  params.policy = policy;
+  params.policy = dlb::core::parse_policy(policy);
   params.master = master;
-  params.options = {"--quiet"};
+  params.quiet = true;
   dlb::mpi::session s(MPI_COMM_WORLD, params);
   dlb::loop_spec loop;
   loop.iterations = k.n;

@@ -1,8 +1,11 @@
 // session.cpp: dlb::mpi::session, the library inside a user's MPI program (dlb/mpi.hpp), over
 // the same path as run_app's --backend mpi (mpi_job.hpp).
+#include <cmath>
 #include <cstdlib>
 #include <exception>
 #include <optional>
+#include <sstream>
+#include <stdexcept>
 
 #include "dlb/mpi.hpp"
 #include "mpi_job.hpp"
@@ -13,18 +16,51 @@ namespace {
 
 // The policy: the parameters', else $DLB_POLICY, else the runtime's default (none given).
 std::vector<std::string> policy_args(const session_params& p) {
-  if (!p.policy.empty()) return {"--strategy", p.policy};
+  if (p.policy) return {"--strategy", core::to_string(*p.policy)};
   if (const char* env = std::getenv("DLB_POLICY"); env && *env) return {"--strategy", env};
   return {};
 }
 
-// The parameters as the command line run_app would parse: the one reading of the options.
-std::pair<options, run_params> read(const session_params& p) {
-  std::vector<std::string> args = {"--backend", "mpi", "--clock", p.clock};
+std::string decimal(double x) {
+  std::ostringstream os;
+  os.precision(17);
+  os << x;
+  return os.str();
+}
+
+// The typed fields, each checked, then as the options run_app reads: the one reading of a run's
+// options, done once, when the session is made.
+std::vector<std::string> typed_args(const session_params& p) {
+  if (p.group < 0)
+    throw usage_error("dlb::mpi::session_params::group must be 0 (P/2) or more, got " +
+                      std::to_string(p.group));
+  const double timeout = p.timeout.count();
+  if (!(timeout > 0) || !std::isfinite(timeout))
+    throw usage_error("dlb::mpi::session_params::timeout must be a positive duration, got " +
+                      decimal(timeout) + " s");
+  if (p.policy) {
+    const std::string name = core::to_string(*p.policy);
+    try {
+      if (core::parse_policy(name) != *p.policy) throw std::invalid_argument(name);
+    } catch (const std::invalid_argument& e) {
+      throw usage_error("dlb::mpi::session_params::policy is not a policy the library runs: " +
+                        std::string(e.what()));
+    }
+  }
+  std::vector<std::string> args = {
+      "--backend",     "mpi",
+      "--clock",       p.clock == clock_kind::native ? "native" : "emulated",
+      "--master-rank", p.master == master_rank::computes ? "computes" : "dedicated",
+      "--timeout",     decimal(timeout)};
   for (auto& a : policy_args(p)) args.push_back(std::move(a));
   if (p.group > 0) args.insert(args.end(), {"--group", std::to_string(p.group)});
-  args.insert(args.end(),
-              {"--master-rank", p.master == master_rank::computes ? "computes" : "dedicated"});
+  if (p.quiet) args.emplace_back("--quiet");
+  return args;
+}
+
+// The parameters as the command line run_app would parse: the one reading of the options.
+std::pair<options, run_params> read(const session_params& p) {
+  std::vector<std::string> args = typed_args(p);
   // A real program's default: no simulated external load (the paper's ml = 5 is the
   // experiments' setting, which the session's options may still ask for: the last value given
   // wins).
@@ -35,7 +71,7 @@ std::pair<options, run_params> read(const session_params& p) {
   try {
     params = read_params(opts);
   } catch (const usage_error& e) {
-    if (p.policy.empty() && std::getenv("DLB_POLICY"))
+    if (!p.policy && std::getenv("DLB_POLICY"))
       throw usage_error(std::string("environment variable DLB_POLICY: ") + e.what());
     throw;
   }

@@ -5,15 +5,18 @@
 // library a communicator, the world or a part of it. Every rank of that communicator constructs
 // one session (SPMD, as started by mpirun or srun). Every rank computes: rank 0 is also the
 // master, whose part runs on a thread of the library that makes no MPI call (master_rank;
-// master_rank::dedicated: the paper's master, which only balances). Between the session's construction and finish() the program runs balanced loops on it;
-// before and after, and on the ranks outside the communicator all along, it uses MPI as it
-// likes. The library's messages go over its own duplicate of the communicator, so they never
-// meet the program's. A failure is a dlb::run_error (a bad parameter a dlb::usage_error), thrown
-// on the ranks that learn of it; the library never ends the job.
+// master_rank::dedicated: the paper's master, which only balances). Between the session's
+// construction and finish() the program runs balanced loops on it; before and after, and on the
+// ranks outside the communicator all along, it uses MPI as it likes. The library's messages go over
+// its own duplicate of the communicator, so they never meet the program's. A failure is a
+// dlb::run_error (a bad parameter a dlb::usage_error), thrown on the ranks that learn of it; the
+// library never ends the job.
 //
 //   MPI_Init(&argc, &argv);
 //   {
-//     dlb::mpi::session dlb(MPI_COMM_WORLD, {.policy = "GDDLB"});  // or DLB_POLICY=GDDLB
+//     dlb::mpi::session dlb(MPI_COMM_WORLD, {.policy = dlb::core::self_scheduled{
+//                                                  dlb::core::chunk_rule::fac2}});  // or
+//                                                  DLB_POLICY
 //     dlb.parallel_for(loop, {&x, &y}, [&](std::int64_t i) { y(i) = f(x(i)); });
 //     dlb.finish();
 //   }
@@ -22,9 +25,11 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,23 +48,37 @@ enum class master_rank {
   dedicated
 };
 
+// How the run keeps time.
+enum class clock_kind {
+  native,   // real time: ranks on any hosts
+  emulated  // the paper's 1996 workstations and Ethernet: every rank on one host, a dedicated
+            // master
+};
+
+// The session's parameters, typed, checked when the session is made (a dlb::usage_error naming
+// the field, the same on every rank, before any MPI call).
 struct session_params {
-  // The policy: a balancing strategy (NONE, GCDLB, GDDLB, LCDLB, LDDLB), a customized mode (AUTO,
-  // ADAPTIVE, AUTO-ALL) or a self-scheduling rule (SS, CSS:k, GSS, TSS, FAC2, AWF). Empty: the
-  // environment's DLB_POLICY, as OMP_SCHEDULE is for OpenMP's schedule(runtime); neither set:
-  // the library's default (GDDLB).
-  std::string policy;
+  // The policy (dlb/core/policy.hpp): a balancing strategy (NONE, GCDLB, GDDLB, LCDLB, LDDLB), a
+  // customized mode (AUTO, ADAPTIVE, AUTO-ALL) or a self-scheduling rule (SS, CSS:k, GSS, TSS,
+  // FAC2, AWF), as a value: dlb::core::self_scheduled{dlb::core::chunk_rule::fac2}, or from text
+  // (a configuration file, the program's command line) dlb::core::parse_policy("AUTO-ALL").
+  // Empty: the environment's DLB_POLICY, as OMP_SCHEDULE is for OpenMP's schedule(runtime);
+  // neither set: the library's default (GDDLB).
+  std::optional<core::policy> policy;
   // K, the group size of the local strategies; 0: the default (P/2).
   int group = 0;
   // Rank 0 computes too (every rank a worker), or only balances (the paper's master).
   master_rank master = master_rank::computes;
-  // "native": real time, ranks on any hosts; "emulated": the paper's 1996 workstations and
-  // Ethernet, every rank on one host.
-  std::string clock = "native";
-  // Any other option of the runtime, as on a DLB program's command line: {"--timeout", "30"}.
-  // A session simulates no external load unless asked ({"--ml", "5"}: the paper's experiments'),
-  // and under the native clock loop_spec::work only tells the cost model what an iteration costs
-  // relative to the others (the library measures the real time).
+  clock_kind clock = clock_kind::native;
+  // The bound on every wait of the run, making the session included (--timeout); positive.
+  std::chrono::duration<double> timeout = std::chrono::seconds(120);
+  // No lines from the library but errors (--quiet).
+  bool quiet = false;
+  // Any other option of the runtime, as on a DLB program's command line (read once, when the
+  // session is made): {"--threshold-pct", "5"}. A session simulates no external load unless
+  // asked ({"--ml", "5"}: the paper's experiments'), and under the native clock loop_spec::work
+  // only tells the cost model what an iteration costs relative to the others (the library
+  // measures the real time).
   std::vector<std::string> options;
   // Names the program in the library's lines.
   std::string name = "dlb";

@@ -65,7 +65,8 @@ int failing_run(int thrower) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int caught = 0;
   try {
-    dlb::mpi::session s(MPI_COMM_WORLD, {.policy = "GCDLB", .options = {"--quiet"}});
+    dlb::mpi::session s(MPI_COMM_WORLD,
+                        {.policy = dlb::core::parse_policy("GCDLB"), .quiet = true});
     std::vector<double> y(200, 0.0);
     auto Y = dlb::DLB_array::of("y", y.data(), 200, 1, dlb::data_distribution::block);
     Y.input = false;
@@ -119,7 +120,7 @@ int main(int argc, char** argv) {
     try {
       {
         // The policy from the environment (DLB_POLICY), as OMP_SCHEDULE.
-        dlb::mpi::session s(part, {.options = {"--quiet"}});
+        dlb::mpi::session s(part, {.quiet = true});
         const char* env = std::getenv("DLB_POLICY");
         check(env && dlb::core::to_string(s.runtime().params().policy) == env,
               "the policy of DLB_POLICY", world_rank);
@@ -140,9 +141,9 @@ int main(int argc, char** argv) {
       }
       {
         // The paper's layout, one parameter away: rank 0 balances only.
-        dlb::mpi::session s(part, {.policy = "AUTO-ALL",
+        dlb::mpi::session s(part, {.policy = dlb::core::parse_policy("AUTO-ALL"),
                                    .master = dlb::mpi::master_rank::dedicated,
-                                   .options = {"--quiet"}});
+                                   .quiet = true});
         check(s.slaves() == part_size - 1, "P is the communicator's ranks less one (dedicated)",
               world_rank);
         ok2 = balanced_loop(s, 500, 3.0);
