@@ -25,6 +25,13 @@ namespace {
 constexpr std::int64_t kLoadBlocksPerCall = 64;
 // The ideal network: fast enough that no message of the applications costs a measurable time.
 constexpr double kIdealBandwidth = 1e12;
+// Each actor's stack. SimGrid's default (8 MiB) is a separate mapping per actor, and where malloc
+// is asked for huge pages (glibc.malloc.hugetlb=1, as make reproduce sets it) each such mapping
+// gets a 2 MiB page for the few KiB an actor's stack uses: 2 MiB of zeroed memory per task, 8 GiB
+// at P = 4096. Under 2 MiB a stack gets small pages. MXM, TRFD and AC at P = 16 pass with 16 KiB
+// (and fail with 4): 256 KiB is sixteen times that. A stack overflow hits SimGrid's guard page, a
+// crash, never a silent one.
+constexpr int kActorStackKiB = 256;
 
 // A message in flight: what the transport was given, and who sent it.
 struct message {
@@ -55,7 +62,11 @@ engine::engine() : impl_(std::make_unique<impl>()) {
   // (its CRITICAL deadlock line cannot be thresholded away: the appender is dropped instead).
   std::vector<std::string> args{"dlb-sim", "--log=root.thresh:critical", "--log=ker_engine.add:0",
                                 "--log=ker_engine.thresh:critical"};
-  if (DLB_SANITIZED) args.emplace_back("--cfg=contexts/factory:thread");  // ASan: no stack swaps
+  if (DLB_SANITIZED) {
+    args.emplace_back("--cfg=contexts/factory:thread");  // ASan: no stack swaps
+  } else {
+    args.emplace_back("--cfg=contexts/stack-size:" + std::to_string(kActorStackKiB));
+  }
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
