@@ -277,15 +277,15 @@ protocol::decision central_balancer::decide_globally(
 
 void central_balancer::commit(const group_state& gs, const protocol::sync_header& h) {
   if (!custom_) {
-    commit_to_row(gs, h, dlb_.policy_.kind());  // --first-sync master-*: the run's row
+    commit_to_row(gs, h, dlb_.policy_.row().value());  // --first-sync master-*: the run's row
     return;
   }
   if (const auto row = custom_->choose(*this, gs, h)) commit_to_row(gs, h, *row);
 }
 
 void central_balancer::commit_to_row(const group_state& gs, const protocol::sync_header& h,
-                                     core::strategy c) {
-  const sync_protocol after = resolve_protocol(c, dlb_.popts_).value();
+                                     core::scheme c) {
+  const sync_protocol after = resolve_protocol(c, dlb_.popts_);
   // master-global: one decision over every profile (in slave order); each group is sent its
   // part of it (the transfers that touch its members, their counts after).
   std::optional<protocol::decision> global;

@@ -40,7 +40,7 @@ class central_balancer {
   master_session& session() { return dlb_; }
   // The master's own first synchronization committed to the balancing row: each member that
   // took part is told its group's decision under it.
-  void commit_to_row(const group_state& gs, const protocol::sync_header& h, core::strategy row);
+  void commit_to_row(const group_state& gs, const protocol::sync_header& h, core::scheme row);
   // A commitment's groups from now on (their state and members) and the protocol in force.
   void take_up(std::vector<group_state> groups, std::vector<std::vector<std::size_t>> members,
                const sync_protocol& proto);

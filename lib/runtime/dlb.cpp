@@ -37,7 +37,7 @@ std::string choice_sequence(const run_stats& st) {
   for (const auto& c : st.choices) {
     char at[32];
     std::snprintf(at, sizeof at, "@%.3f", c.time);
-    out += (out.empty() ? "" : ",") + std::string(to_string(c.strategy)) + at;
+    out += (out.empty() ? "" : ",") + std::string(to_string(c.scheme)) + at;
   }
   return out;
 }
@@ -57,10 +57,10 @@ std::vector<std::pair<std::string, std::string>> auto_all_fields(const run_stats
 
 std::string run_stats::summary() const {
   std::ostringstream os;
-  os << to_string(strategy) << " P=" << procs << " K=" << group_size << ": total " << total_time()
-     << " s, " << syncs << " synchronizations, " << redistributions << " redistributions, "
-     << iterations_moved << " iterations and " << bytes_moved << " bytes moved, lag " << lag
-     << " s, oracle bound " << oracle_time << " s";
+  os << core::to_string(policy) << " P=" << procs << " K=" << group_size << ": total "
+     << total_time() << " s, " << syncs << " synchronizations, " << redistributions
+     << " redistributions, " << iterations_moved << " iterations and " << bytes_moved
+     << " bytes moved, lag " << lag << " s, oracle bound " << oracle_time << " s";
   for (const auto& l : lost) os << "; slave " << l.slave + 1 << " lost at t = " << l.time << " s";
   if (!lost.empty())
     os << "; " << recovered_iterations << " iterations recovered in " << recovery_time << " s";
@@ -179,8 +179,8 @@ detail::loop_session::loop_session(runtime& rt, const core::policy& p, int P, in
       procs_(P),
       loop_(loop),
       arrays_(std::move(arrays)) {
-  popts_.adaptive = p.kind() == core::strategy::adaptive;
-  proto_ = first_protocol(p.kind(), popts_).value_or(sync_protocol{});
+  popts_.adaptive = p.is(core::customized_mode::adaptive);
+  proto_ = first_protocol(p, popts_).value_or(sync_protocol{});
   group_size_ = group_size_under(proto_, K, P);
   const auto& prm = rt_.params();
   balance_.threshold_iterations =
@@ -212,7 +212,7 @@ detail::slave_session::slave_session(runtime& rt, const core::policy& p, int P, 
   slave_.members_ = groups_[static_cast<std::size_t>(slave_.group_)];
   slave_.st_.group = slave_.group_;
   // NONE has no protocol: no synchronization, ever.
-  slave_.closed_ = !first_protocol(p.kind(), popts_);
+  slave_.closed_ = !first_protocol(p, popts_);
 }
 
 std::vector<std::vector<std::size_t>> detail::loop_session::groups_for(int K) const {
@@ -252,12 +252,13 @@ std::vector<core::range_list> detail::loop_session::initial_distribution() const
 
 void detail::master_session::scatter() {
   auto& st = master_.stats_;
-  st.strategy = policy_.kind();
+  st.policy = policy_;
   st.procs = procs_;
   // The strategy's group size (the first synchronization may be the master's, global).
-  st.group_size = core::is_customized(st.strategy)
-                      ? group_size_
-                      : group_size_under(st.strategy, local_group_size_, procs_);
+  const auto row = policy_.row();
+  st.group_size = row                       ? group_size_under(*row, local_group_size_, procs_)
+                  : policy_.is_customized() ? group_size_
+                                            : procs_;
   st.iterations = loop_.iterations;
   st.recover = rt_.params().recover;
   // The loop's start: the master's set-up before it is neither emulated time nor lag.
@@ -338,8 +339,7 @@ core::iteration_cost detail::loop_session::work_cost() const {
   return loop_.work;
 }
 
-void detail::slave_session::adopt(core::strategy c, int group,
-                                  const std::vector<bool>& active_before,
+void detail::slave_session::adopt(core::scheme c, int group, const std::vector<bool>& active_before,
                                   const std::optional<std::vector<std::size_t>>& members) {
   // Every slave was in the one global group of the first synchronization (of a re-selection);
   // it now joins its group of the chosen strategy, keeping who was active (who took part).
@@ -351,7 +351,7 @@ void detail::slave_session::adopt(core::strategy c, int group,
     for (std::size_t p = 0; p < slave_.members_.size(); ++p)
       was_active[slave_.members_[p]] = active_before[p];
   }
-  proto_ = resolve_protocol(c, popts_).value();
+  proto_ = resolve_protocol(c, popts_);
   group_size_ = group_size_under(proto_, local_group_size_, procs_);
   slave_.group_ = group;
   groups_ = groups_for(group_size_);

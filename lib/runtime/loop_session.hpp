@@ -199,7 +199,7 @@ class slave_session : public loop_session {
   // Customized mode, after the first synchronization (AUTO) or a re-selection (ADAPTIVE): take
   // up strategy c, in its group `group`; `members`: the members of that group that took part
   // (ADAPTIVE; AUTO: those active before).
-  void adopt(core::strategy c, int group, const std::vector<bool>& active_before,
+  void adopt(core::scheme c, int group, const std::vector<bool>& active_before,
              const std::optional<std::vector<std::size_t>>& members);
   void return_to_reselection();
   // Worker, its chunk done: REQUEST the next, and take the CHUNK that answers (none: done).
@@ -309,7 +309,7 @@ class master_session : public loop_session {
   // AUTO-ALL (auto_all.cpp; beyond the paper), at the first synchronization: every candidate's
   // predicted time of the loop and the pick (the fastest, or --auto-force's), recorded in the
   // run's statistics.
-  auto_all_pick choose_policy(std::span<const core::policy> candidates,
+  auto_all_pick choose_policy(std::span<const core::policy> candidates, const core::policy* forced,
                               const std::vector<protocol::member_profile>& profiles,
                               const std::vector<double>& speeds, double now);
   // The model's input from the first synchronization on, as predict has it (nothing if the

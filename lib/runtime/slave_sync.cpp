@@ -428,7 +428,11 @@ protocol::decision detail::slave_session::await_decision(const std::string& wher
     become_worker();  // customized mode committed to a chunk rule
     return std::move(msg.body);
   }
-  adopt(c.next.kind(), c.group, slave_.active_, c.members);
+  const auto row = c.next.row();
+  if (!row)
+    throw run_error("a commitment to " + core::to_string(c.next) +
+                    ", which is neither a balancing row nor a chunk rule");
+  adopt(*row, c.group, slave_.active_, c.members);
   return std::move(msg.body);
 }
 
