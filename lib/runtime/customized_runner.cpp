@@ -78,7 +78,7 @@ void customized_runner::switch_to_self_scheduling(central_balancer& b, const gro
   const protocol::commitment to{pick, 0, std::nullopt};
   m_.net_.multicast(ranks, tag::decision,
                     protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
-                    m_.proto_.broadcast);
+                    m_.proto().broadcast);
   b.hand_over();
 }
 
@@ -206,7 +206,7 @@ void customized_runner::commit_reselection(central_balancer& b, under_strategy& 
     const protocol::commitment to{core::balancing{pick}, static_cast<int>(ng), took_part, true};
     m_.net_.multicast(ranks, tag::decision,
                       protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
-                      m_.proto_.broadcast);
+                      m_.proto().broadcast);
   }
   b.take_up(std::move(next), std::move(plan.groups), resolve_protocol(pick, m_.popts_));
   ++stage_;

@@ -47,9 +47,6 @@ std::vector<double> parse_speeds(const std::string& text, int procs) {
   }
   return v;
 }
-}  // namespace
-
-namespace {
 
 // A run's option: its spec (name, default, help, a choice's values) and what it sets in the
 // run's parameters. read_params calls the setters in table order, so a setter may read what the
