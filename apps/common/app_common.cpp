@@ -84,7 +84,8 @@ void set_predictions(outcome& o, const dlb::runtime& rt, const dlb::run_stats& s
 
 std::string chosen_strategy(const dlb::run_stats& st) {
   if (!st.committed.empty()) return st.committed;  // AUTO-ALL: the policy, "GSS" or "GDDLB"
-  return dlb::core::is_customized(st.strategy) ? std::string(dlb::core::to_string(st.chosen)) : "-";
+  if (!st.policy.is_customized()) return "-";
+  return st.chosen ? dlb::core::to_string(*st.chosen) : "NONE";  // NONE: it never synchronized
 }
 
 loop_totals totals(const std::vector<const dlb::run_stats*>& loops) {
@@ -223,8 +224,8 @@ int report_single_loop(const dlb::runtime& rt, const std::string& app, const std
   out.wall_s = seconds_since(started);
   auto line = parameters(rt, app, size);
   add_outcome(line, out);
-  if (dlb::core::is_customized(st.strategy)) line.add("chosen", chosen_strategy(st));
-  if (st.strategy == dlb::core::strategy::adaptive || !st.choices.empty())
+  if (st.policy.is_customized()) line.add("chosen", chosen_strategy(st));
+  if (st.policy.is(dlb::core::customized_mode::adaptive) || !st.choices.empty())
     line.add("choices", dlb::choice_sequence(st));
   for (const auto& [k, v] : dlb::auto_all_fields(st)) line.add(k, v);
   if (!reference.empty()) line.add("reference", reference);

@@ -166,11 +166,11 @@ int report(dlb::runtime& rt, const apps::trfd::problem& p, double t_op,
       .add("loop1_est_ml", apps::common::estimated_ml(st1))
       .add("loop1_est_tl", apps::common::estimated_tl(st1))
       .add("transpose_s", transpose_seconds(rt.opts(), n, t_op));
-  if (dlb::core::is_customized(st1.strategy)) {
+  if (st1.policy.is_customized()) {
     line.add("loop1_chosen", apps::common::chosen_strategy(st1))
         .add("loop2_chosen", apps::common::chosen_strategy(st2));
   }
-  if (st1.strategy == dlb::core::strategy::adaptive || !st1.choices.empty() ||
+  if (st1.policy.is(dlb::core::customized_mode::adaptive) || !st1.choices.empty() ||
       !st2.choices.empty()) {
     line.add("loop1_choices", dlb::choice_sequence(st1))
         .add("loop2_choices", dlb::choice_sequence(st2));

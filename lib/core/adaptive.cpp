@@ -8,16 +8,12 @@
 
 namespace dlb::core {
 
-strategy reselect(const std::array<double, kBalancingStrategies>& predicted,
-                  std::optional<strategy> current) {
+scheme reselect(const std::array<double, kBalancingStrategies>& predicted,
+                std::optional<scheme> current) {
   for (double t : predicted)
     if (!std::isfinite(t) || t < 0)
       throw std::invalid_argument("reselect: a prediction must be finite and >= 0, got " +
                                   std::to_string(t));
-  if (current && std::find(balancing_strategies.begin(), balancing_strategies.end(), *current) ==
-                     balancing_strategies.end())
-    throw std::invalid_argument("reselect: the strategy in force must be one of the four, got " +
-                                std::string(to_string(*current)));
   const double least = *std::min_element(predicted.begin(), predicted.end());
   const auto tied = [&](std::size_t k) {
     return predicted[k] - least <= 1e-12 * std::max(least, 1e-300);

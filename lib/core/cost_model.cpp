@@ -156,7 +156,7 @@ struct group_run {
 
 class simulation {
  public:
-  simulation(strategy s, const model_input& in) : strategy_(s), in_(in), work_(in.program) {}
+  simulation(scheme s, const model_input& in) : strategy_(s), in_(in), work_(in.program) {}
 
   prediction run() {
     const std::size_t p = in_.machine.base_speeds.size();
@@ -359,12 +359,12 @@ class simulation {
     }
   }
 
-  strategy strategy_;
+  scheme strategy_;
   const model_input& in_;
   work_model work_;
 };
 
-prediction predict_without_balancing(const model_input& in) {
+prediction equal_blocks_to_completion(const model_input& in) {
   const std::size_t p = in.machine.base_speeds.size();
   const std::vector<range_list> start =
       in.start.empty() ? equal_blocks(in.program.iterations, p).slaves : in.start;
@@ -377,7 +377,7 @@ prediction predict_without_balancing(const model_input& in) {
                                                   in.start_time, work.of(start[i])));
   }
   prediction result;
-  result.scheme = strategy::none;
+  result.scheme = std::nullopt;
   result.total_time = all.finish - in.start_time;
   result.groups.push_back(std::move(all));
   return result;
@@ -399,12 +399,8 @@ double synchronization_cost(bool centralized, const network_profile& net, std::s
          (centralized ? evaluate(net.all_to_one, x) : evaluate(net.all_to_all, x));
 }
 
-double synchronization_cost(strategy s, const network_profile& net, std::size_t slaves,
+double synchronization_cost(scheme s, const network_profile& net, std::size_t slaves,
                             std::size_t group_size) {
-  if (s == strategy::automatic) {
-    throw std::invalid_argument("synchronization_cost: automatic is not a strategy to cost");
-  }
-  if (s == strategy::none) return 0.0;
   if (is_local(s) && group_size == 0) {
     throw std::invalid_argument("synchronization_cost: group size 0");
   }
@@ -418,7 +414,7 @@ double data_movement_cost(const network_profile& net, std::int64_t alpha, std::s
          static_cast<double>(alpha) * bytes_per_iteration / net.bandwidth;
 }
 
-double instruction_cost(strategy s, const network_profile& net, std::size_t beta) {
+double instruction_cost(scheme s, const network_profile& net, std::size_t beta) {
   return is_centralized(s) ? static_cast<double>(beta) * net.latency : 0.0;
 }
 
@@ -452,11 +448,14 @@ std::vector<std::int64_t> remaining_nonuniform(const std::vector<range_list>& as
   return remaining_with(work_model(program), assigned, sigma, first);
 }
 
-prediction predict(strategy s, const model_input& in) {
-  if (s == strategy::automatic) throw std::invalid_argument("predict: automatic is not a strategy");
+prediction predict(scheme s, const model_input& in) {
   validate(in);
-  if (s == strategy::none) return predict_without_balancing(in);
   return simulation(s, in).run();
+}
+
+prediction predict_without_balancing(const model_input& in) {
+  validate(in);
+  return equal_blocks_to_completion(in);
 }
 
 strategy_choice choose_strategy(const model_input& in) {

@@ -1,6 +1,7 @@
 // The policy names of --strategy (policy.hpp).
 #include "dlb/core/policy.hpp"
 
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <stdexcept>
@@ -8,11 +9,34 @@
 
 namespace dlb::core {
 
+namespace {
+
+struct mode_row {
+  customized_mode mode;
+  std::string_view name;
+  capabilities caps;
+};
+// The customized modes, with their capability rows: ADAPTIVE waits for every slave's profile
+// and does not survive a loss; AUTO-ALL's own row (what it may commit to adds to it).
+constexpr std::array<mode_row, 3> kModes = {{
+    {customized_mode::automatic, "AUTO", {.survives_loss = true, .needs_every_profile = false}},
+    {customized_mode::adaptive, "ADAPTIVE", {.survives_loss = false, .needs_every_profile = true}},
+    {customized_mode::auto_all, "AUTO-ALL", {.survives_loss = false, .needs_every_profile = false}},
+}};
+
+const mode_row& row_of(customized_mode m) {
+  for (const mode_row& r : kModes)
+    if (r.mode == m) return r;
+  return kModes[0];  // not reached: every mode has a row
+}
+
+}  // namespace
+
 std::string_view known_policy_names() {
   static const std::string names = [] {
     std::string out = "NONE";
     for (const balancing_row& r : balancing_rows) out += " " + std::string(r.name);
-    out += " AUTO ADAPTIVE AUTO-ALL";
+    for (const mode_row& r : kModes) out += " " + std::string(r.name);
     for (const chunk_rule_row& r : chunk_rules)
       out += " " + std::string(r.name) + (r.rule == chunk_rule::css ? ":k" : "");
     return out;
@@ -20,14 +44,16 @@ std::string_view known_policy_names() {
   return names;
 }
 
-strategy policy::kind() const {
-  struct visitor {
-    strategy operator()(const no_balancing&) const { return strategy::none; }
-    strategy operator()(const balancing& b) const { return b.row; }
-    strategy operator()(const customized& c) const { return c.mode; }
-    strategy operator()(const self_scheduled&) const { return strategy::self_scheduling; }
-  };
-  return std::visit(visitor{}, value);
+std::string_view to_string(customized_mode m) { return row_of(m).name; }
+
+std::optional<scheme> policy::row() const {
+  const auto* b = std::get_if<balancing>(&value);
+  return b ? std::optional<scheme>(b->row) : std::nullopt;
+}
+
+std::optional<customized_mode> policy::mode() const {
+  const auto* c = std::get_if<customized>(&value);
+  return c ? std::optional<customized_mode>(c->mode) : std::nullopt;
 }
 
 chunk_rule policy::rule() const {
@@ -40,22 +66,21 @@ std::int64_t policy::chunk() const {
   return s ? s->chunk : 1;
 }
 
+const policy* policy::forced() const {
+  const auto* c = std::get_if<customized>(&value);
+  return c && !c->forced.empty() ? &c->forced.front() : nullptr;
+}
+
 std::span<const policy> policy::candidates() const {
   const auto* c = std::get_if<customized>(&value);
   return c ? std::span<const policy>(c->candidates) : std::span<const policy>();
 }
 
-policy policy_of(strategy s) {
-  if (s == strategy::none) return no_balancing{};
-  if (find_balancing_row(s)) return balancing{s};
-  if (is_customized(s)) return customized{s, {}};
-  throw std::invalid_argument("policy_of: " + std::string(to_string(s)) +
-                              " is a self-scheduling rule's kind, not a policy of its own");
-}
-
 policy parse_policy(std::string_view text) {
-  if (const auto s = parse_strategy(text); s && *s != strategy::self_scheduling)
-    return policy_of(*s);
+  if (equal_ignoring_case(text, "NONE")) return no_balancing{};
+  if (const auto s = parse_scheme(text)) return balancing{*s};
+  for (const mode_row& r : kModes)
+    if (equal_ignoring_case(text, r.name)) return customized{r.mode};
   const auto colon = text.find(':');
   std::string name(text.substr(0, colon));
   for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -82,38 +107,40 @@ policy parse_policy(std::string_view text) {
 }
 
 std::string to_string(const policy& p) {
-  const auto* s = std::get_if<self_scheduled>(&p.value);
-  if (!s) return std::string(to_string(p.kind()));
-  std::string out(to_string(s->rule));
-  if (s->rule == chunk_rule::css) out += ":" + std::to_string(s->chunk);
-  return out;
+  struct visitor {
+    std::string operator()(const no_balancing&) const { return "NONE"; }
+    std::string operator()(const balancing& b) const { return std::string(to_string(b.row)); }
+    std::string operator()(const customized& c) const { return std::string(to_string(c.mode)); }
+    std::string operator()(const self_scheduled& s) const {
+      std::string out(to_string(s.rule));
+      if (s.rule == chunk_rule::css) out += ":" + std::to_string(s.chunk);
+      return out;
+    }
+  };
+  return std::visit(visitor{}, p.value);
 }
 
-capabilities capabilities_of(strategy kind) {
+capabilities capabilities_of(const policy& p) {
   // Every balancing strategy (a row of balancing_rows) survives a loss and waits for no profile
-  // beyond its group's active members'.
-  if (find_balancing_row(kind)) return {.survives_loss = true, .needs_every_profile = false};
-  switch (kind) {
-    case strategy::none:
-    case strategy::automatic:
-      return {.survives_loss = true, .needs_every_profile = false};
-    case strategy::self_scheduling:
+  // beyond its group's active members'; so does no balancing. The self-scheduling rules hand out
+  // chunks without surviving a loss.
+  struct visitor {
+    capabilities operator()(const no_balancing&) const { return {}; }
+    capabilities operator()(const balancing&) const { return {}; }
+    capabilities operator()(const customized& c) const { return row_of(c.mode).caps; }
+    capabilities operator()(const self_scheduled&) const {
       return {.survives_loss = false, .needs_every_profile = false};
-    case strategy::adaptive:
-      return {.survives_loss = false, .needs_every_profile = true};
-    case strategy::auto_all:
-      return {.survives_loss = false, .needs_every_profile = false};
-    default:
-      return {};
-  }
+    }
+  };
+  return std::visit(visitor{}, p.value);
 }
 
 capabilities capabilities_of(const policy& p, std::span<const policy> candidates,
-                             const std::optional<policy>& forced) {
-  capabilities c = capabilities_of(p.kind());
-  if (p.kind() != strategy::auto_all) return c;
+                             const policy* forced) {
+  capabilities c = capabilities_of(p);
+  if (!p.is(customized_mode::auto_all)) return c;
   auto add = [&c](const policy& q) {
-    const auto r = capabilities_of(q.kind());
+    const auto r = capabilities_of(q);
     c.survives_loss = c.survives_loss && r.survives_loss;
     c.needs_every_profile = c.needs_every_profile || r.needs_every_profile;
   };

@@ -21,16 +21,11 @@
 namespace dlb {
 
 void detail::slave_session::return_to_reselection() {
-  proto_ = master_sync_protocol(popts_);
-  group_size_ = procs_;
-  groups_ = groups_for(procs_);
-  slave_.group_ = 0;
-  slave_.members_ = groups_.front();
-  slave_.active_.assign(slave_.members_.size(), false);
-  for (std::size_t p = 0; p < slave_.members_.size(); ++p)
-    slave_.active_[p] = slave_.members_[p] < slave_.known_active_.size() &&
-                        slave_.known_active_[slave_.members_[p]];
-  slave_.st_.group = slave_.group_;
+  enter(master_sync_protocol(popts_));  // one global group
+  std::vector<bool> was_active(static_cast<std::size_t>(procs_), false);
+  for (std::size_t s = 0; s < was_active.size() && s < slave_.known_active_.size(); ++s)
+    was_active[s] = slave_.known_active_[s];
+  join_group(0, was_active);
 }
 
 std::optional<std::array<double, core::kBalancingStrategies>>

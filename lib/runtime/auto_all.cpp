@@ -119,8 +119,9 @@ double detail::master_session::predict_self_scheduled(const core::policy& p,
 }
 
 detail::auto_all_pick detail::master_session::choose_policy(
-    std::span<const core::policy> candidates, const std::vector<protocol::member_profile>& profiles,
-    const std::vector<double>& speeds, double now) {
+    std::span<const core::policy> candidates, const core::policy* forced,
+    const std::vector<protocol::member_profile>& profiles, const std::vector<double>& speeds,
+    double now) {
   const auto wall0 = std::chrono::steady_clock::now();
   const auto& prm = rt_.params();
   auto& stats = master_.stats_;
@@ -142,32 +143,29 @@ detail::auto_all_pick detail::master_session::choose_policy(
   auto_all_pick pick;
   for (const core::policy& c : candidates) {
     double t = -1.0;
-    const auto k = static_cast<std::size_t>(
-        std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), c.kind()) -
-        core::balancing_strategies.begin());
-    if (k < core::kBalancingStrategies && stats.prediction.valid) {
-      t = stats.prediction.total_time[k] + shift;
-    } else if (c.kind() == core::strategy::adaptive && in && stats.prediction.valid) {
+    if (const auto row = c.row(); row && stats.prediction.valid) {
+      t = stats.prediction.total_time[core::index_of(*row)] + shift;
+    } else if (c.is(core::customized_mode::adaptive) && in && stats.prediction.valid) {
       // The best of the four as predicted above; its synchronizations from the model on `in`.
       core::prediction best = core::predict(stats.prediction.best, *in);
       best.total_time = *std::min_element(stats.prediction.total_time.begin(),
                                           stats.prediction.total_time.end()) +
                         shift;
       t = core::predict_adaptive(best, in->network, static_cast<std::size_t>(procs_), prm.delta);
-    } else if (c.kind() == core::strategy::self_scheduling && in) {
+    } else if (c.is_self_scheduled() && in) {
       t = predict_self_scheduled(c, *in, pool, speeds, elapsed);
     }
     if (t >= 0 && std::isfinite(t)) pick.times.push_back({c, t});
   }
-  if (prm.auto_force)
-    pick.policy = *prm.auto_force;
+  if (forced)
+    pick.policy = *forced;
   else if (!pick.times.empty())
     pick.policy = pick.times[core::fastest(pick.times)].candidate;
   else
     pick.policy = core::policy{};  // GDDLB, as AUTO when the model cannot predict
   stats.candidates = pick.times;
   stats.committed = core::to_string(pick.policy);
-  stats.chosen = pick.policy.kind();
+  stats.chosen = pick.policy;
   stats.choice_wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return pick;

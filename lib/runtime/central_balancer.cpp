@@ -47,12 +47,12 @@ central_balancer::central_balancer(master_session& dlb, customized_runner* custo
       custom_(custom),
       net_(dlb.net_),
       procs_(static_cast<std::size_t>(dlb.procs_)),
-      choosing_(dlb.proto_.commits && !(custom && custom->adaptive())),
-      groups_(dlb.groups_.size()) {
+      choosing_(dlb.proto().commits && !(custom && custom->adaptive())),
+      groups_(dlb.groups().size()) {
   transfers_to_.assign(procs_, 0);
   const auto initial = dlb_.initial_counts();
   for (std::size_t g = 0; g < groups_.size(); ++g) {
-    for (auto s : dlb_.groups_[g])
+    for (auto s : dlb_.groups()[g])
       groups_[g].active.push_back(initial[s] > 0 && !dlb_.rt_.lost(static_cast<int>(s) + 1));
   }
 }
@@ -63,7 +63,7 @@ bool central_balancer::wanted(const delivered& d) const {
   if (d.kind == tag::gather) return protocol::peek_loop(d) == dlb_.loop_id_;
   return d.kind == tag::profile &&
          ((custom_ && custom_->adaptive()) ||
-          dlb_.proto_.profiles_to == profile_destination::to_master) &&
+          dlb_.proto().profiles_to == profile_destination::to_master) &&
          protocol::peek_loop(d) == dlb_.loop_id_;
 }
 
@@ -146,7 +146,7 @@ void central_balancer::take_profile(const delivered& d) {
   if (g < 0 || static_cast<std::size_t>(g) >= groups_.size())
     throw run_error("profile for an unknown group");
   auto& gs = groups_[static_cast<std::size_t>(g)];
-  const auto& members = dlb_.groups_[static_cast<std::size_t>(g)];
+  const auto& members = dlb_.groups()[static_cast<std::size_t>(g)];
   const auto pos = static_cast<std::size_t>(
       std::find(members.begin(), members.end(), m.profile.slave) - members.begin());
   if (pos == members.size())
@@ -232,10 +232,10 @@ void central_balancer::serve(group_state& gs, const protocol::sync_header& h) {
     gs.active[p] = false;
     if (custom_) custom_->went_idle(prof.slave);
   }
-  if (dlb_.proto_.told == decision_audience::tell_group)
+  if (dlb_.proto().told == decision_audience::tell_group)
     net_.multicast(ranks, tag::decision,
                    protocol::encode(protocol::decision_msg{h, std::nullopt, std::move(dec)}),
-                   dlb_.proto_.broadcast);
+                   dlb_.proto().broadcast);
   gs.profiles.clear();
   ++gs.epoch;
 }
@@ -277,20 +277,20 @@ protocol::decision central_balancer::decide_globally(
 
 void central_balancer::commit(const group_state& gs, const protocol::sync_header& h) {
   if (!custom_) {
-    commit_to_row(gs, h, dlb_.policy_.kind());  // --first-sync master-*: the run's row
+    commit_to_row(gs, h, dlb_.policy_.row().value());  // --first-sync master-*: the run's row
     return;
   }
   if (const auto row = custom_->choose(*this, gs, h)) commit_to_row(gs, h, *row);
 }
 
 void central_balancer::commit_to_row(const group_state& gs, const protocol::sync_header& h,
-                                     core::strategy c) {
-  const sync_protocol after = resolve_protocol(c, dlb_.popts_).value();
+                                     core::scheme c) {
+  const sync_protocol after = resolve_protocol(c, dlb_.popts_);
   // master-global: one decision over every profile (in slave order); each group is sent its
   // part of it (the transfers that touch its members, their counts after).
   std::optional<protocol::decision> global;
   std::map<std::size_t, std::int64_t> global_after;  // each slave's count after it
-  if (dlb_.proto_.first_sync == first_sync_owner::master_global)
+  if (dlb_.proto().first_sync == first_sync_owner::master_global)
     global = decide_globally(gs, global_after);
   // The groups of the committed strategy, each starting at epoch 1 with the members that are
   // still active after this decision. Every member that took part is told its group's decision
@@ -326,7 +326,7 @@ void central_balancer::commit_to_row(const group_state& gs, const protocol::sync
     const protocol::commitment to{core::balancing{c}, static_cast<int>(ng), std::nullopt};
     net_.multicast(ranks, tag::decision,
                    protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
-                   dlb_.proto_.broadcast);
+                   dlb_.proto().broadcast);
   }
   // gs is gone from here on
   take_up(std::move(next), std::move(next_members), after);
@@ -337,9 +337,7 @@ void central_balancer::take_up(std::vector<group_state> groups,
                                std::vector<std::vector<std::size_t>> members,
                                const sync_protocol& proto) {
   groups_ = std::move(groups);
-  dlb_.groups_ = std::move(members);
-  dlb_.proto_ = proto;
-  dlb_.group_size_ = group_size_under(proto, dlb_.local_group_size_, static_cast<int>(procs_));
+  dlb_.enter(proto, std::move(members));
 }
 
 void central_balancer::count_first_sync(std::size_t group, const std::vector<std::size_t>& members,
@@ -355,7 +353,7 @@ void central_balancer::count_first_sync(std::size_t group, const std::vector<std
 void central_balancer::release(std::size_t slave) {
   // A committed synchronization of the centralized strategies no longer waits for it.
   for (std::size_t g = 0; g < groups_.size(); ++g) {
-    const auto& members = dlb_.groups_[g];
+    const auto& members = dlb_.groups()[g];
     const auto pos = static_cast<std::size_t>(std::find(members.begin(), members.end(), slave) -
                                               members.begin());
     if (pos == members.size() || !groups_[g].active[pos]) continue;

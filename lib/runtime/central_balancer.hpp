@@ -40,7 +40,7 @@ class central_balancer {
   master_session& session() { return dlb_; }
   // The master's own first synchronization committed to the balancing row: each member that
   // took part is told its group's decision under it.
-  void commit_to_row(const group_state& gs, const protocol::sync_header& h, core::strategy row);
+  void commit_to_row(const group_state& gs, const protocol::sync_header& h, core::scheme row);
   // A commitment's groups from now on (their state and members) and the protocol in force.
   void take_up(std::vector<group_state> groups, std::vector<std::vector<std::size_t>> members,
                const sync_protocol& proto);
@@ -64,7 +64,7 @@ class central_balancer {
   void serve_senders_only(group_state& gs, int g, const protocol::sync_header& h);
   // Serves the group's synchronization if every active member's profile is in.
   void serve_if_complete(group_state& gs, const protocol::sync_header& h);
-  bool async() const { return dlb_.proto_.told == decision_audience::tell_senders; }
+  bool async() const { return dlb_.proto().told == decision_audience::tell_senders; }
   // Customized mode that chooses once (AUTO, AUTO-ALL): the committed strategy's own
   // synchronizations are not the balancer's count.
   bool chooses_once() const;
@@ -94,8 +94,8 @@ class central_balancer {
   // The master's own first synchronization, which ends in a commitment, is still to be served
   // (ADAPTIVE's re-selections are customized mode's).
   bool choosing_;
-  // The protocol in force, the groups and their size are the session's (dlb_.proto_, groups_,
-  // group_size_), rewritten only at a commitment (take_up).
+  // The protocol in force, the groups and their size are the session's (dlb_.proto(),
+  // groups(), group_size()), changed only at a commitment (take_up: loop_session::enter).
   std::vector<group_state> groups_;
 };
 

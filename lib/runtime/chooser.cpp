@@ -18,8 +18,8 @@ class auto_chooser final : public chooser {
   core::policy choose(const choice_input& in) override {
     auto& stats = m_.master_.stats_;
     stats.prediction = m_.predict(in.speeds);
-    const core::strategy c = stats.prediction.valid ? stats.prediction.best : core::strategy::gddlb;
-    stats.chosen = c;
+    const core::scheme c = stats.prediction.valid ? stats.prediction.best : core::scheme::gddlb;
+    stats.chosen = core::balancing{c};
     if (!m_.rt_.params().quiet) {
       std::ostringstream os;
       // t from the loop's start, whatever the clock's origin.
@@ -32,7 +32,7 @@ class auto_chooser final : public chooser {
       os << "; commits to " << to_string(c);
       m_.rt_.report(report_kind::notice, os.str());
     }
-    return core::policy_of(c);
+    return core::balancing{c};
   }
 
  private:
@@ -41,18 +41,17 @@ class auto_chooser final : public chooser {
 
 class auto_all_chooser final : public chooser {
  public:
-  auto_all_chooser(master_session& m, std::vector<core::policy> candidates)
-      : m_(m), candidates_(std::move(candidates)) {}
+  auto_all_chooser(master_session& m, core::customized mode) : m_(m), mode_(std::move(mode)) {}
   core::policy choose(const choice_input& in) override {
-    const auto pick = m_.choose_policy(candidates_, in.profiles, in.speeds, in.now);
+    const core::policy* forced = mode_.forced.empty() ? nullptr : &mode_.forced.front();
+    const auto pick = m_.choose_policy(mode_.candidates, forced, in.profiles, in.speeds, in.now);
     if (!m_.rt_.params().quiet) {
       std::ostringstream os;
       os << m_.rt_.app_name() << ": AUTO-ALL at t = " << in.now - m_.master_.stats_.start_time
          << " s predicts";
       for (const auto& t : pick.times)
         os << " " << core::to_string(t.candidate) << " " << t.time << " s";
-      os << "; commits to " << core::to_string(pick.policy)
-         << (m_.rt_.params().auto_force ? " (--auto-force)" : "");
+      os << "; commits to " << core::to_string(pick.policy) << (forced ? " (--auto-force)" : "");
       m_.rt_.report(report_kind::notice, os.str());
     }
     return pick.policy;
@@ -60,7 +59,7 @@ class auto_all_chooser final : public chooser {
 
  private:
   master_session& m_;
-  std::vector<core::policy> candidates_;
+  core::customized mode_;  // AUTO-ALL's: its candidates and forced commitment
 };
 
 class adaptive_chooser final : public chooser {
@@ -69,24 +68,24 @@ class adaptive_chooser final : public chooser {
   core::policy choose(const choice_input& in) override {
     auto& stats = m_.master_.stats_;
     const auto times = m_.predict_remaining(in.starts, in.now, in.speeds, in.window);
-    const core::strategy pick =
-        times ? core::reselect(*times, in_force_) : in_force_.value_or(core::strategy::gddlb);
+    const core::scheme pick =
+        times ? core::reselect(*times, in_force_) : in_force_.value_or(core::scheme::gddlb);
     if (stats.choices.empty()) {
-      stats.chosen = pick;
+      stats.chosen = core::balancing{pick};
       stats.prediction = m_.predict(in.speeds);  // the whole loop's, as AUTO's
     }
     stats.choices.push_back({in.now - stats.start_time, pick,
                              times.value_or(std::array<double, core::kBalancingStrategies>{})});
     announce(in.now, times, pick);
     in_force_ = pick;
-    return core::policy_of(pick);
+    return core::balancing{pick};
   }
 
  private:
   // The notice that ADAPTIVE commits or switches (not under --quiet, nor when it stays).
   void announce(double now,
                 const std::optional<std::array<double, core::kBalancingStrategies>>& times,
-                core::strategy pick) const {
+                core::scheme pick) const {
     if (m_.rt_.params().quiet || (in_force_ && *in_force_ == pick)) return;
     std::ostringstream os;
     os << m_.rt_.app_name() << ": ADAPTIVE at t = " << now - m_.master_.stats_.start_time
@@ -102,16 +101,16 @@ class adaptive_chooser final : public chooser {
   }
 
   master_session& m_;
-  std::optional<core::strategy> in_force_;  // the strategy committed at the last re-selection
+  std::optional<core::scheme> in_force_;  // the strategy committed at the last re-selection
 };
 
 }  // namespace
 
 std::unique_ptr<chooser> make_chooser(master_session& m, const core::customized& mode) {
   switch (mode.mode) {
-    case core::strategy::auto_all:
-      return std::make_unique<auto_all_chooser>(m, mode.candidates);
-    case core::strategy::adaptive:
+    case core::customized_mode::auto_all:
+      return std::make_unique<auto_all_chooser>(m, mode);
+    case core::customized_mode::adaptive:
       return std::make_unique<adaptive_chooser>(m);
     default:
       return std::make_unique<auto_chooser>(m);

@@ -17,7 +17,7 @@ customized_runner::customized_runner(core::customized p, master_session& m)
       m_(m),
       procs_(static_cast<std::size_t>(m.procs_)),
       chooser_(make_chooser(m, policy_)),
-      adaptive_(policy_.mode == core::strategy::adaptive) {}
+      adaptive_(policy_.mode == core::customized_mode::adaptive) {}
 
 std::unique_ptr<policy_runner> make_runner(const core::customized& p, master_session& m) {
   return std::make_unique<customized_runner>(p, m);
@@ -30,8 +30,8 @@ void customized_runner::run(master_session& m) {
   central_balancer(m, this).run();
 }
 
-std::optional<core::strategy> customized_runner::choose(central_balancer& b, const group_state& gs,
-                                                        const protocol::sync_header& h) {
+std::optional<core::scheme> customized_runner::choose(central_balancer& b, const group_state& gs,
+                                                      const protocol::sync_header& h) {
   choice_input in;
   in.speeds.assign(procs_, 0.0);
   for (const auto& [p, prof] : gs.profiles) {
@@ -52,7 +52,7 @@ std::optional<core::strategy> customized_runner::choose(central_balancer& b, con
 void customized_runner::committed(central_balancer& b) { record_choice_time(b); }
 
 void customized_runner::record_choice_time(central_balancer& b) {
-  if (policy_.mode == core::strategy::auto_all)
+  if (policy_.mode == core::customized_mode::auto_all)
     m_.master_.stats_.choice_time_s = m_.net_.clock().now() - b.complete_at();
 }
 
@@ -78,7 +78,7 @@ void customized_runner::switch_to_self_scheduling(central_balancer& b, const gro
   const protocol::commitment to{pick, 0, std::nullopt};
   m_.net_.multicast(ranks, tag::decision,
                     protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
-                    m_.proto_.broadcast);
+                    m_.proto().broadcast);
   b.hand_over();
 }
 
@@ -88,7 +88,7 @@ void customized_runner::switch_to_adaptive(central_balancer& b, const group_stat
                                            const protocol::sync_header& h) {
   adaptive_ = true;
   m_.popts_.adaptive = true;
-  chooser_ = make_chooser(m_, core::customized{core::strategy::adaptive, {}});
+  chooser_ = make_chooser(m_, core::customized{core::customized_mode::adaptive});
   live_.assign(procs_, false);
   for (const auto& [p, prof] : gs.profiles) {
     live_[prof.slave] = true;
@@ -144,16 +144,14 @@ void customized_runner::reselect(central_balancer& b, const protocol::sync_heade
   }
   plans each;
   plan_under_each(each, in.starts);
-  const core::strategy pick = chooser_->choose(in).kind();
-  const std::size_t kp = static_cast<std::size_t>(
-      std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), pick) -
-      core::balancing_strategies.begin());
-  commit_reselection(b, each[kp], pick, h);
+  const core::policy chosen = chooser_->choose(in);
+  const core::scheme pick = chosen.row().value();  // ADAPTIVE's chooser picks a row
+  commit_reselection(b, each[core::index_of(pick)], pick, h);
 }
 
 void customized_runner::plan_under_each(plans& each, starts& from) const {
   for (std::size_t k = 0; k < core::kBalancingStrategies; ++k) {
-    const core::strategy c = core::balancing_strategies[k];
+    const core::scheme c = core::balancing_strategies[k];
     auto& plan = each[k];
     plan.groups = m_.groups_for(group_size_under(c, m_.local_group_size_, m_.procs_));
     auto& start = from[k];
@@ -187,7 +185,7 @@ void customized_runner::plan_under_each(plans& each, starts& from) const {
 }
 
 void customized_runner::commit_reselection(central_balancer& b, under_strategy& plan,
-                                           core::strategy pick, const protocol::sync_header& h) {
+                                           core::scheme pick, const protocol::sync_header& h) {
   std::vector<group_state> next(plan.groups.size());
   for (std::size_t ng = 0; ng < next.size(); ++ng) {
     const auto& nm = plan.groups[ng];
@@ -208,9 +206,9 @@ void customized_runner::commit_reselection(central_balancer& b, under_strategy& 
     const protocol::commitment to{core::balancing{pick}, static_cast<int>(ng), took_part, true};
     m_.net_.multicast(ranks, tag::decision,
                       protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
-                      m_.proto_.broadcast);
+                      m_.proto().broadcast);
   }
-  b.take_up(std::move(next), std::move(plan.groups), resolve_protocol(pick, m_.popts_).value());
+  b.take_up(std::move(next), std::move(plan.groups), resolve_protocol(pick, m_.popts_));
   ++stage_;
   reselection_.clear();
 }

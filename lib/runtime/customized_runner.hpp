@@ -31,7 +31,7 @@ class customized_runner final : public policy_runner {
   bool adaptive() const { return adaptive_; }
   // AUTO and AUTO-ALL choose once: the committed strategy's synchronizations are not counted
   // as the balancer's.
-  bool chooses_once() const { return policy_.mode != core::strategy::adaptive; }
+  bool chooses_once() const { return policy_.mode != core::customized_mode::adaptive; }
   // A re-selection's profile (epoch 2s under ADAPTIVE) is the runner's.
   bool takes(const protocol::profile_msg& m) const { return adaptive_ && m.sync.epoch % 2 == 0; }
   void take_reselection_profile(central_balancer& b, protocol::profile_msg m);
@@ -40,8 +40,8 @@ class customized_runner final : public policy_runner {
   void went_idle(std::size_t slave);
   // The master's own first synchronization: the row to commit to (the balancer commits), or
   // nothing when the pick was taken up here (a chunk rule, ADAPTIVE).
-  std::optional<core::strategy> choose(central_balancer& b, const group_state& gs,
-                                       const protocol::sync_header& h);
+  std::optional<core::scheme> choose(central_balancer& b, const group_state& gs,
+                                     const protocol::sync_header& h);
   // After the balancer's commitment to a row.
   void committed(central_balancer& b);
 
@@ -70,7 +70,7 @@ class customized_runner final : public policy_runner {
   void plan_under_each(plans& p, starts& s) const;
   // Each group of the pick is sent its decision with the commitment; its next synchronizations
   // are at epoch 2s + 1 with the members that still hold work.
-  void commit_reselection(central_balancer& b, under_strategy& plan, core::strategy pick,
+  void commit_reselection(central_balancer& b, under_strategy& plan, core::scheme pick,
                           const protocol::sync_header& h);
 
   core::customized policy_;

@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <sstream>
 
 #include "arrays.hpp"
 #include "dlb/core/bitonic.hpp"
@@ -30,42 +29,6 @@
 #include "loop_session.hpp"
 
 namespace dlb {
-
-std::string choice_sequence(const run_stats& st) {
-  if (st.choices.empty()) return "-";
-  std::string out;
-  for (const auto& c : st.choices) {
-    char at[32];
-    std::snprintf(at, sizeof at, "@%.3f", c.time);
-    out += (out.empty() ? "" : ",") + std::string(to_string(c.strategy)) + at;
-  }
-  return out;
-}
-
-std::vector<std::pair<std::string, std::string>> auto_all_fields(const run_stats& st) {
-  if (st.committed.empty()) return {};
-  char wall[32], at[32], shift[32];
-  std::snprintf(wall, sizeof wall, "%.6f", st.choice_wall_s);
-  std::snprintf(at, sizeof at, "%.6f", st.choice_time_s);
-  std::snprintf(shift, sizeof shift, "%.6f", st.first_phase_shift_s);
-  return {{"committed", st.committed},
-          {"candidates", core::format_candidate_times(st.candidates)},
-          {"choice_wall_s", wall},
-          {"choice_s", at},
-          {"first_phase_shift_s", shift}};
-}
-
-std::string run_stats::summary() const {
-  std::ostringstream os;
-  os << to_string(strategy) << " P=" << procs << " K=" << group_size << ": total " << total_time()
-     << " s, " << syncs << " synchronizations, " << redistributions << " redistributions, "
-     << iterations_moved << " iterations and " << bytes_moved << " bytes moved, lag " << lag
-     << " s, oracle bound " << oracle_time << " s";
-  for (const auto& l : lost) os << "; slave " << l.slave + 1 << " lost at t = " << l.time << " s";
-  if (!lost.empty())
-    os << "; " << recovered_iterations << " iterations recovered in " << recovery_time << " s";
-  return os.str();
-}
 
 namespace detail {
 
@@ -179,9 +142,8 @@ detail::loop_session::loop_session(runtime& rt, const core::policy& p, int P, in
       procs_(P),
       loop_(loop),
       arrays_(std::move(arrays)) {
-  popts_.adaptive = p.kind() == core::strategy::adaptive;
-  proto_ = first_protocol(p.kind(), popts_).value_or(sync_protocol{});
-  group_size_ = group_size_under(proto_, K, P);
+  popts_.adaptive = p.is(core::customized_mode::adaptive);
+  enter(first_protocol(p, popts_).value_or(sync_protocol{}));
   const auto& prm = rt_.params();
   balance_.threshold_iterations =
       prm.threshold >= 0
@@ -193,7 +155,19 @@ detail::loop_session::loop_session(runtime& rt, const core::policy& p, int P, in
   balance_.min_improvement = prm.min_improvement;
   balance_.no_move = prm.after_no_move;
   balance_.unit = prm.balance_unit;
+}
+
+void detail::loop_session::enter(const sync_protocol& p) {
+  proto_ = p;
+  group_size_ = group_size_under(p, local_group_size_, procs_);
   groups_ = groups_for(group_size_);
+}
+
+void detail::loop_session::enter(const sync_protocol& p,
+                                 std::vector<std::vector<std::size_t>> groups) {
+  proto_ = p;
+  group_size_ = group_size_under(p, local_group_size_, procs_);
+  groups_ = std::move(groups);
 }
 
 detail::master_session::master_session(runtime& rt, const core::policy& p, int P, int K,
@@ -208,11 +182,11 @@ detail::slave_session::slave_session(runtime& rt, const core::policy& p, int P, 
       recovery_(rt.params().recover),
       worker_(std::holds_alternative<core::self_scheduled>(p.value)) {
   slave_.me_ = static_cast<std::size_t>(rt_.rank() - 1);
-  slave_.group_ = core::group_containing(groups_, slave_.me_);
-  slave_.members_ = groups_[static_cast<std::size_t>(slave_.group_)];
+  slave_.group_ = core::group_containing(groups(), slave_.me_);
+  slave_.members_ = groups()[static_cast<std::size_t>(slave_.group_)];
   slave_.st_.group = slave_.group_;
   // NONE has no protocol: no synchronization, ever.
-  slave_.closed_ = !first_protocol(p.kind(), popts_);
+  slave_.closed_ = !first_protocol(p, popts_);
 }
 
 std::vector<std::vector<std::size_t>> detail::loop_session::groups_for(int K) const {
@@ -252,12 +226,13 @@ std::vector<core::range_list> detail::loop_session::initial_distribution() const
 
 void detail::master_session::scatter() {
   auto& st = master_.stats_;
-  st.strategy = policy_.kind();
+  st.policy = policy_;
   st.procs = procs_;
   // The strategy's group size (the first synchronization may be the master's, global).
-  st.group_size = core::is_customized(st.strategy)
-                      ? group_size_
-                      : group_size_under(st.strategy, local_group_size_, procs_);
+  const auto row = policy_.row();
+  st.group_size = row                       ? group_size_under(*row, local_group_size_, procs_)
+                  : policy_.is_customized() ? group_size()
+                                            : procs_;
   st.iterations = loop_.iterations;
   st.recover = rt_.params().recover;
   // The loop's start: the master's set-up before it is neither emulated time nor lag.
@@ -338,8 +313,7 @@ core::iteration_cost detail::loop_session::work_cost() const {
   return loop_.work;
 }
 
-void detail::slave_session::adopt(core::strategy c, int group,
-                                  const std::vector<bool>& active_before,
+void detail::slave_session::adopt(core::scheme c, int group, const std::vector<bool>& active_before,
                                   const std::optional<std::vector<std::size_t>>& members) {
   // Every slave was in the one global group of the first synchronization (of a re-selection);
   // it now joins its group of the chosen strategy, keeping who was active (who took part).
@@ -351,11 +325,13 @@ void detail::slave_session::adopt(core::strategy c, int group,
     for (std::size_t p = 0; p < slave_.members_.size(); ++p)
       was_active[slave_.members_[p]] = active_before[p];
   }
-  proto_ = resolve_protocol(c, popts_).value();
-  group_size_ = group_size_under(proto_, local_group_size_, procs_);
+  enter(resolve_protocol(c, popts_));
+  join_group(group, was_active);
+}
+
+void detail::slave_session::join_group(int group, const std::vector<bool>& was_active) {
   slave_.group_ = group;
-  groups_ = groups_for(group_size_);
-  slave_.members_ = groups_.at(static_cast<std::size_t>(group));
+  slave_.members_ = groups().at(static_cast<std::size_t>(group));
   slave_.active_.assign(slave_.members_.size(), false);
   for (std::size_t p = 0; p < slave_.members_.size(); ++p)
     slave_.active_[p] = was_active[slave_.members_[p]];

@@ -154,6 +154,20 @@ class loop_session {
   // to the re-selection protocol (global, centralized, the master chooses again).
   bool adaptive() const { return popts_.adaptive; }
 
+  // The protocol in force (strategy_table.hpp), the one place the synchronization routines read
+  // who talks to whom: the strategy's row resolved under the options (popts_), or the master's
+  // own synchronization (customized mode until its commitment, ADAPTIVE's re-selections, a
+  // loop's first synchronization under --first-sync master-*). The groups in force and their
+  // size follow from it.
+  const sync_protocol& proto() const { return proto_; }
+  int group_size() const { return group_size_; }
+  const std::vector<std::vector<std::size_t>>& groups() const { return groups_; }
+  // The one place the protocol in force changes (DLB_init, a commitment, ADAPTIVE's return to
+  // re-selection): its group size (group_size_under) and its groups, groups_for that size or
+  // `groups` when the caller has made them already (of that size).
+  void enter(const sync_protocol& p);
+  void enter(const sync_protocol& p, std::vector<std::vector<std::size_t>> groups);
+
   // The run-wide part, referred to: the runtime (rank, params, lost slaves) and its messenger.
   runtime& rt_;
   messenger& net_;
@@ -164,20 +178,18 @@ class loop_session {
   // The loop's policy as DLB_init was given it (the master's runner is made from it; a slave
   // runs it until a commitment names the next).
   core::policy policy_;
-  // The protocol in force (strategy_table.hpp), the one place the synchronization routines read
-  // who talks to whom: the strategy's row resolved under the options (popts_), or the master's
-  // own synchronization (customized mode until its commitment, ADAPTIVE's re-selections, a
-  // loop's first synchronization under --first-sync master-*). Resolved at DLB_init and again
-  // at a commitment, never re-read from the strategy.
-  sync_protocol proto_;
   protocol_options popts_;
   int local_group_size_ = 0;  // K for local strategies (customized mode may choose one)
   int procs_ = 0;
-  int group_size_ = 0;
-  std::vector<std::vector<std::size_t>> groups_;  // the groups in force (groups_for)
   loop_spec loop_;
   std::vector<DLB_array*> arrays_;
   core::balance_params balance_;
+
+ private:
+  // proto(), group_size(), groups(): changed by enter() only.
+  sync_protocol proto_;
+  int group_size_ = 0;
+  std::vector<std::vector<std::size_t>> groups_;
 };
 
 // A slave's side of the loop (slave_sync.cpp, distributed_balancer.cpp, adaptive.cpp,
@@ -199,9 +211,12 @@ class slave_session : public loop_session {
   // Customized mode, after the first synchronization (AUTO) or a re-selection (ADAPTIVE): take
   // up strategy c, in its group `group`; `members`: the members of that group that took part
   // (ADAPTIVE; AUTO: those active before).
-  void adopt(core::strategy c, int group, const std::vector<bool>& active_before,
+  void adopt(core::scheme c, int group, const std::vector<bool>& active_before,
              const std::optional<std::vector<std::size_t>>& members);
   void return_to_reselection();
+  // Into group `group` of the groups in force, with who of all slaves was active
+  // (was_active[s], for every slave s): the slave's members and their activity follow.
+  void join_group(int group, const std::vector<bool>& was_active);
   // Worker, its chunk done: REQUEST the next, and take the CHUNK that answers (none: done).
   void request_chunk();
   // Told AUTO-ALL committed to a self-scheduling rule: drops what it has not started and
@@ -216,7 +231,7 @@ class slave_session : public loop_session {
   // Whether this slave may poll by count between iterations (slave_state::paced_).
   bool paced_polls() const;
   void send_interrupts();
-  // One synchronization of this slave's group, under the protocol in force (proto_).
+  // One synchronization of this slave's group, under the protocol in force (proto()).
   void run_sync();
   // This slave's profile now (and its speed remembered for the next one).
   protocol::member_profile measure(double now);
@@ -237,10 +252,10 @@ class slave_session : public loop_session {
   // The centralized strategies as the paper has them (slave_sync.cpp): after its profile a
   // member with work goes on computing; the master instructs the senders only, receivers learn
   // from the data, a requester that gets nothing is told so and goes idle. Which protocols do is
-  // the `told` column of proto_ (resolve_protocol: not the master's own synchronization, whose
+  // the `told` column of proto() (resolve_protocol: not the master's own synchronization, whose
   // commitment every slave must learn, nor the variants under which every member must learn the
   // outcome).
-  bool central_async() const { return proto_.told == decision_audience::tell_senders; }
+  bool central_async() const { return proto().told == decision_audience::tell_senders; }
   // Between iterations and while waiting: the master's instructions (ship) and incoming work.
   void take_instructions_and_work();
   void ship(const protocol::instruction_msg& m);
@@ -309,7 +324,7 @@ class master_session : public loop_session {
   // AUTO-ALL (auto_all.cpp; beyond the paper), at the first synchronization: every candidate's
   // predicted time of the loop and the pick (the fastest, or --auto-force's), recorded in the
   // run's statistics.
-  auto_all_pick choose_policy(std::span<const core::policy> candidates,
+  auto_all_pick choose_policy(std::span<const core::policy> candidates, const core::policy* forced,
                               const std::vector<protocol::member_profile>& profiles,
                               const std::vector<double>& speeds, double now);
   // The model's input from the first synchronization on, as predict has it (nothing if the

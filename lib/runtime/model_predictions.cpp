@@ -238,7 +238,7 @@ void detail::master_session::predict_after_the_fact(run_stats& st) const {
   // A run that lost a slave has no speed for it: no prediction after the fact (under the native
   // clock the model would take its zero speed at its word). AUTO keeps the one it committed on.
   const bool whole = st.lost.empty();
-  if (whole && find_strategy_row(policy_.kind())) st.prediction = predict(speeds);
+  if (whole && policy_.row()) st.prediction = predict(speeds);
   if (whole && st.prediction.valid) {
     const auto other = st.prediction.load == core::model_load::run ? core::model_load::estimated
                                                                    : core::model_load::run;

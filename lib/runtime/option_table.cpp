@@ -47,9 +47,6 @@ std::vector<double> parse_speeds(const std::string& text, int procs) {
   }
   return v;
 }
-}  // namespace
-
-namespace {
 
 // A run's option: its spec (name, default, help, a choice's values) and what it sets in the
 // run's parameters. read_params calls the setters in table order, so a setter may read what the
@@ -67,7 +64,7 @@ void set_candidates(const options& o, run_params& p) {
     auto candidates = core::parse_candidates(o.str("candidates"));
     // Checked whatever the strategy; kept by AUTO-ALL's policy.
     if (auto* c = std::get_if<core::customized>(&p.policy.value);
-        c && c->mode == core::strategy::auto_all)
+        c && c->mode == core::customized_mode::auto_all)
       c->candidates = std::move(candidates);
   } catch (const std::invalid_argument& e) {
     throw usage_error("option --candidates: " + std::string(e.what()));
@@ -84,10 +81,11 @@ void set_auto_force(const options& o, run_params& p) {
   }
   if (forced.size() != 1)
     throw usage_error("option --auto-force takes one policy, got '" + o.str("auto-force") + "'");
-  if (p.policy.kind() != core::strategy::auto_all)
+  auto* c = std::get_if<core::customized>(&p.policy.value);
+  if (!c || c->mode != core::customized_mode::auto_all)
     throw usage_error("option --auto-force needs --strategy AUTO-ALL, got --strategy " +
                       o.str("strategy"));
-  p.auto_force = forced.front();
+  c->forced = std::move(forced);
 }
 
 void set_procs(const options& o, run_params& p) {
@@ -445,24 +443,23 @@ void refuse_combinations(const options& o, const run_params& p) {
         "option --on-loss recover needs --backend pvm: surviving a lost MPI rank needs ULFM "
         "(MPI's User-Level Failure Mitigation), which Debian 12's Open MPI 4.1 does not have; "
         "under --backend mpi a lost rank ends the run (docs/several-hosts.md)");
-  const auto caps = core::capabilities_of(p.policy, p.policy.candidates(), p.auto_force);
+  const auto caps = core::capabilities_of(p.policy, p.policy.candidates(), p.policy.forced());
   const std::string strategy = "--strategy " + o.str("strategy");
-  const char* doc = p.policy.kind() == core::strategy::auto_all   ? "AUTO-ALL"
-                    : p.policy.kind() == core::strategy::adaptive ? "ADAPTIVE"
-                                                                  : "When a workstation is lost";
+  const bool auto_all = p.policy.is(core::customized_mode::auto_all);
+  const char* doc = auto_all                                       ? "AUTO-ALL"
+                    : p.policy.is(core::customized_mode::adaptive) ? "ADAPTIVE"
+                                                                   : "When a workstation is lost";
   if (p.recover && !caps.survives_loss)
     refuse("option --on-loss recover does not work with " + strategy +
-               (p.policy.kind() == core::strategy::auto_all
-                    ? ", which may commit to a policy that does not survive a lost slave"
-                    : ", which does not survive a lost slave"),
+               (auto_all ? ", which may commit to a policy that does not survive a lost slave"
+                         : ", which does not survive a lost slave"),
            doc);
   // A group that stops balancing sends no more profiles: a policy that waits for every one of
   // them would wait for ever.
   if (p.after_no_move == core::after_no_move::stop && caps.needs_every_profile)
     refuse("option --after-no-move stop does not work with " + strategy +
-               (p.policy.kind() == core::strategy::auto_all
-                    ? " when ADAPTIVE is a candidate (it waits for every slave's profile)"
-                    : " (it waits for every slave's profile)"),
+               (auto_all ? " when ADAPTIVE is a candidate (it waits for every slave's profile)"
+                         : " (it waits for every slave's profile)"),
            doc);
   // The master's global first decision moves work across the strategy's groups; recovering a
   // lost slave's work after such moves is not handled.

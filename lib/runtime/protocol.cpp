@@ -18,21 +18,15 @@ namespace {
 constexpr int kRowCode = 1;
 constexpr int kModeCode = 16;
 constexpr int kRuleCode = 32;
-constexpr std::array kModes = {core::strategy::automatic, core::strategy::adaptive,
-                               core::strategy::auto_all};
 static_assert(core::kBalancingStrategies < kModeCode - kRowCode);
 
 int code_of(const core::policy& p) {
   struct visitor {
     int operator()(const core::no_balancing&) const { return 0; }
     int operator()(const core::balancing& b) const {
-      const auto* row = core::find_balancing_row(b.row);
-      return kRowCode + static_cast<int>(row - core::balancing_rows.data());
+      return kRowCode + static_cast<int>(core::index_of(b.row));
     }
-    int operator()(const core::customized& c) const {
-      return kModeCode +
-             static_cast<int>(std::find(kModes.begin(), kModes.end(), c.mode) - kModes.begin());
-    }
+    int operator()(const core::customized& c) const { return kModeCode + static_cast<int>(c.mode); }
     int operator()(const core::self_scheduled& s) const {
       if (s.chunk < 1 || s.chunk >= (std::int64_t{1} << 24))
         throw wire_error("a commitment to CSS:" + std::to_string(s.chunk) +
@@ -47,8 +41,8 @@ core::policy policy_of_code(int code) {
   if (code == 0) return core::no_balancing{};
   if (code >= kRuleCode)
     return core::self_scheduled{static_cast<core::chunk_rule>(code % kRuleCode), code / kRuleCode};
-  if (code >= kModeCode && code - kModeCode < static_cast<int>(kModes.size()))
-    return core::customized{kModes[static_cast<std::size_t>(code - kModeCode)], {}};
+  if (code >= kModeCode && code <= kModeCode + static_cast<int>(core::customized_mode::auto_all))
+    return core::customized{static_cast<core::customized_mode>(code - kModeCode)};
   if (code >= kRowCode && code - kRowCode < static_cast<int>(core::kBalancingStrategies))
     return core::balancing{core::balancing_rows[static_cast<std::size_t>(code - kRowCode)].s};
   throw wire_error("a commitment with an unknown policy code " + std::to_string(code));

@@ -4,7 +4,7 @@
 //  1. The first slave to run out of work sends INTERRUPT(e) to the other active members.
 //  2. Each member, at its next iteration boundary, sends its PROFILE (iterations done and time
 //     since the last synchronization, its remaining ranges) where the protocol in force
-//     (strategy_table.hpp, context::proto_) says: to the balancer on the master, or to every
+//     (strategy_table.hpp, loop_session::proto()) says: to the balancer on the master, or to every
 //     other active member.
 //  3. The decision is computed where the row says: by the master, who sends it as DECISION(e)
 //     (central_balancer.cpp), or by every member from the same profiles
@@ -170,7 +170,7 @@ void detail::slave_session::end_call() {
 
 void detail::slave_session::send_interrupts() {
   std::vector<int> to = active_other_ranks();
-  if (proto_.interrupts == interrupt_audience::every_member) {
+  if (proto().interrupts == interrupt_audience::every_member) {
     // A member does not see the others' outcomes: it interrupts every other member; those that
     // have gone idle ignore it.
     to.clear();
@@ -178,7 +178,7 @@ void detail::slave_session::send_interrupts() {
       if (m != slave_.me_) to.push_back(static_cast<int>(m) + 1);
   }
   net_.multicast(to, tag::interrupt, protocol::encode(protocol::interrupt_msg{current_sync()}),
-                 proto_.broadcast);
+                 proto().broadcast);
 }
 
 core::range_list detail::slave_session::take_from_end(std::int64_t n) {
@@ -287,7 +287,7 @@ void DLB_send_interrupt(context& ctx) {
   // (A member of a centralized group does not see the others' outcomes: it asks the balancer
   // unless it is alone in its group.)
   if (DLB.recovery_.finishing() || DLB.slave_.closed_ || DLB.slave_.members_.size() == 1 ||
-      (DLB.proto_.interrupts == interrupt_audience::active_members && !DLB.others_active())) {
+      (DLB.proto().interrupts == interrupt_audience::active_members && !DLB.others_active())) {
     if (DLB.recovery_.on()) {
       DLB.recovery_.hand_in(DLB);
     } else {
@@ -361,7 +361,7 @@ protocol::member_profile detail::slave_session::measure(double now) {
 }
 
 void detail::slave_session::run_sync() {
-  const sync_protocol& row = proto_;
+  const sync_protocol& row = proto();
   auto& clk = net_.clock();
   // Fault injection (--kill-at-sync): entering a synchronization, before its profile is sent.
   rt_.fault_point(true);
@@ -428,7 +428,11 @@ protocol::decision detail::slave_session::await_decision(const std::string& wher
     become_worker();  // customized mode committed to a chunk rule
     return std::move(msg.body);
   }
-  adopt(c.next.kind(), c.group, slave_.active_, c.members);
+  const auto row = c.next.row();
+  if (!row)
+    throw run_error("a commitment to " + core::to_string(c.next) +
+                    ", which is neither a balancing row nor a chunk rule");
+  adopt(*row, c.group, slave_.active_, c.members);
   return std::move(msg.body);
 }
 

@@ -278,7 +278,7 @@ TEST(SimWorlds, SeveralRunsInOneEngineAreIndependentAndHostsFollowTheLoadFunctio
     EXPECT_EQ(lw.outcome.wrong, 0);
     const auto& st = lw.outcome.stats;
     EXPECT_EQ(st.procs, lw.params.procs);
-    EXPECT_EQ(st.strategy, lw.params.policy.kind());
+    EXPECT_EQ(st.policy, lw.params.policy);
     ASSERT_EQ(st.slaves.size(), static_cast<std::size_t>(lw.params.procs));
     std::int64_t done = 0;
     for (const auto& s : st.slaves) done += s.iterations_done;

@@ -15,21 +15,21 @@ namespace {
 TEST(Reselect, TakesTheLeastPredictedTimeWhateverIsInForce) {
   struct row {
     std::array<double, 4> predicted;  // GCDLB, GDDLB, LCDLB, LDDLB
-    std::optional<strategy> current;
-    strategy expected;
+    std::optional<scheme> current;
+    scheme expected;
   };
   const std::vector<row> table = {
       // The first choice (nothing in force).
-      {{10, 9, 11, 12}, std::nullopt, strategy::gddlb},
-      {{8, 9, 11, 12}, std::nullopt, strategy::gcdlb},
-      {{10, 9, 11, 7}, std::nullopt, strategy::lddlb},
+      {{10, 9, 11, 12}, std::nullopt, scheme::gddlb},
+      {{8, 9, 11, 12}, std::nullopt, scheme::gcdlb},
+      {{10, 9, 11, 7}, std::nullopt, scheme::lddlb},
       // A strategy in force that is no longer the best is left, by any margin (no hysteresis).
-      {{10, 9, 11, 12}, strategy::gcdlb, strategy::gddlb},
-      {{10, 9.999, 11, 12}, strategy::gcdlb, strategy::gddlb},
-      {{5, 9, 4.5, 12}, strategy::lddlb, strategy::lcdlb},
+      {{10, 9, 11, 12}, scheme::gcdlb, scheme::gddlb},
+      {{10, 9.999, 11, 12}, scheme::gcdlb, scheme::gddlb},
+      {{5, 9, 4.5, 12}, scheme::lddlb, scheme::lcdlb},
       // Still the best: kept.
-      {{10, 9, 11, 12}, strategy::gddlb, strategy::gddlb},
-      {{10, 9, 3, 12}, strategy::lcdlb, strategy::lcdlb},
+      {{10, 9, 11, 12}, scheme::gddlb, scheme::gddlb},
+      {{10, 9, 3, 12}, scheme::lcdlb, scheme::lcdlb},
   };
   for (const auto& r : table) {
     SCOPED_TRACE(::testing::Message()
@@ -43,44 +43,41 @@ TEST(Reselect, TakesTheLeastPredictedTimeWhateverIsInForce) {
 TEST(Reselect, TiesKeepTheStrategyInForceElseTheFirstInOrder) {
   struct row {
     std::array<double, 4> predicted;
-    std::optional<strategy> current;
-    strategy expected;
+    std::optional<scheme> current;
+    scheme expected;
   };
   const std::vector<row> table = {
-      {{7, 7, 7, 7}, std::nullopt, strategy::gcdlb},
-      {{7, 7, 7, 7}, strategy::lddlb, strategy::lddlb},
-      {{9, 7, 8, 7}, strategy::lddlb, strategy::lddlb},
-      {{9, 7, 8, 7}, strategy::gcdlb, strategy::gddlb},  // in force but not tied: left
-      {{9, 7, 8, 7}, std::nullopt, strategy::gddlb},
-      {{0, 0, 1, 1}, strategy::gddlb, strategy::gddlb},
-      {{0, 0, 1, 1}, strategy::lcdlb, strategy::gcdlb},
+      {{7, 7, 7, 7}, std::nullopt, scheme::gcdlb},
+      {{7, 7, 7, 7}, scheme::lddlb, scheme::lddlb},
+      {{9, 7, 8, 7}, scheme::lddlb, scheme::lddlb},
+      {{9, 7, 8, 7}, scheme::gcdlb, scheme::gddlb},  // in force but not tied: left
+      {{9, 7, 8, 7}, std::nullopt, scheme::gddlb},
+      {{0, 0, 1, 1}, scheme::gddlb, scheme::gddlb},
+      {{0, 0, 1, 1}, scheme::lcdlb, scheme::gcdlb},
   };
   for (const auto& r : table) EXPECT_EQ(reselect(r.predicted, r.current), r.expected);
 }
 
-TEST(Reselect, RefusesBadPredictionsAndAStrategyInForceThatIsNotOneOfTheFour) {
+TEST(Reselect, RefusesBadPredictions) {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_THROW(reselect({1, -1, 2, 3}, std::nullopt), std::invalid_argument);
   EXPECT_THROW(reselect({1, inf, 2, 3}, std::nullopt), std::invalid_argument);
   EXPECT_THROW(reselect({1, 2, nan, 3}, std::nullopt), std::invalid_argument);
-  for (strategy s :
-       {strategy::none, strategy::automatic, strategy::adaptive, strategy::self_scheduling})
-    EXPECT_THROW(reselect({1, 2, 3, 4}, s), std::invalid_argument) << to_string(s);
 }
 
 TEST(Reselect, AdaptiveIsANamedCustomizedModeOnNoAxis) {
-  EXPECT_EQ(parse_strategy("ADAPTIVE"), strategy::adaptive);
-  EXPECT_EQ(parse_strategy("adaptive"), strategy::adaptive);
-  EXPECT_EQ(to_string(strategy::adaptive), "ADAPTIVE");
-  EXPECT_EQ(parse_policy("Adaptive").kind(), strategy::adaptive);
+  EXPECT_EQ(parse_policy("ADAPTIVE"), policy{customized{customized_mode::adaptive}});
+  EXPECT_EQ(parse_policy("adaptive"), policy{customized{customized_mode::adaptive}});
+  EXPECT_EQ(to_string(customized_mode::adaptive), "ADAPTIVE");
+  EXPECT_TRUE(parse_policy("Adaptive").is(customized_mode::adaptive));
   EXPECT_THROW(parse_policy("ADAPTIVE:4"), std::invalid_argument);
   EXPECT_THROW(parse_policy("ADAPT"), std::invalid_argument);
-  EXPECT_TRUE(is_customized(strategy::adaptive));
-  EXPECT_TRUE(is_customized(strategy::automatic));
-  EXPECT_FALSE(is_customized(strategy::gddlb));
-  EXPECT_FALSE(is_global(strategy::adaptive) || is_local(strategy::adaptive) ||
-               is_centralized(strategy::adaptive) || is_distributed(strategy::adaptive));
+  EXPECT_TRUE(parse_policy("ADAPTIVE").is_customized());
+  EXPECT_TRUE(parse_policy("AUTO").is_customized());
+  EXPECT_FALSE(parse_policy("GDDLB").is_customized());
+  EXPECT_FALSE(parse_policy("ADAPTIVE").row().has_value()) << "no balancing row: on no axis";
+  EXPECT_FALSE(parse_scheme("ADAPTIVE").has_value());
 }
 
 }  // namespace

@@ -15,9 +15,9 @@ using namespace dlb::core;
 TEST(AutoAll, DefaultCandidatesParse) {
   const auto c = parse_candidates(default_candidates());
   ASSERT_EQ(c.size(), 11u);
-  EXPECT_EQ(c[0].kind(), strategy::gcdlb);
-  EXPECT_EQ(c[4].kind(), strategy::adaptive);
-  EXPECT_EQ(c[6].kind(), strategy::self_scheduling);
+  EXPECT_EQ(c[0].row(), scheme::gcdlb);
+  EXPECT_TRUE(c[4].is(customized_mode::adaptive));
+  EXPECT_TRUE(c[6].is_self_scheduled());
   EXPECT_EQ(c[6].rule(), chunk_rule::css);
   EXPECT_EQ(c[6].chunk(), 16);
   EXPECT_EQ(to_string(c[10]), "AWF");

@@ -13,7 +13,9 @@
 // 0.022 s. Instructions, psi = beta L (centralized only).
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "dlb/core/cost_model.hpp"
 
@@ -21,6 +23,14 @@ namespace dlb::core {
 namespace {
 
 constexpr double kTol = 1e-9;
+
+// A table row's strategy, or no balancing (empty).
+prediction predict_under(const std::optional<scheme>& s, const model_input& in) {
+  return s ? predict(*s, in) : predict_without_balancing(in);
+}
+std::string name_of(const std::optional<scheme>& s) {
+  return s ? std::string(to_string(*s)) : "NONE";
+}
 
 network_profile small_network() {
   network_profile net;
@@ -68,35 +78,33 @@ TEST(SynchronizationCost, FollowsTheStrategyTable) {
   network_profile net = small_network();
   net.all_to_one = {{0.005, 0.01}};  // make all-to-one and all-to-all tell apart
   struct row {
-    strategy s;
+    scheme s;
     std::size_t slaves;
     std::size_t group_size;
     double expected;
   };
   const std::vector<row> table = {
-      {strategy::gcdlb, 4, 2, 0.04 + 0.045},  // one-to-all(4) + all-to-one(4)
-      {strategy::gddlb, 4, 2, 0.04 + 0.16},   // one-to-all(4) + all-to-all(4)
-      {strategy::lcdlb, 4, 2, 0.02 + 0.025},  // one-to-all(2) + all-to-one(2)
-      {strategy::lddlb, 4, 2, 0.02 + 0.04},   // one-to-all(2) + all-to-all(2)
-      {strategy::lcdlb, 4, 8, 0.04 + 0.045},  // K > P: one group of P
-      {strategy::none, 4, 2, 0.0},
+      {scheme::gcdlb, 4, 2, 0.04 + 0.045},  // one-to-all(4) + all-to-one(4)
+      {scheme::gddlb, 4, 2, 0.04 + 0.16},   // one-to-all(4) + all-to-all(4)
+      {scheme::lcdlb, 4, 2, 0.02 + 0.025},  // one-to-all(2) + all-to-one(2)
+      {scheme::lddlb, 4, 2, 0.02 + 0.04},   // one-to-all(2) + all-to-all(2)
+      {scheme::lcdlb, 4, 8, 0.04 + 0.045},  // K > P: one group of P
   };
   for (const auto& r : table) {
     EXPECT_NEAR(synchronization_cost(r.s, net, r.slaves, r.group_size), r.expected, kTol)
         << to_string(r.s);
   }
-  EXPECT_THROW(synchronization_cost(strategy::automatic, net, 4, 2), std::invalid_argument);
-  EXPECT_THROW(synchronization_cost(strategy::lddlb, net, 4, 0), std::invalid_argument);
+  EXPECT_THROW(synchronization_cost(scheme::lddlb, net, 4, 0), std::invalid_argument);
 }
 
 TEST(MovementCosts, KappaAndPsi) {
   const network_profile net = small_network();
   EXPECT_NEAR(data_movement_cost(net, 2, 2, 10.0), 0.002 + 0.02, kTol);  // 2 L + 2 * 10 / B
   EXPECT_NEAR(data_movement_cost(net, 5, 1, 0.0), 0.001, kTol);          // AC: D = 0
-  EXPECT_NEAR(instruction_cost(strategy::gcdlb, net, 3), 0.003, kTol);
-  EXPECT_NEAR(instruction_cost(strategy::lcdlb, net, 1), 0.001, kTol);
-  EXPECT_EQ(instruction_cost(strategy::gddlb, net, 3), 0.0);
-  EXPECT_EQ(instruction_cost(strategy::lddlb, net, 3), 0.0);
+  EXPECT_NEAR(instruction_cost(scheme::gcdlb, net, 3), 0.003, kTol);
+  EXPECT_NEAR(instruction_cost(scheme::lcdlb, net, 1), 0.001, kTol);
+  EXPECT_EQ(instruction_cost(scheme::gddlb, net, 3), 0.0);
+  EXPECT_EQ(instruction_cost(scheme::lddlb, net, 3), 0.0);
 }
 
 TEST(Recurrence, UniformLoopsFollowEquation131) {
@@ -172,32 +180,32 @@ TEST(Recurrence, NonUniformLoopsFollowEquation132) {
 TEST(Predict, ScenarioALocalStrategyWins) {
   const model_input in = small_world({0, 1, 0, 1});
   struct row {
-    strategy s;
+    std::optional<scheme> s;  // empty: no balancing
     double total;
     double cost;
   };
   const std::vector<row> table = {
-      {strategy::gcdlb, 3.164, 0.164},  // cost: .08+.01+.002+.022 + .04+.01
-      {strategy::gddlb, 3.302, 0.302},  // .20+.01+.022 + .06+.01
-      {strategy::lcdlb, 3.073, 0.073},  // group 1: .04+.01+.001+.011+.011
-      {strategy::lddlb, 3.081, 0.081},  // .06+.01+.011
-      {strategy::none, 4.0, 0.0},       // slaves 1 and 3: 2 iterations at 1/2
+      {scheme::gcdlb, 3.164, 0.164},  // cost: .08+.01+.002+.022 + .04+.01
+      {scheme::gddlb, 3.302, 0.302},  // .20+.01+.022 + .06+.01
+      {scheme::lcdlb, 3.073, 0.073},  // group 1: .04+.01+.001+.011+.011
+      {scheme::lddlb, 3.081, 0.081},  // .06+.01+.011
+      {std::nullopt, 4.0, 0.0},       // slaves 1 and 3: 2 iterations at 1/2
   };
   for (const auto& r : table) {
-    SCOPED_TRACE(to_string(r.s));
-    const prediction p = predict(r.s, in);
+    SCOPED_TRACE(name_of(r.s));
+    const prediction p = predict_under(r.s, in);
     EXPECT_EQ(p.scheme, r.s);
     EXPECT_NEAR(p.total_time, r.total, kTol);
     EXPECT_NEAR(p.cost, r.cost, kTol);
   }
   const strategy_choice choice = choose_strategy(in);
-  EXPECT_EQ(choice.best, strategy::lcdlb);
+  EXPECT_EQ(choice.best, scheme::lcdlb);
   EXPECT_TRUE(is_local(choice.best));
 }
 
 TEST(Predict, ScenarioAStepByStep) {
   const model_input in = small_world({0, 1, 0, 1});
-  const prediction gddlb = predict(strategy::gddlb, in);
+  const prediction gddlb = predict(scheme::gddlb, in);
   ASSERT_EQ(gddlb.groups.size(), 1u);
   const group_prediction& g = gddlb.groups[0];
   EXPECT_EQ(g.members, (std::vector<std::size_t>{0, 1, 2, 3}));
@@ -222,7 +230,7 @@ TEST(Predict, ScenarioAStepByStep) {
   EXPECT_NEAR(g.syncs[1].xi, 0.06, kTol);  // slaves 0 and 2 only
   EXPECT_NEAR(g.finish, 3.302, kTol);
 
-  const prediction lcdlb = predict(strategy::lcdlb, in);
+  const prediction lcdlb = predict(scheme::lcdlb, in);
   ASSERT_EQ(lcdlb.groups.size(), 2u);
   EXPECT_EQ(lcdlb.groups[1].members, (std::vector<std::size_t>{2, 3}));
   EXPECT_NEAR(lcdlb.groups[0].syncs[0].delay, 0.0, kTol);
@@ -246,24 +254,24 @@ TEST(Predict, ScenarioAStepByStep) {
 TEST(Predict, ScenarioBGlobalStrategyWins) {
   const model_input in = small_world({0, 0, 3, 3});
   struct row {
-    strategy s;
+    std::optional<scheme> s;  // empty: no balancing
     double total;
     std::size_t syncs_of_last_group;
   };
   const std::vector<row> table = {
-      {strategy::gcdlb, 5.164, 2}, {strategy::gddlb, 5.302, 2}, {strategy::lcdlb, 8.05, 1},
-      {strategy::lddlb, 8.07, 1},  {strategy::none, 8.0, 0},
+      {scheme::gcdlb, 5.164, 2}, {scheme::gddlb, 5.302, 2}, {scheme::lcdlb, 8.05, 1},
+      {scheme::lddlb, 8.07, 1},  {std::nullopt, 8.0, 0},
   };
   for (const auto& r : table) {
-    SCOPED_TRACE(to_string(r.s));
-    const prediction p = predict(r.s, in);
+    SCOPED_TRACE(name_of(r.s));
+    const prediction p = predict_under(r.s, in);
     EXPECT_NEAR(p.total_time, r.total, kTol);
     EXPECT_EQ(p.groups.back().synchronizations, r.syncs_of_last_group);
   }
-  const prediction gcdlb = predict(strategy::gcdlb, in);
+  const prediction gcdlb = predict(scheme::gcdlb, in);
   EXPECT_NEAR(gcdlb.groups[0].syncs[0].first_done, 2.0, kTol);
   EXPECT_NEAR(gcdlb.groups[0].syncs[0].boundary, 4.0, kTol);  // the iteration in progress
-  EXPECT_EQ(choose_strategy(in).best, strategy::gcdlb);
+  EXPECT_EQ(choose_strategy(in).best, scheme::gcdlb);
 }
 
 // Scenario C: scenario A with all-to-all(p) = all-to-one(p) = 0.01 p, so that the two kinds of
@@ -282,7 +290,7 @@ TEST(Predict, ScenarioCDistributedBeatsItsCentralizedTwin) {
   EXPECT_NEAR(p[3].total_time, 3.061, kTol);
   EXPECT_LT(p[1].total_time, p[0].total_time);
   EXPECT_LT(p[3].total_time, p[2].total_time);
-  EXPECT_EQ(choice.best, strategy::lddlb);
+  EXPECT_EQ(choice.best, scheme::lddlb);
 }
 
 // The delay factor with three groups reaching the central balancer together: P = 6, K = 2,
@@ -294,7 +302,7 @@ TEST(Predict, ScenarioCDistributedBeatsItsCentralizedTwin) {
 TEST(Predict, LcdlbDelayFactorSumsTheGroupsAhead) {
   model_input in = small_world({0, 1, 0, 1, 0, 1});
   in.program.iterations = 12;
-  const prediction p = predict(strategy::lcdlb, in);
+  const prediction p = predict(scheme::lcdlb, in);
   ASSERT_EQ(p.groups.size(), 3u);
   const std::vector<double> delay = {0.0, 0.011, 0.022};
   const std::vector<double> finish = {3.062, 3.073, 3.084};
@@ -318,19 +326,19 @@ TEST(Predict, LcdlbDelayFactorSumsTheGroupsAhead) {
 TEST(Predict, WithoutLoad) {
   struct row {
     std::int64_t iterations;
-    strategy s;
+    std::optional<scheme> s;  // empty: no balancing
     double total;
     std::size_t syncs;
   };
   const std::vector<row> table = {
-      {8, strategy::gddlb, 2.21, 1}, {8, strategy::gcdlb, 2.09, 1}, {8, strategy::lddlb, 2.07, 1},
-      {8, strategy::lcdlb, 2.06, 1}, {8, strategy::none, 2.0, 0},   {10, strategy::gddlb, 3.21, 1},
+      {8, scheme::gddlb, 2.21, 1}, {8, scheme::gcdlb, 2.09, 1}, {8, scheme::lddlb, 2.07, 1},
+      {8, scheme::lcdlb, 2.06, 1}, {8, std::nullopt, 2.0, 0},   {10, scheme::gddlb, 3.21, 1},
   };
   for (const auto& r : table) {
-    SCOPED_TRACE(testing::Message() << to_string(r.s) << " I=" << r.iterations);
+    SCOPED_TRACE(testing::Message() << name_of(r.s) << " I=" << r.iterations);
     model_input in = small_world({0, 0, 0, 0});
     in.program.iterations = r.iterations;
-    const prediction p = predict(r.s, in);
+    const prediction p = predict_under(r.s, in);
     EXPECT_NEAR(p.total_time, r.total, kTol);
     EXPECT_EQ(p.groups[0].synchronizations, r.syncs);
     EXPECT_EQ(p.groups[0].redistributions, 0u);
@@ -346,7 +354,7 @@ TEST(Predict, IdleRuleSynchronizesAgainAmongTheActiveMembers) {
   model_input in = small_world({0, 0, 0, 0});
   in.program.iterations = 10;
   in.program.balance.no_move = after_no_move::idle;
-  const prediction p = predict(strategy::gddlb, in);
+  const prediction p = predict(scheme::gddlb, in);
   const group_prediction& g = p.groups[0];
   ASSERT_EQ(g.syncs.size(), 2u);
   EXPECT_EQ(g.syncs[0].reason, balance_reason::below_threshold);
@@ -356,7 +364,7 @@ TEST(Predict, IdleRuleSynchronizesAgainAmongTheActiveMembers) {
   EXPECT_NEAR(g.syncs[1].xi, 0.06, kTol);
   EXPECT_NEAR(p.total_time, 3.28, kTol);
   in.program.balance.no_move = after_no_move::stop;  // the same start, balancing ended at 2.21
-  EXPECT_NEAR(predict(strategy::gddlb, in).total_time, 3.21, kTol);
+  EXPECT_NEAR(predict(scheme::gddlb, in).total_time, 3.21, kTol);
 }
 
 // A non-uniform loop, P = 2, no load, T_k = 1, 1, 3, 3: slave 0 holds 2 base seconds, slave 1
@@ -368,7 +376,7 @@ TEST(Predict, NonUniformLoop) {
   model_input in = small_world({0, 0});
   in.program.iterations = 4;
   in.program.iteration_times = {1, 1, 3, 3};
-  const prediction p = predict(strategy::gddlb, in);
+  const prediction p = predict(scheme::gddlb, in);
   const group_prediction& g = p.groups[0];
   ASSERT_EQ(g.syncs.size(), 1u);
   EXPECT_NEAR(g.syncs[0].first_done, 2.0, kTol);
@@ -376,7 +384,7 @@ TEST(Predict, NonUniformLoop) {
   EXPECT_EQ(g.syncs[0].remaining, 1);
   EXPECT_EQ(g.syncs[0].reason, balance_reason::not_profitable);
   EXPECT_NEAR(p.total_time, 6.07, kTol);
-  EXPECT_NEAR(predict(strategy::none, in).total_time, 6.0, kTol);  // slave 1: 3 + 3
+  EXPECT_NEAR(predict_without_balancing(in).total_time, 6.0, kTol);  // slave 1: 3 + 3
 }
 
 TEST(Predict, StartsFromAGivenState) {
@@ -384,36 +392,36 @@ TEST(Predict, StartsFromAGivenState) {
   model_input in = small_world({0, 1, 0, 1});
   in.start_time = 10.0;
   in.start = {{{0, 2}}, {{2, 4}}, {{4, 6}}, {{6, 8}}};
-  EXPECT_NEAR(predict(strategy::gddlb, in).total_time, 3.302, kTol);
+  EXPECT_NEAR(predict(scheme::gddlb, in).total_time, 3.302, kTol);
   // Two iterations already done, and the rest balanced for the speeds: slaves 0 and 2 hold 2,
   // slaves 1 and 3 hold 1; all are done at 2, Gamma(1) = 0: 2 + .20 + .01.
   in.start = {{{0, 2}}, {{2, 3}}, {{3, 5}}, {{5, 6}}};
-  const prediction p = predict(strategy::gddlb, in);
+  const prediction p = predict(scheme::gddlb, in);
   EXPECT_NEAR(p.total_time, 2.21, kTol);
   EXPECT_EQ(p.groups[0].synchronizations, 1u);
 }
 
 TEST(Predict, RejectsInconsistentInput) {
   const model_input good = small_world({0, 1});
-  EXPECT_THROW(predict(strategy::automatic, good), std::invalid_argument);
   model_input in = good;
   in.machine.base_speeds = {};
-  EXPECT_THROW(predict(strategy::gddlb, in), std::invalid_argument);
+  EXPECT_THROW(predict(scheme::gddlb, in), std::invalid_argument);
+  EXPECT_THROW(predict_without_balancing(in), std::invalid_argument);
   in = good;
   in.machine.base_speeds[1] = 0.0;
-  EXPECT_THROW(predict(strategy::gddlb, in), std::invalid_argument);
+  EXPECT_THROW(predict(scheme::gddlb, in), std::invalid_argument);
   in = good;
   in.program.time_per_iteration = 0.0;
-  EXPECT_THROW(predict(strategy::gddlb, in), std::invalid_argument);
+  EXPECT_THROW(predict(scheme::gddlb, in), std::invalid_argument);
   in = good;
   in.program.iteration_times = {1, 2, 3};  // I = 8
-  EXPECT_THROW(predict(strategy::gddlb, in), std::invalid_argument);
+  EXPECT_THROW(predict(scheme::gddlb, in), std::invalid_argument);
   in = good;
   in.start = {{{0, 8}}};  // one list for two slaves
-  EXPECT_THROW(predict(strategy::gddlb, in), std::invalid_argument);
+  EXPECT_THROW(predict(scheme::gddlb, in), std::invalid_argument);
   in = good;
   in.group_size = 0;
-  EXPECT_THROW(predict(strategy::lddlb, in), std::invalid_argument);
+  EXPECT_THROW(predict(scheme::lddlb, in), std::invalid_argument);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // self-scheduling baselines, table-style, with the errors of bad names.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,9 +13,10 @@
 namespace {
 
 using dlb::core::chunk_rule;
+using dlb::core::customized_mode;
 using dlb::core::parse_policy;
 using dlb::core::policy;
-using dlb::core::strategy;
+using dlb::core::scheme;
 
 TEST(Policy, NamesParseToTheirStrategyOrRule) {
   struct row {
@@ -28,11 +30,11 @@ TEST(Policy, NamesParseToTheirStrategyOrRule) {
   // Each name is one of the four kinds, with what that kind holds.
   const std::vector<row> rows{
       {"NONE", dlb::core::no_balancing{}, "NONE"},
-      {"gcdlb", dlb::core::balancing{strategy::gcdlb}, "GCDLB"},
-      {"LDDLB", dlb::core::balancing{strategy::lddlb}, "LDDLB"},
-      {"AUTO", dlb::core::customized{strategy::automatic, {}}, "AUTO"},
-      {"adaptive", dlb::core::customized{strategy::adaptive, {}}, "ADAPTIVE"},
-      {"AUTO-ALL", dlb::core::customized{strategy::auto_all, {}}, "AUTO-ALL"},
+      {"gcdlb", dlb::core::balancing{scheme::gcdlb}, "GCDLB"},
+      {"LDDLB", dlb::core::balancing{scheme::lddlb}, "LDDLB"},
+      {"AUTO", dlb::core::customized{customized_mode::automatic}, "AUTO"},
+      {"adaptive", dlb::core::customized{customized_mode::adaptive}, "ADAPTIVE"},
+      {"AUTO-ALL", dlb::core::customized{customized_mode::auto_all}, "AUTO-ALL"},
       {"SS", ss(chunk_rule::ss), "SS"},
       {"css:16", ss(chunk_rule::css, 16), "CSS:16"},
       {"CSS:1", ss(chunk_rule::css, 1), "CSS:1"},
@@ -99,61 +101,76 @@ TEST(Policy, CapabilitiesPerPolicyAndUnderAutoAll) {
                                         {"AWF", no_loss},
                                         {"ADAPTIVE", adaptive},
                                         {"AUTO-ALL", no_loss}}) {
-    EXPECT_EQ(capabilities_of(parse_policy(r.name).kind()), r.expected) << r.name;
-    EXPECT_EQ(capabilities_of(parse_policy(r.name), {}, std::nullopt), r.expected) << r.name;
+    EXPECT_EQ(capabilities_of(parse_policy(r.name)), r.expected) << r.name;
+    EXPECT_EQ(capabilities_of(parse_policy(r.name), {}, nullptr), r.expected) << r.name;
   }
   // Candidates count only under AUTO-ALL.
   const std::vector<policy> with_adaptive = dlb::core::parse_candidates("GCDLB ADAPTIVE");
   const std::vector<policy> paper = dlb::core::parse_candidates("GCDLB GDDLB LCDLB LDDLB");
-  EXPECT_EQ(capabilities_of(parse_policy("GDDLB"), with_adaptive, std::nullopt), plain);
+  EXPECT_EQ(capabilities_of(parse_policy("GDDLB"), with_adaptive, nullptr), plain);
   const auto all = parse_policy("AUTO-ALL");
-  EXPECT_EQ(capabilities_of(all, with_adaptive, std::nullopt), adaptive);
-  EXPECT_EQ(capabilities_of(all, paper, std::nullopt), no_loss);
-  EXPECT_EQ(capabilities_of(all, paper, parse_policy("ADAPTIVE")), adaptive);
-  EXPECT_EQ(capabilities_of(all, dlb::core::parse_candidates(dlb::core::default_candidates()),
-                            std::nullopt),
-            adaptive);
+  EXPECT_EQ(capabilities_of(all, with_adaptive, nullptr), adaptive);
+  EXPECT_EQ(capabilities_of(all, paper, nullptr), no_loss);
+  const policy forced = parse_policy("ADAPTIVE");
+  EXPECT_EQ(capabilities_of(all, paper, &forced), adaptive);
+  EXPECT_EQ(
+      capabilities_of(all, dlb::core::parse_candidates(dlb::core::default_candidates()), nullptr),
+      adaptive);
 }
 
 }  // namespace
 
 namespace {
 
-// A policy is one value of one of four kinds; kind(), rule(), chunk() and candidates() read it,
-// and policy_of builds every kind but a self-scheduling rule's from a strategy.
+// A policy is one value of one of four kinds; row(), mode(), rule(), chunk() and candidates()
+// read it, each empty (or its default) for the kinds that do not hold it.
 TEST(Policy, IsOneValueOfOneOfFourKinds) {
   using dlb::core::balancing;
   using dlb::core::customized;
   using dlb::core::no_balancing;
-  using dlb::core::policy_of;
   using dlb::core::self_scheduled;
   struct row {
-    strategy s;
+    policy p;
     std::size_t index;  // of the variant's alternative
+    std::optional<scheme> row;
+    std::optional<customized_mode> mode;
   };
-  const std::vector<row> rows{{strategy::none, 1},     {strategy::gcdlb, 0},
-                              {strategy::gddlb, 0},    {strategy::lcdlb, 0},
-                              {strategy::lddlb, 0},    {strategy::automatic, 2},
-                              {strategy::adaptive, 2}, {strategy::auto_all, 2}};
+  const std::vector<row> rows{
+      {no_balancing{}, 1, std::nullopt, std::nullopt},
+      {balancing{scheme::gcdlb}, 0, scheme::gcdlb, std::nullopt},
+      {balancing{scheme::lddlb}, 0, scheme::lddlb, std::nullopt},
+      {customized{customized_mode::automatic}, 2, std::nullopt, customized_mode::automatic},
+      {customized{customized_mode::adaptive}, 2, std::nullopt, customized_mode::adaptive},
+      {customized{customized_mode::auto_all}, 2, std::nullopt, customized_mode::auto_all}};
   for (const auto& r : rows) {
-    const policy p = policy_of(r.s);
-    EXPECT_EQ(p.value.index(), r.index) << dlb::core::to_string(r.s);
-    EXPECT_EQ(p.kind(), r.s);
-    EXPECT_EQ(p.rule(), chunk_rule::gss);
-    EXPECT_EQ(p.chunk(), 1);
-    EXPECT_TRUE(p.candidates().empty());
+    SCOPED_TRACE(dlb::core::to_string(r.p));
+    EXPECT_EQ(r.p.value.index(), r.index);
+    EXPECT_EQ(r.p.row(), r.row);
+    EXPECT_EQ(r.p.mode(), r.mode);
+    EXPECT_EQ(r.p.is_customized(), r.mode.has_value());
+    EXPECT_FALSE(r.p.is_self_scheduled());
+    EXPECT_EQ(r.p.rule(), chunk_rule::gss);
+    EXPECT_EQ(r.p.chunk(), 1);
+    EXPECT_TRUE(r.p.candidates().empty());
+    EXPECT_EQ(r.p.forced(), nullptr);
   }
-  EXPECT_THROW(policy_of(strategy::self_scheduling), std::invalid_argument);
-  EXPECT_EQ(policy{}, policy{balancing{strategy::gddlb}}) << "GDDLB by default, as --strategy";
+  EXPECT_EQ(policy{}, policy{balancing{scheme::gddlb}}) << "GDDLB by default, as --strategy";
   const policy css{self_scheduled{chunk_rule::css, 16}};
-  EXPECT_EQ(css.kind(), strategy::self_scheduling);
+  EXPECT_TRUE(css.is_self_scheduled());
+  EXPECT_FALSE(css.row() || css.mode());
   EXPECT_EQ(css.rule(), chunk_rule::css);
   EXPECT_EQ(css.chunk(), 16);
-  const policy all{customized{strategy::auto_all, {css, policy_of(strategy::gcdlb)}}};
+  const policy gcdlb{balancing{scheme::gcdlb}};
+  const policy all{customized{customized_mode::auto_all, {css, gcdlb}}};
   ASSERT_EQ(all.candidates().size(), 2u);
   EXPECT_EQ(all.candidates()[0], css);
-  EXPECT_NE(all, policy_of(strategy::auto_all)) << "the candidates are part of the value";
-  EXPECT_NE(policy{no_balancing{}}, policy_of(strategy::gddlb));
+  EXPECT_NE(all, policy{customized{customized_mode::auto_all}})
+      << "the candidates are part of the value";
+  const policy forced{customized{customized_mode::auto_all, {css, gcdlb}, {gcdlb}}};
+  ASSERT_NE(forced.forced(), nullptr);
+  EXPECT_EQ(*forced.forced(), gcdlb);
+  EXPECT_NE(forced, all) << "so is the forced commitment";
+  EXPECT_NE(policy{no_balancing{}}, policy{balancing{scheme::gddlb}});
 }
 
 }  // namespace

@@ -221,7 +221,7 @@ TEST(Properties, ProfitabilityBoundaryIsTenPercentAtAnyScale) {
 // synchronization that does not move work, every one before it moved, and Gamma falls each
 // time; under the idle rule Gamma never grows. Costs never make a run shorter than its
 // computation.
-void check_model_invariants(const prediction& pr, const model_input& in, strategy s) {
+void check_model_invariants(const prediction& pr, const model_input& in, scheme s) {
   const std::size_t p = in.machine.base_speeds.size();
   ASSERT_EQ(pr.groups.size(), is_local(s) ? group_count(p, in.group_size) : 1u);
   const std::vector<std::int64_t> blocks = equal_block_counts(in.program.iterations, p);
@@ -273,15 +273,15 @@ TEST(Properties, ModelInvariants) {
     in.group_size = p;
     SCOPED_TRACE(testing::Message() << "trial " << trial << " P=" << p);
 
-    const prediction gc = predict(strategy::gcdlb, in), lc = predict(strategy::lcdlb, in);
-    const prediction gd = predict(strategy::gddlb, in), ld = predict(strategy::lddlb, in);
+    const prediction gc = predict(scheme::gcdlb, in), lc = predict(scheme::lcdlb, in);
+    const prediction gd = predict(scheme::gddlb, in), ld = predict(scheme::lddlb, in);
     EXPECT_DOUBLE_EQ(gc.total_time, lc.total_time);
     EXPECT_DOUBLE_EQ(gd.total_time, ld.total_time);
 
     in.group_size = std::uniform_int_distribution<std::size_t>(1, p)(gen);
     for (const after_no_move rule : {after_no_move::stop, after_no_move::idle}) {
       in.program.balance.no_move = rule;
-      for (const strategy s : balancing_strategies) {
+      for (const scheme s : balancing_strategies) {
         SCOPED_TRACE(testing::Message() << to_string(s) << " after no move: " << to_string(rule));
         check_model_invariants(predict(s, in), in, s);
       }

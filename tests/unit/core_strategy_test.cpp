@@ -1,4 +1,4 @@
-// Unit tests of strategy names and axes.
+// Unit tests of the balancing strategies' names and axes.
 #include <gtest/gtest.h>
 
 #include "dlb/core/strategy.hpp"
@@ -6,50 +6,53 @@
 namespace dlb::core {
 namespace {
 
-TEST(Strategy, ParsesNamesInAnyCase) {
+TEST(Strategy, ParsesRowNamesInAnyCase) {
   struct row {
     const char* text;
-    std::optional<strategy> expected;
+    std::optional<scheme> expected;
   };
   const std::vector<row> table = {
-      {"GCDLB", strategy::gcdlb},    {"gddlb", strategy::gddlb},  {"LcDlB", strategy::lcdlb},
-      {"lddlb", strategy::lddlb},    {"none", strategy::none},    {"AUTO", strategy::automatic},
-      {"auto", strategy::automatic}, {"", std::nullopt},          {"GDDL", std::nullopt},
-      {"GDDLB ", std::nullopt},      {"automatic", std::nullopt}, {"GDDLBX", std::nullopt},
+      {"GCDLB", scheme::gcdlb}, {"gddlb", scheme::gddlb}, {"LcDlB", scheme::lcdlb},
+      {"lddlb", scheme::lddlb}, {"none", std::nullopt},   {"AUTO", std::nullopt},
+      {"", std::nullopt},       {"GDDL", std::nullopt},   {"GDDLB ", std::nullopt},
+      {"GDDLBX", std::nullopt},
   };
-  for (const auto& r : table) EXPECT_EQ(parse_strategy(r.text), r.expected) << '"' << r.text << '"';
+  for (const auto& r : table) EXPECT_EQ(parse_scheme(r.text), r.expected) << '"' << r.text << '"';
 }
 
-TEST(Strategy, NamesRoundTrip) {
+TEST(Strategy, NamesRoundTripAndRowsAreInTheirOrder) {
   struct row {
-    strategy s;
+    scheme s;
     const char* name;
+    std::size_t index;
   };
   const std::vector<row> table = {
-      {strategy::none, "NONE"},   {strategy::gcdlb, "GCDLB"}, {strategy::gddlb, "GDDLB"},
-      {strategy::lcdlb, "LCDLB"}, {strategy::lddlb, "LDDLB"}, {strategy::automatic, "AUTO"},
+      {scheme::gcdlb, "GCDLB", 0},
+      {scheme::gddlb, "GDDLB", 1},
+      {scheme::lcdlb, "LCDLB", 2},
+      {scheme::lddlb, "LDDLB", 3},
   };
   for (const auto& r : table) {
     EXPECT_EQ(to_string(r.s), r.name);
-    EXPECT_EQ(parse_strategy(r.name), r.s);
+    EXPECT_EQ(parse_scheme(r.name), r.s);
+    EXPECT_EQ(index_of(r.s), r.index);
+    EXPECT_EQ(balancing_strategies[r.index], r.s);
   }
 }
 
 TEST(Strategy, SitsOnTwoAxes) {
   struct row {
-    strategy s;
+    scheme s;
     bool global;
     bool local;
     bool centralized;
     bool distributed;
   };
   const std::vector<row> table = {
-      {strategy::gcdlb, true, false, true, false},
-      {strategy::gddlb, true, false, false, true},
-      {strategy::lcdlb, false, true, true, false},
-      {strategy::lddlb, false, true, false, true},
-      {strategy::none, false, false, false, false},
-      {strategy::automatic, false, false, false, false},
+      {scheme::gcdlb, true, false, true, false},
+      {scheme::gddlb, true, false, false, true},
+      {scheme::lcdlb, false, true, true, false},
+      {scheme::lddlb, false, true, false, true},
   };
   for (const auto& r : table) {
     SCOPED_TRACE(to_string(r.s));

@@ -49,19 +49,18 @@ TEST(Wire, RoundTripAndShortMessages) {
 // the wire format's size, and with it every simulated time, is the same whatever the commitment
 // says).
 TEST(Protocol, CommitmentCarriesThePolicyInForce) {
-  using dlb::core::strategy;
   using dlb::protocol::commitment;
   namespace core = dlb::core;
   const std::vector<std::size_t> took_part = {0, 2, 3};
   const std::vector<commitment> table = {
-      {core::balancing{strategy::gddlb}, 0, std::nullopt},                // AUTO's, or AUTO-ALL's
-      {core::balancing{strategy::lcdlb}, 1, std::nullopt},                // --first-sync master-*
+      {core::balancing{core::scheme::gddlb}, 0, std::nullopt},            // AUTO's, or AUTO-ALL's
+      {core::balancing{core::scheme::lcdlb}, 1, std::nullopt},            // --first-sync master-*
       {core::self_scheduled{core::chunk_rule::gss, 1}, 0, std::nullopt},  // AUTO-ALL, a rule
       {core::self_scheduled{core::chunk_rule::css, 16}, 0, std::nullopt},
       {core::self_scheduled{core::chunk_rule::awf, 1}, 0, std::nullopt},
-      {core::balancing{strategy::lddlb}, 1, took_part, true},  // a re-selection (ADAPTIVE)
+      {core::balancing{core::scheme::lddlb}, 1, took_part, true},  // a re-selection (ADAPTIVE)
       {core::no_balancing{}, 0, std::nullopt},
-      {core::customized{strategy::adaptive, {}}, 0, std::nullopt},
+      {core::customized{core::customized_mode::adaptive}, 0, std::nullopt},
   };
   std::size_t size_without_members = 0;
   for (const commitment& c : table) {
@@ -112,7 +111,7 @@ TEST(Options, ParsesValidatesAndNamesTheOption) {
   auto o = dlb::options::parse(specs, {"--procs", "16", "--strategy=lddlb", "--quiet"});
   auto p = dlb::read_params(o);
   EXPECT_EQ(p.procs, 16);
-  EXPECT_EQ(p.policy.kind(), dlb::core::strategy::lddlb);
+  EXPECT_EQ(p.policy.row(), dlb::core::scheme::lddlb);
   EXPECT_EQ(p.group, 8) << "K defaults to P/2 for local strategies, as in the paper";
   EXPECT_TRUE(p.quiet);
   EXPECT_EQ(p.speeds.size(), 16u);
@@ -134,8 +133,8 @@ TEST(Options, ParsesValidatesAndNamesTheOption) {
                                  specs, {"--strategy", "GCDLB", "--procs", "16", "--group", "4"}))
                 .group,
             4);
-  EXPECT_EQ(dlb::group_size_under(dlb::core::strategy::gddlb, 8, 16), 16);
-  EXPECT_EQ(dlb::group_size_under(dlb::core::strategy::lddlb, 8, 16), 8);
+  EXPECT_EQ(dlb::group_size_under(dlb::core::scheme::gddlb, 8, 16), 16);
+  EXPECT_EQ(dlb::group_size_under(dlb::core::scheme::lddlb, 8, 16), 8);
   // Customized mode keeps K = P/2 for the case that the model picks a local strategy.
   EXPECT_EQ(
       dlb::read_params(dlb::options::parse(specs, {"--strategy", "AUTO", "--procs", "16"})).group,

@@ -5,6 +5,7 @@
 // --first-sync, --broadcast) resolve to one protocol value, listed here table-style.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -21,7 +22,7 @@ using dlb::grouping;
 using dlb::interrupt_audience;
 using dlb::profile_destination;
 using dlb::core::after_no_move;
-using dlb::core::strategy;
+using dlb::core::scheme;
 
 // Section 1.2.1 defines the four strategies by the two words of their names. Global: one group of
 // all P slaves; Local: K-block groups. Centralized: the profiles go to the central balancer on
@@ -31,7 +32,7 @@ using dlb::core::strategy;
 // still active, so under Centralized the first to run out interrupts every member. Each row is
 // checked against these rules, read from its name (core::to_string), not against a copy of it.
 TEST(StrategyTable, EachRowFollowsThePapersDefinitionOfItsName) {
-  for (strategy s : dlb::core::balancing_strategies) {
+  for (scheme s : dlb::core::balancing_strategies) {
     const std::string name(dlb::core::to_string(s));
     SCOPED_TRACE(name);
     ASSERT_EQ(name.size(), 5u);
@@ -39,17 +40,17 @@ TEST(StrategyTable, EachRowFollowsThePapersDefinitionOfItsName) {
     ASSERT_TRUE(name[1] == 'C' || name[1] == 'D');
     const bool global = name[0] == 'G';
     const bool centralized = name[1] == 'C';
-    const dlb::strategy_row* row = dlb::find_strategy_row(s);
-    ASSERT_NE(row, nullptr);
+    const dlb::strategy_row* row = &dlb::strategy_row_of(s);
+    EXPECT_EQ(row->strategy, s);
     EXPECT_EQ(row->groups, global ? grouping::global : grouping::k_block);
-    EXPECT_EQ(row->profiles_to, centralized ? profile_destination::to_master
-                                            : profile_destination::to_other_members);
+    EXPECT_EQ(row->profiles_to,
+              centralized ? profile_destination::to_master : profile_destination::to_other_members);
     EXPECT_EQ(row->decided_by,
               centralized ? decision_maker::by_master : decision_maker::by_every_member);
     EXPECT_EQ(row->told,
               centralized ? decision_audience::tell_senders : decision_audience::tell_nobody);
-    EXPECT_EQ(row->interrupts, centralized ? interrupt_audience::every_member
-                                           : interrupt_audience::active_members);
+    EXPECT_EQ(row->interrupts,
+              centralized ? interrupt_audience::every_member : interrupt_audience::active_members);
     // The core's two axes (core/strategy.hpp) say the same of the name.
     EXPECT_EQ(dlb::core::is_centralized(s), centralized);
     EXPECT_EQ(dlb::core::is_local(s), !global);
@@ -57,62 +58,60 @@ TEST(StrategyTable, EachRowFollowsThePapersDefinitionOfItsName) {
 }
 
 TEST(StrategyTable, OneRowPerBalancingStrategyAndNoneForTheOthers) {
-  std::set<strategy> seen;
+  std::set<scheme> seen;
   for (const auto& row : dlb::strategy_table) EXPECT_TRUE(seen.insert(row.strategy).second);
-  EXPECT_EQ(seen, std::set<strategy>(dlb::core::balancing_strategies.begin(),
-                                     dlb::core::balancing_strategies.end()));
-  for (strategy s :
-       {strategy::none, strategy::automatic, strategy::adaptive, strategy::self_scheduling}) {
-    SCOPED_TRACE(std::string(dlb::core::to_string(s)));
-    EXPECT_EQ(dlb::find_strategy_row(s), nullptr);
-    EXPECT_FALSE(dlb::resolve_protocol(s, {}).has_value());
-  }
+  EXPECT_EQ(seen, std::set<scheme>(dlb::core::balancing_strategies.begin(),
+                                   dlb::core::balancing_strategies.end()));
   // NONE and self-scheduling have no synchronization at all; customized mode starts with the
   // master's.
-  EXPECT_FALSE(dlb::first_protocol(strategy::none, {}).has_value());
-  EXPECT_FALSE(dlb::first_protocol(strategy::self_scheduling, {}).has_value());
-  EXPECT_EQ(dlb::first_protocol(strategy::automatic, {}), dlb::master_sync_protocol({}));
-  EXPECT_EQ(dlb::first_protocol(strategy::adaptive, {}), dlb::master_sync_protocol({}));
+  for (const char* name : {"NONE", "SS", "CSS:4", "GSS"}) {
+    SCOPED_TRACE(name);
+    EXPECT_FALSE(dlb::first_protocol(dlb::core::parse_policy(name), {}).has_value());
+  }
+  for (const char* name : {"AUTO", "ADAPTIVE", "AUTO-ALL"}) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(dlb::first_protocol(dlb::core::parse_policy(name), {}),
+              dlb::master_sync_protocol({}));
+  }
 }
 
 // What each option does to the resolved protocol of each strategy.
 TEST(StrategyTable, VariantsResolveToOneProtocol) {
   struct {
-    strategy s;
+    scheme s;
     dlb::protocol_options o;
     decision_audience told;
     interrupt_audience interrupts;
   } const cases[] = {
       // The paper's centralized protocol: instructions to the senders, interrupts to all.
-      {strategy::gcdlb, {}, decision_audience::tell_senders, interrupt_audience::every_member},
-      {strategy::lcdlb, {}, decision_audience::tell_senders, interrupt_audience::every_member},
+      {scheme::gcdlb, {}, decision_audience::tell_senders, interrupt_audience::every_member},
+      {scheme::lcdlb, {}, decision_audience::tell_senders, interrupt_audience::every_member},
       // Every member must learn the outcome: the decision to the whole group.
-      {strategy::gcdlb,
+      {scheme::gcdlb,
        {.instructions_to_senders = false},
        decision_audience::tell_group,
        interrupt_audience::active_members},
-      {strategy::lcdlb,
+      {scheme::lcdlb,
        {.after_no_move = after_no_move::stop},
        decision_audience::tell_group,
        interrupt_audience::active_members},
-      {strategy::gcdlb,
+      {scheme::gcdlb,
        {.adaptive = true},
        decision_audience::tell_group,
        interrupt_audience::active_members},
       // The distributed strategies tell nobody, whatever the options.
-      {strategy::gddlb,
+      {scheme::gddlb,
        {.instructions_to_senders = false},
        decision_audience::tell_nobody,
        interrupt_audience::active_members},
-      {strategy::lddlb,
+      {scheme::lddlb,
        {.after_no_move = after_no_move::stop, .adaptive = true},
        decision_audience::tell_nobody,
        interrupt_audience::active_members},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(std::string(dlb::core::to_string(c.s)));
-    const auto p = dlb::resolve_protocol(c.s, c.o);
-    ASSERT_TRUE(p.has_value());
+    const auto p = std::optional(dlb::resolve_protocol(c.s, c.o));
     EXPECT_EQ(p->strategy, c.s);
     EXPECT_EQ(p->told, c.told);
     EXPECT_EQ(p->interrupts, c.interrupts);
@@ -123,13 +122,13 @@ TEST(StrategyTable, VariantsResolveToOneProtocol) {
 
 // Who owns the first synchronization, per --first-sync.
 TEST(StrategyTable, FirstSynchronizationByOwner) {
-  for (strategy s : dlb::core::balancing_strategies) {
+  for (scheme s : dlb::core::balancing_strategies) {
     SCOPED_TRACE(std::string(dlb::core::to_string(s)));
     const dlb::protocol_options own{.first_sync = first_sync_owner::strategy};
-    EXPECT_EQ(dlb::first_protocol(s, own), dlb::resolve_protocol(s, own));
+    EXPECT_EQ(dlb::first_protocol(dlb::core::balancing{s}, own), dlb::resolve_protocol(s, own));
     for (auto f : {first_sync_owner::master_group, first_sync_owner::master_global}) {
       const dlb::protocol_options o{.first_sync = f};
-      const auto p = dlb::first_protocol(s, o);
+      const auto p = dlb::first_protocol(dlb::core::balancing{s}, o);
       ASSERT_TRUE(p.has_value());
       EXPECT_TRUE(p->commits);
       EXPECT_EQ(p->groups, grouping::global);  // one synchronization of every slave
@@ -143,7 +142,7 @@ TEST(StrategyTable, FirstSynchronizationByOwner) {
 
 // Every protocol any options resolve to can run; rows that cannot are rejected.
 TEST(StrategyTable, EveryResolvedProtocolIsConsistent) {
-  for (strategy s : dlb::core::balancing_strategies)
+  for (scheme s : dlb::core::balancing_strategies)
     for (auto rule : {after_no_move::idle, after_no_move::stop})
       for (bool senders : {true, false})
         for (bool adaptive : {true, false})
@@ -151,17 +150,17 @@ TEST(StrategyTable, EveryResolvedProtocolIsConsistent) {
                          first_sync_owner::master_global})
             for (auto b : {broadcast_kind::unicast, broadcast_kind::mcast}) {
               const dlb::protocol_options o{rule, senders, f, b, adaptive};
-              EXPECT_TRUE(dlb::is_consistent(*dlb::resolve_protocol(s, o)));
-              EXPECT_TRUE(dlb::is_consistent(*dlb::first_protocol(s, o)));
-              EXPECT_EQ(dlb::resolve_protocol(s, o)->broadcast, b);
+              EXPECT_TRUE(dlb::is_consistent(dlb::resolve_protocol(s, o)));
+              EXPECT_TRUE(dlb::is_consistent(*dlb::first_protocol(dlb::core::balancing{s}, o)));
+              EXPECT_EQ(dlb::resolve_protocol(s, o).broadcast, b);
             }
-  auto p = *dlb::resolve_protocol(strategy::gcdlb, {});
+  auto p = dlb::resolve_protocol(scheme::gcdlb, {});
   p.decided_by = decision_maker::by_every_member;  // nobody would see the others' profiles
   EXPECT_FALSE(dlb::is_consistent(p));
-  p = *dlb::resolve_protocol(strategy::gcdlb, {});
+  p = dlb::resolve_protocol(scheme::gcdlb, {});
   p.told = decision_audience::tell_nobody;  // the master's decision would reach nobody
   EXPECT_FALSE(dlb::is_consistent(p));
-  p = *dlb::resolve_protocol(strategy::gcdlb, {});
+  p = dlb::resolve_protocol(scheme::gcdlb, {});
   p.interrupts = interrupt_audience::active_members;  // blind members would not interrupt all
   EXPECT_FALSE(dlb::is_consistent(p));
   p = dlb::master_sync_protocol({});
@@ -172,18 +171,21 @@ TEST(StrategyTable, EveryResolvedProtocolIsConsistent) {
 
 TEST(StrategyTable, GroupSizes) {
   struct {
-    strategy s;
+    scheme s;
     int group_size;  // for K = 3, P = 8
   } const cases[] = {
-      {strategy::none, 8},  {strategy::gcdlb, 8}, {strategy::gddlb, 8},
-      {strategy::lcdlb, 3}, {strategy::lddlb, 3}, {strategy::automatic, 8},
+      {scheme::gcdlb, 8},
+      {scheme::gddlb, 8},
+      {scheme::lcdlb, 3},
+      {scheme::lddlb, 3},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(std::string(dlb::core::to_string(c.s)));
     EXPECT_EQ(dlb::group_size_under(c.s, 3, 8), c.group_size);
-    if (const auto p = dlb::first_protocol(c.s, {.first_sync = first_sync_owner::strategy})) {
-      EXPECT_EQ(dlb::group_size_under(*p, 3, 8), c.group_size);
-    }
+    const auto p =
+        dlb::first_protocol(dlb::core::balancing{c.s}, {.first_sync = first_sync_owner::strategy});
+    ASSERT_TRUE(p.has_value());
+    EXPECT_EQ(dlb::group_size_under(*p, 3, 8), c.group_size);
   }
 }
 

@@ -6,12 +6,14 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "dlb/core/auto_all.hpp"
 #include "dlb/core/load_estimate.hpp"
+#include "dlb/core/policy.hpp"
 #include "dlb/core/strategy.hpp"
 
 namespace dlb {
@@ -46,7 +48,7 @@ struct slave_stats {
 // one assumption about the external load (core/load_estimate.hpp).
 struct strategy_prediction {
   bool valid = false;
-  core::strategy best = core::strategy::none;
+  core::scheme best = core::scheme::gddlb;  // read only when valid
   std::array<double, core::kBalancingStrategies>
       total_time{};  // in core::balancing_strategies order
   core::model_load load = core::model_load::run;
@@ -59,7 +61,7 @@ struct strategy_prediction {
 // there to the loop's end under each balancing strategy, and the strategy it committed to.
 struct adaptive_choice {
   double time = 0.0;  // seconds from the loop's start
-  core::strategy strategy = core::strategy::none;
+  core::scheme scheme = core::scheme::gddlb;
   std::array<double, core::kBalancingStrategies>
       predicted{};  // in core::balancing_strategies order
 };
@@ -71,7 +73,7 @@ struct slave_loss {
 };
 
 struct run_stats {
-  core::strategy strategy = core::strategy::none;
+  core::policy policy;  // the loop's, as DLB_init was given it
   int procs = 0;
   int group_size = 0;
   std::int64_t iterations = 0;
@@ -94,8 +96,9 @@ struct run_stats {
   double comm_bound_time = 0.0;
   // Self-scheduling: the chunk sizes the master handed out, in order (the scatter's first).
   std::vector<std::int64_t> chunks;
-  // Customized mode: the strategy the run committed to at its first synchronization.
-  core::strategy chosen = core::strategy::none;
+  // Customized mode: the policy the run committed to at its first synchronization (a balancing
+  // row under AUTO and ADAPTIVE; any candidate under AUTO-ALL); empty for the other kinds.
+  std::optional<core::policy> chosen;
   // ADAPTIVE: every re-selection, in order (chosen is the first one's strategy).
   std::vector<adaptive_choice> choices;
   // AUTO-ALL: the policy it committed to as --strategy names it ("GSS", "CSS:16", "GDDLB",

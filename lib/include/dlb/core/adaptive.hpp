@@ -18,7 +18,7 @@ namespace dlb::core {
 // first tied in balancing_strategies order. No hysteresis: a strategy predicted to be faster by
 // any margin is taken. Throws std::invalid_argument for a negative or non-finite prediction, or
 // a current strategy that is not one of the four.
-strategy reselect(const std::array<double, kBalancingStrategies>& predicted,
-                  std::optional<strategy> current);
+scheme reselect(const std::array<double, kBalancingStrategies>& predicted,
+                std::optional<scheme> current);
 
 }  // namespace dlb::core

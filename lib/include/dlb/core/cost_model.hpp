@@ -28,6 +28,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "dlb/core/distribution.hpp"
@@ -59,15 +60,15 @@ struct network_profile {
 // all-to-all(p) if distributed.
 double synchronization_cost(bool centralized, const network_profile& net, std::size_t p);
 // xi of a strategy: p = P for the global ones, min(K, P) for the local ones (a smaller last
-// group pays for its own size; predict() does that); 0 for none.
-// Throws std::invalid_argument for automatic, or K = 0 with a local strategy.
-double synchronization_cost(strategy s, const network_profile& net, std::size_t slaves,
+// group pays for its own size; predict() does that).
+// Throws std::invalid_argument for K = 0 with a local strategy.
+double synchronization_cost(scheme s, const network_profile& net, std::size_t slaves,
                             std::size_t group_size);
 // kappa(j) = beta L + alpha D / B (eq. 1.3.5), D the bytes per iteration summed over the arrays.
 double data_movement_cost(const network_profile& net, std::int64_t alpha, std::size_t beta,
                           double bytes_per_iteration);
 // psi(j) = beta L for the centralized strategies (instructions go to the senders only), else 0.
-double instruction_cost(strategy s, const network_profile& net, std::size_t beta);
+double instruction_cost(scheme s, const network_profile& net, std::size_t beta);
 
 // Eq. 1.3.1, uniform loop: slave f ran out of its chi_f iterations; slave i has done
 // ceil(chi_f sigma_i / sigma_f) of its chi_i, so gamma_i = chi_i minus that (at least 0).
@@ -139,20 +140,21 @@ struct group_prediction {
 };
 
 struct prediction {
-  strategy scheme = strategy::none;  // the strategy predicted
+  std::optional<core::scheme> scheme;  // the strategy predicted (empty: no balancing)
   double total_time = 0.0;  // max_g finish - start_time: computation plus cost; what is compared
   double cost = 0.0;        // C = max_g C_g
   std::vector<group_prediction> groups;
 };
 
-// One strategy (none runs equal blocks to completion, with no cost). Throws
-// std::invalid_argument for automatic or an inconsistent input (no slaves, a non-positive speed,
-// T <= 0 for a uniform loop, iteration_times of the wrong size or negative, start of the wrong
-// size, K = 0 for a local strategy).
-prediction predict(strategy s, const model_input& in);
+// One strategy. Throws std::invalid_argument for an inconsistent input (no slaves, a
+// non-positive speed, T <= 0 for a uniform loop, iteration_times of the wrong size or negative,
+// start of the wrong size, K = 0 for a local strategy).
+prediction predict(scheme s, const model_input& in);
+// No balancing: equal blocks (or in.start) to completion, with no cost; throws as predict.
+prediction predict_without_balancing(const model_input& in);
 
 struct strategy_choice {
-  strategy best = strategy::gddlb;
+  scheme best = scheme::gddlb;
   std::array<prediction, kBalancingStrategies> predictions;  // in balancing_strategies order
 };
 // Predicts the four strategies and returns the one with the least total time (ties: the first

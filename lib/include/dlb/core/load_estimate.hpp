@@ -70,7 +70,7 @@ inline constexpr std::size_t estimated_load_draws = 5;
 std::uint64_t model_load_seed(std::size_t draw);
 
 struct expected_strategy_choice {
-  strategy best = strategy::gddlb;
+  scheme best = scheme::gddlb;
   std::array<double, kBalancingStrategies>
       total_time{};  // mean over the draws, in balancing_strategies order
 };

@@ -2,8 +2,9 @@
 // a balancing strategy (a row of balancing_rows: GCDLB, GDDLB, LCDLB, LDDLB), customized mode
 // (AUTO, ADAPTIVE: the model re-run at every synchronization, AUTO-ALL: the models choose once
 // among its candidates), or a loop self-scheduling baseline (SS, CSS:k, GSS, TSS, FAC2, AWF;
-// chunks.hpp), which runs as strategy::self_scheduling with its chunk rule. One parser, so that
-// the programs and the sweep driver accept exactly the same names.
+// chunks.hpp). One parser, so that the programs and the sweep driver accept exactly the same
+// names. The runtime runs these values as they are (a policy runner per loop, made from the
+// value at DLB_init); nothing flattens them into another enum.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -27,15 +29,24 @@ struct no_balancing {
 };
 // A balancing strategy: its row of balancing_rows.
 struct balancing {
-  strategy row = strategy::gddlb;
+  scheme row = scheme::gddlb;
   bool operator==(const balancing&) const = default;
 };
 // Customized mode: AUTO (the cost model picks one of the balancing strategies once), ADAPTIVE
 // (again at every synchronization) or AUTO-ALL (every candidate predicted once; its candidates,
 // --candidates, are set by the runtime: empty as parsed).
+// (A commitment carries the mode as its value: a new mode goes at the end.)
+enum class customized_mode { automatic, adaptive, auto_all };
+// "AUTO", "ADAPTIVE", "AUTO-ALL".
+std::string_view to_string(customized_mode m);
 struct customized {
-  strategy mode = strategy::automatic;
+  customized() = default;
+  explicit customized(customized_mode m, std::vector<policy> c = {}, std::vector<policy> f = {});
+  customized_mode mode = customized_mode::automatic;
   std::vector<policy> candidates;
+  // AUTO-ALL under --auto-force (for testing and diagnosis): the policy it commits to whatever
+  // the predictions; at most one (a vector because policy is not complete here).
+  std::vector<policy> forced;
   bool operator==(const customized& o) const;
 };
 // A loop self-scheduling baseline: its chunk rule (and CSS's fixed chunk k).
@@ -55,23 +66,28 @@ struct policy {
   policy(customized v) : value(std::move(v)) {}  // NOLINT(google-explicit-constructor)
   policy(self_scheduled v) : value(v) {}         // NOLINT(google-explicit-constructor)
 
-  // The strategy the runtime runs: none, the row, the customized mode, or self_scheduling.
-  strategy kind() const;
+  // A balancing policy's row, a customized policy's mode (empty for the other kinds).
+  std::optional<scheme> row() const;
+  std::optional<customized_mode> mode() const;
+  bool is(customized_mode m) const { return mode() == m; }
+  bool is_customized() const { return mode().has_value(); }
+  bool is_self_scheduled() const { return std::holds_alternative<self_scheduled>(value); }
   // A self-scheduling policy's rule and chunk (gss and 1 for the others).
   chunk_rule rule() const;
   std::int64_t chunk() const;
-  // AUTO-ALL's candidates (empty for every other policy).
+  // AUTO-ALL's candidates (empty for every other policy), and its forced commitment (null
+  // without --auto-force).
   std::span<const policy> candidates() const;
+  const policy* forced() const;
   bool operator==(const policy&) const = default;
 };
 
-inline bool customized::operator==(const customized& o) const {
-  return mode == o.mode && candidates == o.candidates;
-}
+inline customized::customized(customized_mode m, std::vector<policy> c, std::vector<policy> f)
+    : mode(m), candidates(std::move(c)), forced(std::move(f)) {}
 
-// The policy of a strategy kind other than self_scheduling: no balancing, a balancing row or a
-// customized mode (without candidates).
-policy policy_of(strategy s);
+inline bool customized::operator==(const customized& o) const {
+  return mode == o.mode && candidates == o.candidates && forced == o.forced;
+}
 
 // "GCDLB", "auto", "SS", "CSS:16", "gss", ... (letter case ignored). Throws std::invalid_argument
 // with a message saying what is wrong: an unknown name, CSS without its chunk (CSS:k), a chunk
@@ -95,12 +111,13 @@ struct capabilities {
   bool needs_every_profile = false;
   bool operator==(const capabilities&) const = default;
 };
-// The row of a policy kind (a self-scheduling rule's whatever its rule).
-capabilities capabilities_of(strategy kind);
+// The row of a policy's kind (a self-scheduling rule's whatever its rule; AUTO-ALL's own, without
+// its candidates').
+capabilities capabilities_of(const policy& p);
 // A run's: its policy's row, and under AUTO-ALL also those of every policy it may commit to
 // (the candidates and a forced one): it survives a loss only if all of them do, and needs every
 // profile if any of them does.
 capabilities capabilities_of(const policy& p, std::span<const policy> candidates,
-                             const std::optional<policy>& forced);
+                             const policy* forced);
 
 }  // namespace dlb::core

@@ -91,12 +91,10 @@ std::string to_string(backend_kind b);
 struct run_params {
   backend_kind backend = backend_kind::pvm;
   // What --strategy named, its one owner (core::policy: no balancing, a balancing row, customized
-  // mode with AUTO-ALL's candidates from --candidates, or a self-scheduling rule);
-  // core::to_string(policy) is the name the RESULT line echoes.
+  // mode with AUTO-ALL's candidates from --candidates and its --auto-force, or a
+  // self-scheduling rule); core::to_string(policy) is the name the RESULT line echoes. Read at
+  // DLB_init only: the loop's runner holds it from there.
   core::policy policy;
-  // AUTO-ALL: the policy it commits to whatever the predictions (--auto-force: a testing and
-  // diagnostic knob; empty: the fastest).
-  std::optional<core::policy> auto_force;
   int procs = 4;  // P
   int group = 4;  // K (resolved: --group, or P/2); global strategies run as one group of P
   core::load_function load;

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "dlb/core/policy.hpp"
 #include "dlb/core/redistribution.hpp"
 #include "dlb/core/strategy.hpp"
 #include "dlb/runtime/network.hpp"
@@ -56,7 +57,7 @@ enum class grouping {
 
 // One strategy's protocol as section 1.2.1 describes it.
 struct strategy_row {
-  core::strategy strategy;
+  core::scheme strategy;
   interrupt_audience interrupts;
   profile_destination profiles_to;
   decision_maker decided_by;
@@ -66,7 +67,7 @@ struct strategy_row {
 
 // Section 1.2.1: one row per balancing strategy.
 inline constexpr std::array<strategy_row, core::kBalancingStrategies> strategy_table = [] {
-  using enum core::strategy;
+  using enum core::scheme;
   using enum interrupt_audience;
   using enum profile_destination;
   using enum decision_maker;
@@ -80,7 +81,7 @@ inline constexpr std::array<strategy_row, core::kBalancingStrategies> strategy_t
       {lcdlb,      every_member,    to_master,         by_master,        tell_senders, k_block},
       {lddlb,      active_members,  to_other_members,  by_every_member,  tell_nobody,  k_block},
 #ifdef DLB_TEST_STRATEGY_ROW
-      // The tests' row (core::strategy::test_row): centralized and global, and the decision
+      // The tests' row (core::scheme::test_row): centralized and global, and the decision
       // multicast to the whole group (as --instructions all), so every member sees every outcome.
       {test_row,   active_members,  to_master,         by_master,        tell_group,   global},
 #endif
@@ -101,13 +102,9 @@ static_assert([] {
   return true;
 }());
 
-// The row of a balancing strategy; null for those without a protocol of their own (none,
-// automatic, adaptive, self-scheduling).
-constexpr const strategy_row* find_strategy_row(core::strategy s) {
-  for (const strategy_row& r : strategy_table) {
-    if (r.strategy == s) return &r;
-  }
-  return nullptr;
+// The row of a balancing strategy (the table is in the core's order, checked above).
+constexpr const strategy_row& strategy_row_of(core::scheme s) {
+  return strategy_table[core::index_of(s)];
 }
 
 // The options that choose among the variants (--after-no-move, --instructions, --first-sync,
@@ -123,7 +120,7 @@ struct protocol_options {
 
 // The protocol in force at a synchronization: every column, resolved.
 struct sync_protocol {
-  core::strategy strategy = core::strategy::none;  // whose row (none: the master's own sync)
+  std::optional<core::scheme> strategy;  // whose row (empty: the master's own sync)
   interrupt_audience interrupts = interrupt_audience::active_members;
   profile_destination profiles_to = profile_destination::to_master;
   decision_maker decided_by = decision_maker::by_master;
@@ -143,10 +140,8 @@ struct sync_protocol {
 // three variants tell the whole group instead, because every member must learn the outcome:
 // --instructions all, the stop rule (balancing in the group ends) and ADAPTIVE. A member that
 // sees every outcome interrupts only the members it knows to be active.
-constexpr std::optional<sync_protocol> resolve_protocol(core::strategy s,
-                                                        const protocol_options& o) {
-  const strategy_row* r = find_strategy_row(s);
-  if (!r) return std::nullopt;
+constexpr sync_protocol resolve_protocol(core::scheme s, const protocol_options& o) {
+  const strategy_row* r = &strategy_row_of(s);
   sync_protocol p;
   p.strategy = s;
   p.interrupts = r->interrupts;
@@ -169,7 +164,7 @@ constexpr std::optional<sync_protocol> resolve_protocol(core::strategy s,
 // group), which decides and tells each its decision with the commitment.
 constexpr sync_protocol master_sync_protocol(const protocol_options& o) {
   sync_protocol p;
-  p.strategy = core::strategy::none;
+  p.strategy = std::nullopt;
   p.interrupts = interrupt_audience::active_members;
   p.profiles_to = profile_destination::to_master;
   p.decided_by = decision_maker::by_master;
@@ -182,15 +177,15 @@ constexpr sync_protocol master_sync_protocol(const protocol_options& o) {
   return p;
 }
 
-// The protocol of a loop's first synchronization under strategy s: the master's for customized
-// mode, and for the balancing strategies unless --first-sync strategy; nothing for NONE (and the
-// other strategies without a protocol).
-constexpr std::optional<sync_protocol> first_protocol(core::strategy s, const protocol_options& o) {
-  if (s == core::strategy::automatic || s == core::strategy::adaptive ||
-      s == core::strategy::auto_all)
-    return master_sync_protocol(o);
-  const auto p = resolve_protocol(s, o);
-  if (!p || o.first_sync == first_sync_owner::strategy) return p;
+// The protocol of a loop's first synchronization under policy p: the master's for customized
+// mode, and for the balancing strategies unless --first-sync strategy; nothing for NONE and the
+// self-scheduling rules (which have no synchronization).
+inline std::optional<sync_protocol> first_protocol(const core::policy& p,
+                                                   const protocol_options& o) {
+  if (p.is_customized()) return master_sync_protocol(o);
+  const auto row = p.row();
+  if (!row) return std::nullopt;
+  if (o.first_sync == first_sync_owner::strategy) return resolve_protocol(*row, o);
   return master_sync_protocol(o);
 }
 
@@ -198,10 +193,9 @@ constexpr std::optional<sync_protocol> first_protocol(core::strategy s, const pr
 constexpr int group_size_under(const sync_protocol& p, int K, int P) {
   return p.groups == grouping::k_block ? K : P;
 }
-// The size of the groups under strategy s (P for a strategy without a row).
-constexpr int group_size_under(core::strategy s, int K, int P) {
-  const strategy_row* r = find_strategy_row(s);
-  return r && r->groups == grouping::k_block ? K : P;
+// The size of the groups under strategy s.
+constexpr int group_size_under(core::scheme s, int K, int P) {
+  return strategy_row_of(s).groups == grouping::k_block ? K : P;
 }
 
 // A protocol that can run: the decision is computed where the profiles go (the master, or every
