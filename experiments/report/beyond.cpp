@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "dlb/core/chunks.hpp"
 #include "stats.hpp"
 #include "summary.hpp"
 #include "sweep/config.hpp"
@@ -387,8 +388,8 @@ const std::vector<std::string>& paper_strategies() {
 }
 
 bool is_self_scheduling(const std::string& p) {
-  return p == "SS" || p.rfind("CSS:", 0) == 0 || p == "GSS" || p == "TSS" || p == "FAC2" ||
-         p == "AWF";
+  // A chunk rule of the core's table (CSS:k with its chunk), as the programs spell it.
+  return core::parse_chunk_rule(p.substr(0, p.find(':'))).has_value();
 }
 
 }  // namespace dlb::report::beyond

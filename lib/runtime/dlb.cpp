@@ -282,6 +282,7 @@ void detail::slave_session::receive_scatter() {
   auto m = protocol::decode_scatter(r);
   net_.join_loop(m.epoch);
   slave_.remaining_ = std::move(m.ranges);
+  chunk_size_ = core::iteration_count(slave_.remaining_);
   reader slices(m.slices);
   detail::unpack_inputs(slices, arrays_, slave_.remaining_);
   recovery_.at_scatter(*this);

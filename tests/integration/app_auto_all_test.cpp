@@ -53,6 +53,13 @@ std::map<std::string, std::string> expect_synthetic_verified(
   return res;
 }
 
+std::string case_name(const ::testing::TestParamInfo<Case>& i) {
+  std::string n = std::get<0>(i.param) + "_" + std::get<1>(i.param) + "_" + std::get<2>(i.param);
+  for (char& ch : n)
+    if (ch == ':' || ch == '-') ch = '_';
+  return n;
+}
+
 TEST_P(AutoAllSwitch, VerifiedAfterTheSwitch) {
   const auto& [app, policy, backend] = GetParam();
   auto args = small_args(app);
@@ -77,7 +84,8 @@ TEST_P(AutoAllSwitch, VerifiedAfterTheSwitch) {
   // Every default candidate was predicted (the order of --candidates).
   const std::string c = res[pre + "candidates"];
   for (const char* name : {"GCDLB:", "GDDLB:", "LCDLB:", "LDDLB:", "ADAPTIVE:", "SS:", "CSS:16:",
-                           "GSS:", "TSS:", "FAC2:", "AWF:"})
+                           "GSS:", "TSS:", "FAC2:", "AWF:", "FSC:", "MFSC:", "WF:", "AWF-B:",
+                           "AWF-C:", "AWF-D:", "AWF-E:", "AF:"})
     EXPECT_NE(c.find(name), std::string::npos) << name << " in " << c;
   // The choice's wall time was measured, and is part of the run's.
   const double choice_wall = std::stod(res[pre + "choice_wall_s"]);
@@ -99,13 +107,15 @@ INSTANTIATE_TEST_SUITE_P(Sim, AutoAllSwitch,
                                             ::testing::Values("SS", "CSS:3", "GSS", "TSS", "FAC2",
                                                               "AWF", "ADAPTIVE", "LCDLB"),
                                             ::testing::Values("sim")),
-                         [](const ::testing::TestParamInfo<Case>& i) {
-                           std::string n = std::get<0>(i.param) + "_" + std::get<1>(i.param) + "_" +
-                                           std::get<2>(i.param);
-                           for (char& ch : n)
-                             if (ch == ':') ch = '_';
-                           return n;
-                         });
+                         case_name);
+
+// The rules beyond FAC2 and AWF, once each, on the synthetic loop.
+INSTANTIATE_TEST_SUITE_P(SimMoreRules, AutoAllSwitch,
+                         ::testing::Combine(::testing::Values("synthetic"),
+                                            ::testing::Values("FSC", "MFSC", "WF", "AWF-B", "AWF-C",
+                                                              "AWF-D", "AWF-E", "AF"),
+                                            ::testing::Values("sim")),
+                         case_name);
 
 INSTANTIATE_TEST_SUITE_P(Pvm, AutoAllSwitch,
                          ::testing::Values(Case{"mxm", "GSS", "pvm"},
@@ -141,7 +151,7 @@ TEST(AutoAll, AdaptiveNeverBelowTheBestOfTheFour) {
     auto res = app_testing::expect_verified_run(r, {{"strategy", "AUTO-ALL"}});
     for (const char* loop : {"loop1_", "loop2_"}) {
       const auto t = times_of(res[std::string(loop) + "candidates"]);
-      ASSERT_EQ(t.size(), 11u) << r.out;
+      ASSERT_EQ(t.size(), 19u) << r.out;
       const double best = std::min({t.at("GCDLB"), t.at("GDDLB"), t.at("LCDLB"), t.at("LDDLB")});
       EXPECT_GE(t.at("ADAPTIVE"), best) << load << " " << loop << ": " << r.out;
       EXPECT_NE(res[std::string(loop) + "committed"], "ADAPTIVE") << r.out;

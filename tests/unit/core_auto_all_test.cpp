@@ -14,13 +14,14 @@ using namespace dlb::core;
 
 TEST(AutoAll, DefaultCandidatesParse) {
   const auto c = parse_candidates(default_candidates());
-  ASSERT_EQ(c.size(), 11u);
+  ASSERT_EQ(c.size(), 19u);
   EXPECT_EQ(c[0].kind(), strategy::gcdlb);
   EXPECT_EQ(c[4].kind(), strategy::adaptive);
   EXPECT_EQ(c[6].kind(), strategy::self_scheduling);
   EXPECT_EQ(c[6].rule(), chunk_rule::css);
   EXPECT_EQ(c[6].chunk(), 16);
   EXPECT_EQ(to_string(c[10]), "AWF");
+  EXPECT_EQ(to_string(c[18]), "AF");
 }
 
 TEST(AutoAll, CandidatesRefusedWithTheirName) {

@@ -2,6 +2,7 @@
 // tables whose answers are worked by hand.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -103,7 +104,10 @@ TEST(BeyondConfigs, BestAgainstBestKeepsThePairing) {
   EXPECT_NEAR(r->geo_mean, std::sqrt(9.0 / 12 * 11.0 / 12), 1e-12);
   EXPECT_TRUE(is_self_scheduling("CSS:16"));
   EXPECT_TRUE(is_self_scheduling("FAC2"));
+  EXPECT_TRUE(is_self_scheduling("AWF-C"));
+  EXPECT_TRUE(is_self_scheduling("MFSC"));
   EXPECT_FALSE(is_self_scheduling("GCDLB"));
+  EXPECT_FALSE(is_self_scheduling("AUTO-ALL"));
   EXPECT_FALSE(is_self_scheduling("AUTO"));
 }
 
@@ -130,8 +134,8 @@ TEST(BeyondConfigs, WorkloadsWeakOrStrong) {
 
 // The communication-aware bound read from comm_bound_s, beside the oracle.
 TEST(BeyondConfigs, CommunicationAwareBound) {
-  const std::string header = std::string(kHeader).substr(0, std::string(kHeader).size() - 1) +
-                             ",comm_bound_s\n";
+  const std::string header =
+      std::string(kHeader).substr(0, std::string(kHeader).size() - 1) + ",comm_bound_s\n";
   auto with_bound = [](std::string r, double bound) {
     r.pop_back();  // the newline
     return r + "," + std::to_string(bound) + "\n";

@@ -1,9 +1,9 @@
 // The policy a run's --strategy names, as one value of one of four kinds: no balancing (NONE),
 // a balancing strategy (a row of balancing_rows: GCDLB, GDDLB, LCDLB, LDDLB), customized mode
 // (AUTO, ADAPTIVE: the model re-run at every synchronization, AUTO-ALL: the models choose once
-// among its candidates), or a loop self-scheduling baseline (SS, CSS:k, GSS, TSS, FAC2, AWF;
-// chunks.hpp), which runs as strategy::self_scheduling with its chunk rule. One parser, so that
-// the programs and the sweep driver accept exactly the same names.
+// among its candidates), or a loop self-scheduling baseline (SS, CSS:k, GSS, TSS, FAC2, AWF, FSC,
+// MFSC, WF, AWF-B..E, AF; chunks.hpp), which runs as strategy::self_scheduling with its chunk
+// rule. One parser, so that the programs and the sweep driver accept exactly the same names.
 #pragma once
 
 #include <cstdint>

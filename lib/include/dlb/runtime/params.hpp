@@ -97,6 +97,9 @@ struct run_params {
   // AUTO-ALL: the policy it commits to whatever the predictions (--auto-force: a testing and
   // diagnostic knob; empty: the fastest).
   std::optional<core::policy> auto_force;
+  // Self-scheduling rules (--prefetch): a worker sends its request for the next chunk when this
+  // fraction of its current chunk's iterations remains; 0 (default): when the chunk is done.
+  double prefetch = 0.0;
   int procs = 4;  // P
   int group = 4;  // K (resolved: --group, or P/2); global strategies run as one group of P
   core::load_function load;
