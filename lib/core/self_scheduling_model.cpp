@@ -83,6 +83,19 @@ message_parts message_cost(const message_costs& net, double bytes) {
   return m;
 }
 
+double mean_arrival(const message_costs& net, const std::vector<double>& bytes) {
+  if (bytes.empty()) return 0.0;
+  double cpu = 0.0, wire_free = 0.0, sum = 0.0;
+  for (double b : bytes) {
+    const message_parts m = message_cost(net, b);
+    cpu += m.send;
+    const double start = net.shared_medium ? std::max(cpu, wire_free) : cpu;
+    wire_free = start + m.wire;
+    sum += wire_free + m.rest + m.receive;
+  }
+  return sum / static_cast<double>(bytes.size());
+}
+
 namespace {
 
 chunk_dispenser dispenser_of(const self_scheduling_input& in) {

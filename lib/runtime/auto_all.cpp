@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <sstream>
 
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/core/self_scheduling_model.hpp"
@@ -179,7 +180,7 @@ detail::auto_all_pick detail::master_session::choose_policy(
   stats.candidates = pick.times;
   stats.committed = core::to_string(pick.policy);
   stats.chosen = pick.policy.kind();
-  stats.choice_wall_s =
+  stats.choice_wall_s +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return pick;
 }
@@ -257,6 +258,86 @@ core::range_list detail::master_session::next_chunk(std::size_t worker) {
     held.insert(held.end(), split.front.begin(), split.front.end());
   }
   return std::move(split.front);
+}
+
+// Each way to begin with the blocks: the four and ADAPTIVE as the model has them from the loop's
+// start, plus the blocks' scatter (its mean arrival on the network: the model's first phase
+// leaves it out); a chunk rule taken up at the first synchronization (the model's first slave to
+// run out of its block, then the profiles to the master, then the rule over what the slaves
+// hold then). And each rule from the start, its first chunks with the scatter.
+void detail::master_session::scatter_candidates(std::span<const core::policy> candidates,
+                                                std::vector<core::candidate_time>& blocks,
+                                                std::vector<core::candidate_time>& chunks) const {
+  const auto& prm = rt_.params();
+  const strategy_prediction four = predict(prm.speeds, core::model_load::run);
+  const auto in = model_for_choice(four, prm.speeds);
+  if (!in || !four.valid) return;
+  const auto net = message_costs_of(prm, rt_.model_network());
+  std::vector<double> bytes;
+  for (const auto& b : in->start)
+    bytes.push_back(static_cast<double>(core::iteration_count(b)) *
+                    in->program.bytes_per_iteration);
+  const double scatter = core::mean_arrival(net, bytes);
+  const double t1 = core::first_run_out(*in);
+  core::range_list held;
+  if (std::isfinite(t1))
+    for (const auto& r : core::remaining_at(*in, t1)) held.insert(held.end(), r.begin(), r.end());
+  const double first_sync =
+      (std::isfinite(t1) ? t1 - in->start_time : 0.0) + scatter +
+      static_cast<double>(procs_) * total(core::message_cost(net, request_bytes()));
+  const double best = *std::min_element(four.total_time.begin(), four.total_time.end());
+  for (const core::policy& c : candidates) {
+    const auto k = static_cast<std::size_t>(
+        std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), c.kind()) -
+        core::balancing_strategies.begin());
+    if (k < core::kBalancingStrategies) {
+      blocks.push_back({c, four.total_time[k] + scatter});
+    } else if (c.kind() == core::strategy::adaptive) {
+      core::prediction p = core::predict(four.best, *in);
+      p.total_time = best;
+      blocks.push_back(
+          {c, core::predict_adaptive(p, in->network, static_cast<std::size_t>(procs_), prm.delta) +
+                  scatter});
+    } else if (c.kind() == core::strategy::self_scheduling) {
+      chunks.push_back(
+          {c, predict_self_scheduled(c, *in, {{0, loop_.iterations}}, prm.speeds, 0.0)});
+      if (std::isfinite(t1))
+        blocks.push_back({c, predict_self_scheduled(c, *in, held, prm.speeds, first_sync)});
+    }
+  }
+}
+
+std::optional<core::policy> detail::master_session::choose_before_scatter(
+    std::span<const core::policy> candidates) {
+  const auto& prm = rt_.params();
+  if (prm.auto_force || !prm.emulated || !loop_.work || prm.model_load != core::model_load::run ||
+      loop_.iterations == 0)
+    return std::nullopt;
+  const auto wall0 = std::chrono::steady_clock::now();
+  std::vector<core::candidate_time> blocks, chunks;
+  scatter_candidates(candidates, blocks, chunks);
+  auto& stats = master_.stats_;
+  if (blocks.empty() && chunks.empty()) return std::nullopt;
+  const core::scatter_choice choice = core::choose_before_scatter(blocks, chunks);
+  stats.choice_wall_s +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  if (!prm.quiet) {
+    std::ostringstream os;
+    os << rt_.app_name() << ": AUTO-ALL before the scatter predicts";
+    for (const auto& t : choice.times)
+      os << " " << core::to_string(t.candidate) << " " << t.time << " s";
+    os << (choice.from_start ? "; commits to " + core::to_string(choice.pick) + " from the start"
+                             : std::string("; starts with the blocks"));
+    rt_.report(report_kind::notice, os.str());
+  }
+  if (!choice.from_start) return std::nullopt;
+  stats.prediction = predict(prm.speeds, core::model_load::run);
+  stats.candidates = choice.times;
+  stats.committed = core::to_string(choice.pick);
+  stats.chosen = choice.pick.kind();
+  stats.decided_at_scatter = true;
+  scatter_commit_ = choice.pick;
+  return choice.pick;
 }
 
 void detail::slave_session::become_worker() {

@@ -50,6 +50,7 @@ std::vector<std::pair<std::string, std::string>> auto_all_fields(const run_stats
   std::snprintf(shift, sizeof shift, "%.6f", st.first_phase_shift_s);
   return {{"committed", st.committed},
           {"candidates", core::format_candidate_times(st.candidates)},
+          {"decided", st.decided_at_scatter ? "scatter" : "sync"},
           {"choice_wall_s", wall},
           {"choice_s", at},
           {"first_phase_shift_s", shift}};
@@ -265,13 +266,16 @@ void detail::master_session::scatter() {
   st.start_time = net_.clock().now();
   recovery_.at_scatter(*this);
   const auto first = runner_->first_shares(*this);
+  // AUTO-ALL's scatter says whether it committed before it (core::choose_before_scatter).
+  const bool auto_all = policy_.kind() == core::strategy::auto_all;
   for (int r = 1; r <= procs_; ++r) {
     if (rt_.lost(r)) continue;  // its share is missing at the end: recovered
     const auto& ranges = first[static_cast<std::size_t>(r - 1)];
     writer slices;
     detail::pack_inputs(slices, arrays_, ranges);
     net_.send(r, tag::scatter,
-              protocol::encode(protocol::scatter_msg{loop_id_, epoch, ranges, slices.data()}));
+              protocol::encode(protocol::scatter_msg{loop_id_, epoch, ranges, slices.data(),
+                                                     auto_all, scatter_commit_}));
   }
 }
 
@@ -279,9 +283,14 @@ void detail::slave_session::receive_scatter() {
   auto d = net_.wait(protocol::in_loop(tag::scatter, loop_id_),
                      "the scatter of loop " + std::to_string(loop_id_) + " from the master");
   reader r = d.body();
-  auto m = protocol::decode_scatter(r);
+  auto m = protocol::decode_scatter(r, policy_.kind() == core::strategy::auto_all);
   net_.join_loop(m.epoch);
   slave_.remaining_ = std::move(m.ranges);
+  // AUTO-ALL committed to a chunk rule before the scatter: this slave starts as its worker.
+  if (m.commit && std::holds_alternative<core::self_scheduled>(m.commit->value)) {
+    worker_ = true;
+    slave_.closed_ = true;
+  }
   chunk_size_ = core::iteration_count(slave_.remaining_);
   reader slices(m.slices);
   detail::unpack_inputs(slices, arrays_, slave_.remaining_);

@@ -332,6 +332,14 @@ class master_session : public loop_session {
   auto_all_pick choose_policy(std::span<const core::policy> candidates,
                               const std::vector<protocol::member_profile>& profiles,
                               const std::vector<double>& speeds, double now);
+  // AUTO-ALL before the scatter (auto_all.cpp): the chunk rule to run from the loop's start, if
+  // the models predict it faster than every way to begin with the paper's blocks
+  // (core::choose_before_scatter); nothing: the blocks, and the choice at the first
+  // synchronization. Made only where the model knows the machine before measuring it (the
+  // emulated clock, a loop with iteration costs, --model-load run, no --auto-force).
+  std::optional<core::policy> choose_before_scatter(std::span<const core::policy> candidates);
+  // What scatter() tells AUTO-ALL's slaves: the rule committed to before it, if any.
+  std::optional<core::policy> scatter_commit_;
   // The model's input from the first synchronization on, as predict has it (nothing if the
   // model cannot run).
   std::optional<core::model_input> model_for_choice(const strategy_prediction& four,
@@ -357,6 +365,11 @@ class master_session : public loop_session {
   double oracle_time(double start) const;
   double comm_bound_time(double start) const;
   void predict_after_the_fact(run_stats& st) const;
+  // choose_before_scatter's candidates: each way to begin with the blocks, each rule from the
+  // start (both empty if the model cannot run).
+  void scatter_candidates(std::span<const core::policy> candidates,
+                          std::vector<core::candidate_time>& blocks,
+                          std::vector<core::candidate_time>& chunks) const;
 };
 
 // A slave's DLB call, for its time accounting (begin_call / end_call): ends the call when it

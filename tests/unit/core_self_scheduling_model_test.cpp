@@ -166,6 +166,19 @@ TEST(SelfSchedulingModel, PrefetchHidesTheRoundTrip) {
   EXPECT_THROW(predict_self_scheduling(in), std::invalid_argument);
 }
 
+// Two messages of 10 bytes at 100 B/s (0.1 s on the wire) with L = 0.1 s and no CPU overheads:
+// the rest of the latency is 0.1 - 1 / 100 = 0.09 s. On a shared medium the second waits for the
+// first's wire: arrivals 0.19 and 0.29, mean 0.24; without a queue both arrive at 0.19.
+TEST(SelfSchedulingModel, MeanArrivalOfTheScatter) {
+  message_costs net;
+  net.latency = 0.1;
+  net.bandwidth = 100;
+  EXPECT_NEAR(mean_arrival(net, {10, 10}), 0.24, 1e-12);
+  net.shared_medium = false;
+  EXPECT_NEAR(mean_arrival(net, {10, 10}), 0.19, 1e-12);
+  EXPECT_EQ(mean_arrival(net, {}), 0.0);
+}
+
 TEST(SelfSchedulingModel, EmptyPoolCostsOneRoundTrip) {
   auto in = idle(chunk_rule::ss, 0, 3);
   in.network.latency = 0.5;

@@ -97,4 +97,9 @@ struct message_parts {
 };
 message_parts message_cost(const message_costs& net, double bytes);
 
+// The master sends one message to each slave in turn, of bytes[s] payload bytes (the scatter):
+// the mean over the slaves of when each arrives, from when the first send starts. The master's
+// CPU sends them one after the other; on a shared medium each waits for the wire too.
+double mean_arrival(const message_costs& net, const std::vector<double>& bytes);
+
 }  // namespace dlb::core
