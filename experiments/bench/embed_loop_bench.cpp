@@ -8,8 +8,13 @@
 //                iterations; the workers ask for the next chunk when theirs is done
 //   pingpong     no loop: N raw MPI round trips of 16 bytes between ranks 0 and 1 (the floor of
 //                what a chunk can cost)
-//   dlb:POLICY   dlb::mpi::session (defaults: native clock, no simulated load) under POLICY, an
-//                index-only loop (no arrays), each rank's partial result reduced by the program
+//   dlb:POLICY   dlb::mpi::session (defaults: native clock, no simulated load, every rank a
+//                worker) under POLICY, an index-only loop (no arrays), each rank's partial result
+//                reduced by the program
+//   dlbd:POLICY  the same with a dedicated master (master_rank::dedicated: rank 0 computes nothing)
+//
+// DLB_BENCH_THREADS=serialized: MPI_Init_thread(MPI_THREAD_SERIALIZED) instead of MPI_Init, so
+// that the master's thread on rank 0 may call MPI itself (mpi_port.hpp).
 //
 // Loops (every one computes a checksum that every way must reproduce):
 //   linear       iteration i busy for base * (1 + 4 i / (n - 1)) seconds (1x to 5x)
@@ -156,11 +161,12 @@ double run_pingpong(const loop_kind& k, int rank) {
   return rank == 0 ? static_cast<double>(k.n) : 0.0;
 }
 
-double run_dlb(const loop_kind& k, const std::string& policy) {
+double run_dlb(const loop_kind& k, const std::string& policy, dlb::mpi::master_rank master) {
   double sum = 0;
   dlb::mpi::session_params params;
-  params.policy = policy;
-  params.options = {"--quiet"};
+  params.policy = dlb::core::parse_policy(policy);
+  params.master = master;
+  params.quiet = true;
   dlb::mpi::session s(MPI_COMM_WORLD, params);
   dlb::loop_spec loop;
   loop.iterations = k.n;
@@ -174,14 +180,20 @@ double run_dlb(const loop_kind& k, const std::string& policy) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  const char* threads = std::getenv("DLB_BENCH_THREADS");
+  if (threads && std::string(threads) == "serialized") {
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+  } else {
+    MPI_Init(&argc, &argv);
+  }
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc < 4) {
     if (rank == 0)
       std::fprintf(stderr,
-                   "usage: embed_loop_bench static|mw|pingpong|dlb:POLICY "
+                   "usage: embed_loop_bench static|mw|pingpong|dlb:POLICY|dlbd:POLICY "
                    "linear|balanced|mandelbrot|empty N [BASE_US]\n");
     MPI_Finalize();
     return 2;
@@ -199,7 +211,9 @@ int main(int argc, char** argv) {
     else if (mode == "mw")
       mine = rank == 0 ? run_mw_master(k, size) : run_mw_worker(k);
     else if (mode.rfind("dlb:", 0) == 0)
-      mine = run_dlb(k, mode.substr(4));
+      mine = run_dlb(k, mode.substr(4), dlb::mpi::master_rank::computes);
+    else if (mode.rfind("dlbd:", 0) == 0)
+      mine = run_dlb(k, mode.substr(5), dlb::mpi::master_rank::dedicated);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "embed_loop_bench: rank %d: %s\n", rank, e.what());
     MPI_Finalize();

@@ -1,5 +1,5 @@
 // mpi_pingpong_bench: round-trip time of raw MPI calls vs the DLB runtime's MPI transport
-// (lib/backends/mpi/mpi_transport.hpp), side by side in one run, for 1 B, 1 KiB, 64 KiB and 1 MiB
+// (lib/backends/mpi/mpi_transport.hpp over its port), side by side in one run, for 1 B, 1 KiB, 64 KiB and 1 MiB
 // messages. Two ranks: mpirun -np 2 mpi_pingpong_bench [--benchmark_...]. Rank 0 runs the
 // benchmarks; rank 1 echoes every message back with raw MPI (the same echo for both). Prints the
 // transport/raw ratio of the medians at the end.
@@ -114,7 +114,8 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) MPI_Abort(MPI_COMM_WORLD, 2);
   dlb::mpi_detail::exit_watch none;
-  dlb::mpi_detail::mpi_transport t(MPI_COMM_WORLD, 0, {"here", "here"}, none);
+  dlb::mpi_detail::mpi_port port(MPI_COMM_WORLD, 0, {2, false}, none);
+  dlb::mpi_detail::mpi_transport t(port, 0, {"here", "here"});
   g_transport = &t;
   ratio_reporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -193,9 +193,22 @@ const run_option kRunOptions[] = {
                    : b == "mpi" ? backend_kind::mpi
                                 : backend_kind::pvm;
      }},
+    {{"master-rank",
+      "dedicated",
+      "mpi: dedicated (the master's rank balances only: np ranks run np-1 slaves, the paper's "
+      "layout) or computes (every rank a worker: np slaves, rank 0 also the master, which "
+      "answers between its own iterations; --clock native)",
+      {"dedicated", "computes"}},
+     [](const options& o, run_params& p) {
+       p.master_computes = o.str("master-rank") == "computes";
+       if (p.master_computes && p.backend != backend_kind::mpi)
+         throw usage_error(
+             "option --master-rank computes needs --backend mpi (on the other backends the "
+             "master is a task of its own; --balancer says whose workstation it shares)");
+     }},
     {{"procs", "4",
       "P, the number of slaves (1..64 under pvm, 1..4096 under sim and mpi; under mpi, default: "
-      "the job's ranks less one)"},
+      "the job's ranks less one, or all of them with --master-rank computes)"},
      set_procs},
     {{"group", "0", "K, group size of the local strategies; 0: P/2 as in the paper"}, set_group},
     {{"seed", "1", "seed of the external load function"},

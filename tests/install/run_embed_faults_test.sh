@@ -57,7 +57,11 @@ run 60 null
 [[ $rc == 0 ]] || { cat "$work/out"; fail "exit $rc: null"; }
 expect 3 "^embed_faults: rank [0-9]: usage_error: dlb::mpi::session on MPI_COMM_NULL" \
   "MPI_COMM_NULL is a usage error"
-expect 3 "^embed_faults: rank [0-9]: MPI goes on$" "the job goes on after MPI_COMM_NULL"
+expect 3 "^embed_faults: rank [0-9]: usage_error: dlb::mpi::session_params::group must be 0 \(P/2\) or more, got -1$" \
+  "a negative group is a usage error naming the field"
+expect 3 "^embed_faults: rank [0-9]: usage_error: dlb::mpi::session_params::timeout must be a positive duration, got 0 s$" \
+  "a zero timeout is a usage error naming the field"
+expect 3 "^embed_faults: rank [0-9]: MPI goes on$" "the job goes on after MPI_COMM_NULL and the bad parameters"
 expect 0 "MPI_ERR|MPI_ABORT" "nothing of MPI's own errors"
 
 run 60 blame

@@ -8,10 +8,13 @@
 #     builds it there with CMake (find_package(DLB COMPONENTS mpi), DLB::mpi) against the prefix;
 #  3. runs it under mpirun: -np 4 (the library on a sub-communicator of 3 ranks, the 4th outside
 #     it) and -np 3 (on the world), the first loop's policy from DLB_POLICY; every rank must say
-#     OK and the job exit 0; docs/library.md's example (docs_example.cpp) under -np 4; then a bad DLB_POLICY, which every rank must catch as a
-#     dlb::usage_error and go on to MPI_Finalize (no MPI_Abort: exit 1 from main); then a body
-#     that throws on one rank, after which every rank must have caught an exception and the
-#     job end with MPI_Finalize (exit 0);
+#     OK and the job exit 0 (the first loop with every rank a worker, the default, rank 0
+#     computing iterations of its own; the second with a dedicated master);
+#     docs/library.md's example (docs_example.cpp) under -np 4; then a bad DLB_POLICY, which
+#     every rank must catch as a dlb::usage_error and go on to MPI_Finalize (no MPI_Abort: exit
+#     1 from main); then a body that throws on one rank (the last; then rank 0, beside its
+#     master part), after which every rank must have caught an exception and the job end with
+#     MPI_Finalize (exit 0);
 #  4. leaves nothing behind: no process of the runs, its temporary directory.
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -57,13 +60,15 @@ n=$(grep -c "FAILED: environment variable DLB_POLICY: option --strategy" "$work/
 [[ $n == 3 ]] || { cat "$work/out"; fail "$n of 3 ranks caught the usage error"; }
 ! grep -q "MPI_ABORT" "$work/out" || { cat "$work/out"; fail "the job was aborted"; }
 
-echo "== a body that throws on one rank: every rank catches an exception, the program goes on to MPI_Finalize"
-rc=0
-(cd / && DLB_EMBED_TEST="$work" DLB_EMBED_FAIL=1 timeout 120 "$mpirun" --oversubscribe -np 3 \
-   "$work/build/embed" > "$work/out" 2>&1) || rc=$?
-[[ $rc == 0 ]] || { cat "$work/out"; fail "exit $rc: DLB_EMBED_FAIL=1"; }
-n=$(grep -c "^embed: rank [0-9]*: caught$" "$work/out" || true)
-[[ $n == 3 ]] || { cat "$work/out"; fail "$n of 3 ranks caught the failure"; }
+for thrower in 1 0; do
+  echo "== a body that throws on one rank (DLB_EMBED_FAIL=$thrower: 1 the last rank, 0 rank 0, which computes beside its master part): every rank catches an exception, the program goes on to MPI_Finalize"
+  rc=0
+  (cd / && DLB_EMBED_TEST="$work" DLB_EMBED_FAIL=$thrower timeout 120 "$mpirun" --oversubscribe \
+     -np 3 "$work/build/embed" > "$work/out" 2>&1) || rc=$?
+  [[ $rc == 0 ]] || { cat "$work/out"; fail "exit $rc: DLB_EMBED_FAIL=$thrower"; }
+  n=$(grep -c "^embed: rank [0-9]*: caught$" "$work/out" || true)
+  [[ $n == 3 ]] || { cat "$work/out"; fail "$n of 3 ranks caught the failure"; }
+done
 
 # No process of the runs is left (an MPI rank may still be exiting: up to 10 s).
 wait_none_left DLB_EMBED_TEST "$work"

@@ -156,6 +156,44 @@ TEST(MpiNative, SyntheticGcdlbVerified) {
   EXPECT_TRUE(none_left(r.marker));
 }
 
+// Every rank a worker (--master-rank computes, native clock): np ranks run P = np slaves, rank 0
+// the master and slave P; under every policy the loop is verified and slave P (rank 0's) has
+// computed iterations of its own. Under the sanitizers, three policies.
+class MpiMasterComputes : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MpiMasterComputes, EveryRankComputesAndTheLoopIsVerified) {
+  auto r = mpi_testing::run_mpi(
+      3, {std::string(DLB_APPS_DIR) + "/synthetic", "--backend", "mpi", "--master-rank",
+          "computes", "--clock", "native", "--strategy", GetParam(), "--iterations", "240",
+          "--work-ms", "0.3", "--ml", "0", "--quiet"});
+  ASSERT_FALSE(r.timed_out) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto res = fields_of(r.out, "RESULT ");
+  EXPECT_EQ(res["wrong"], "0") << r.out;
+  EXPECT_EQ(res["stats_ok"], "1") << r.out;
+  EXPECT_EQ(res["P"], "3") << r.out;
+  // Slave 3 runs on rank 0 beside the master.
+  const std::regex slave3(R"(SLAVE s=3 group=\d+ done=(\d+))");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, slave3)) << r.out;
+  EXPECT_GT(std::stol(m[1].str()), 0) << r.out;
+  EXPECT_TRUE(none_left(r.marker)) << "a rank of the job is still alive";
+}
+
+std::vector<std::string> computes_policies() {
+  if (DLB_SANITIZED) return {"GDDLB", "SS", "AUTO-ALL"};
+  return {"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO",  "ADAPTIVE",
+          "SS",   "CSS:4", "GSS",   "TSS",   "FAC2",  "AWF",   "AUTO-ALL"};
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, MpiMasterComputes, ::testing::ValuesIn(computes_policies()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string s = info.param;
+                           for (char& c : s)
+                             if (c == ':' || c == '-') c = '_';
+                           return s;
+                         });
+
 // A lost rank (fault injected at a point of the run's progress): the master names it, the job
 // ends (MPI_Abort), nothing is left running, well within the timeout, and no shared segment
 // (before, its master, killed by mpirun, left /dev/shm/dlb-medium-<pid>-mpi).
@@ -205,6 +243,17 @@ TEST(MpiUsage, ProcsMustMatchTheJob) {
 TEST(MpiUsage, OneRankIsNotARun) {
   auto r = mpi_testing::run_mpi(1, {std::string(DLB_APPS_DIR) + "/mxm", "--backend", "mpi"}, 60);
   expect_usage(r, "at least one slave");
+}
+
+TEST(MpiUsage, MasterComputesNeedsTheNativeClockAndTheJobsRanks) {
+  const std::string mxm = std::string(DLB_APPS_DIR) + "/mxm";
+  expect_usage(mpi_testing::run_mpi(2, {mxm, "--backend", "mpi", "--master-rank", "computes"}, 60),
+               "option --master-rank computes needs --clock native");
+  expect_usage(mpi_testing::run_mpi(2,
+                                    {mxm, "--backend", "mpi", "--master-rank", "computes",
+                                     "--clock", "native", "--procs", "3"},
+                                    60),
+               "option --procs 3 needs 3 MPI ranks (every one a worker");
 }
 
 TEST(MpiUsage, RecoveryNeedsUlfm) {

@@ -146,6 +146,16 @@ TEST(Options, RefusedCombinationsFollowTheCapabilities) {
             std::string::npos);
 }
 
+// Every rank a worker is an MPI layout: elsewhere the master is a task of its own.
+TEST(Options, MasterComputesIsAnMpiLayout) {
+  for (const char* backend : {"pvm", "sim"})
+    EXPECT_NE(usage_error_of({"--backend", backend, "--master-rank", "computes"})
+                  .find("option --master-rank computes needs --backend mpi"),
+              std::string::npos)
+        << backend;
+  EXPECT_EQ(usage_error_of({"--backend", "sim", "--master-rank", "dedicated"}), "");
+}
+
 // The reference profiles are found as data: $DLB_NETWORK_DIR first, then beside the file that
 // holds the library (this test program, linked with the static archives: build/share/dlb/network,
 // where the build copies them), never in the source tree's experiments/network.

@@ -4,6 +4,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -58,7 +59,13 @@ int create(MPI_Comm comm, const char* policy, int count, const char* const* name
     if (count < 0) throw dlb::usage_error("the option count is negative");
     if (count > 0) require(names, "the option names");
     dlb::mpi::session_params p;
-    p.policy = policy ? policy : "";
+    if (policy && *policy) {
+      try {
+        p.policy = dlb::core::parse_policy(policy);
+      } catch (const std::invalid_argument& e) {
+        throw dlb::usage_error(std::string("the policy: ") + e.what());
+      }
+    }
     p.name = "dlb";
     for (int k = 0; k < count; ++k) {
       require(names[k], "an option name");

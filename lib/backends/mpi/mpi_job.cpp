@@ -5,9 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <mutex>
+#include <thread>
 
 #include "dlb/runtime/clocks.hpp"
 #include "dlb/runtime/network.hpp"
@@ -90,21 +93,30 @@ std::chrono::milliseconds bound_of(double timeout_s) {
 void fit_to_job(const launch_spec& spec, options& opts, run_params& params,
                 const std::vector<std::string>& hosts) {
   const int size = static_cast<int>(hosts.size());
+  const rank_layout layout{size, params.master_computes};
   const std::string run = "mpirun -np P+1 " + spec.name + " --backend mpi ...";
   if (size < 2)
     throw usage_error(
         "option --backend mpi: the job has 1 MPI rank; it needs the master and at "
         "least one slave: " +
         run);
-  if (opts.given("procs") && params.procs != size - 1)
-    throw usage_error("option --procs " + std::to_string(params.procs) + " needs " +
-                      std::to_string(params.procs + 1) + " MPI ranks (the master and " +
-                      std::to_string(params.procs) + " slaves), this job has " +
-                      std::to_string(size) + ": run mpirun -np " +
-                      std::to_string(params.procs + 1) + " " + spec.name +
-                      " --backend mpi ..., or leave --procs out");
+  if (params.master_computes && params.emulated)
+    throw usage_error(
+        "option --master-rank computes needs --clock native (the emulated clock models a "
+        "master of its own)");
+  const int slaves = layout.slaves();
+  if (opts.given("procs") && params.procs != slaves) {
+    const int ranks = params.master_computes ? params.procs : params.procs + 1;
+    throw usage_error(
+        "option --procs " + std::to_string(params.procs) + " needs " + std::to_string(ranks) +
+        " MPI ranks (" +
+        (params.master_computes ? std::string("every one a worker, rank 0 also the master")
+                                : "the master and " + std::to_string(params.procs) + " slaves") +
+        "), this job has " + std::to_string(size) + ": run mpirun -np " + std::to_string(ranks) +
+        " " + spec.name + " --backend mpi ..., or leave --procs out");
+  }
   if (!opts.given("procs")) {
-    opts.set("procs", std::to_string(size - 1));
+    opts.set("procs", std::to_string(slaves));
     params = read_params(opts);
     if (spec.validate) spec.validate(opts);
   }
@@ -186,7 +198,7 @@ job::job(MPI_Comm comm, const launch_spec& spec, options opts, run_params params
     watch_.connect(where, rank_, bound_of(timeout_s_));
     if (!medium_name.empty()) medium = std::make_shared<shared_medium>(medium_name, false);
   } else {
-    watch_.accept_slaves(params.procs, bound_of(timeout_s_));
+    watch_.accept_slaves(size - 1, bound_of(timeout_s_));
     hosts = host_labels(hosts, watch_.peer_addresses());
     report_hosts(spec, hosts);
   }
@@ -199,12 +211,73 @@ job::job(MPI_Comm comm, const launch_spec& spec, options opts, run_params params
   // Time 0 of the run: far enough ahead for every rank to have it.
   std::int64_t epoch_ns = monotonic_ns() + 50'000'000 + 5'000'000LL * params.procs;
   MPI_Bcast(&epoch_ns, 1, MPI_INT64_T, 0, comm_);
-  transport_ = std::make_unique<mpi_transport>(comm_, rank_, std::move(hosts), watch_);
-  clock_ = detail::make_clock(params, rank_, epoch_ns);
-  runtime_setup setup{spec.name,        std::move(opts), std::move(params), rank_,
-                      transport_.get(), clock_.get(),    std::move(medium), std::string(),
-                      spec.report};
+  const rank_layout layout{size, params.master_computes};
+  std::vector<std::string> task_hosts;  // by task
+  for (int t = 0; t <= layout.slaves(); ++t)
+    task_hosts.push_back(hosts[static_cast<std::size_t>(layout.rank_of(t))]);
+  port_ = std::make_unique<mpi_port>(comm_, rank_, layout, watch_);
+  const std::vector<int> tasks = layout.tasks_on(rank_);
+  report_sink report = spec.report;
+  if (tasks.size() > 1) {
+    // The master's part reports from its own thread: one line at a time.
+    auto lock = std::make_shared<std::mutex>();
+    report = [lock, inner = report_of(spec)](report_kind k, const std::string& line) {
+      std::lock_guard<std::mutex> hold(*lock);
+      inner(k, line);
+    };
+    run_params worker_params = params;
+    worker_transport_ = std::make_unique<mpi_transport>(*port_, tasks[1], task_hosts);
+    worker_clock_ = detail::make_clock(worker_params, tasks[1], epoch_ns);
+    worker_rt_ = std::make_unique<dlb::runtime>(
+        runtime_setup{spec.name, opts, std::move(worker_params), tasks[1], worker_transport_.get(),
+                      worker_clock_.get(), nullptr, std::string(), report});
+  }
+  transport_ = std::make_unique<mpi_transport>(*port_, tasks[0], std::move(task_hosts));
+  clock_ = detail::make_clock(params, tasks[0], epoch_ns);
+  runtime_setup setup{spec.name,         std::move(opts),  std::move(params),
+                      tasks[0],          transport_.get(), clock_.get(),
+                      std::move(medium), std::string(),    report};
   rt_ = std::make_unique<dlb::runtime>(std::move(setup));
+}
+
+namespace {
+std::string what_of(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& x) {
+    return x.what();
+  } catch (...) {
+    return "an exception that is not a std::exception";
+  }
+}
+}  // namespace
+
+job::outcome job::run_colocated(const std::function<void(dlb::runtime&)>& master,
+                                const std::function<void(dlb::runtime&)>& worker) {
+  outcome out;
+  std::atomic<bool> done{false};
+  std::thread balancer([&] {
+    port_->master_started();
+    try {
+      master(*rt_);
+    } catch (...) {
+      out.master = std::current_exception();
+      // The slaves, this rank's among them, may be waiting for the master: they learn why
+      // (abort never throws).
+      rt_->abort(what_of(out.master));
+    }
+    done = true;
+    port_->master_ended();
+  });
+  try {
+    worker(*worker_rt_);
+  } catch (...) {
+    out.worker = std::current_exception();
+    worker_rt_->abort(what_of(out.worker));  // the master, waiting for this slave, learns why
+  }
+  port_->serve_until([&] { return done.load(); });
+  balancer.join();
+  return out;
 }
 
 job::own_comm::~own_comm() {
@@ -225,14 +298,17 @@ job::own_comm::~own_comm() {
 }
 
 job::~job() {
+  worker_rt_.reset();
   rt_.reset();
+  worker_transport_.reset();
   transport_.reset();
+  port_.reset();
   watch_.close_all();
 }
 
 void job::settle() {
   const auto bound = bound_of(timeout_s_);
-  if (!transport_->settle(bound))
+  if (!port_->settle(bound))
     throw run_error(transport_->describe(rank_) +
                     ": the ranks did not all reach the end of the run within " +
                     std::to_string(bound.count()) + " ms");

@@ -4,11 +4,14 @@
 // MPI_COMM_WORLD, MPI owned by run_app).
 //
 // Every rank of the communicator constructs one (SPMD): rank 0 is the master, ranks 1..P the
-// slaves. The run's messages go over a duplicate of the communicator (MPI_Comm_dup), so that the
-// program's own messages and collectives on it never meet the library's. What the ranks share is
-// set up here and broadcast on that duplicate: the exit watch's address (exit_watch.hpp), the
-// emulated medium's shared segment (the emulated clock: every rank on one host) and time 0 of
-// the run. Each rank then has its MPI transport, its clock and a runtime over them.
+// slaves; or, when the master computes (--master-rank computes, run_params::master_computes),
+// every rank a worker: ranks 1..P-1 slaves 1..P-1 and rank 0 both the master and slave P
+// (mpi_port.hpp), the master's part on a thread of the library (run_colocated). The run's messages
+// go over a duplicate of the communicator (MPI_Comm_dup), so that the program's own messages and
+// collectives on it never meet the library's. What the ranks share is set up here and broadcast on
+// that duplicate: the exit watch's address (exit_watch.hpp), the emulated medium's shared segment
+// (the emulated clock: every rank on one host) and time 0 of the run. Each rank then has its MPI
+// transport, its clock and a runtime over them.
 //
 // The end: settle() after the runtime's finish() (every send complete, a barrier), then the
 // duplicate is freed. Nothing here ends the job or calls MPI_Abort: a failure is an exception,
@@ -17,6 +20,8 @@
 
 #include <mpi.h>
 
+#include <exception>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,8 +41,19 @@ class job {
   job(const job&) = delete;
   job& operator=(const job&) = delete;
 
+  // This rank's runtime: the master's on rank 0, a slave's on the others.
   dlb::runtime& rt() { return *rt_; }
+  // Rank 0 when the master computes: slave P's runtime, on the program's thread (null otherwise).
+  dlb::runtime* worker() { return worker_rt_.get(); }
   int rank() const { return rank_; }
+  // Rank 0 when the master computes: `master` on a thread of the library while the calling
+  // thread runs `worker` and then carries MPI for the master until it is done. Each returns
+  // what it threw (null if nothing).
+  struct outcome {
+    std::exception_ptr master, worker;
+  };
+  outcome run_colocated(const std::function<void(dlb::runtime&)>& master,
+                        const std::function<void(dlb::runtime&)>& worker);
   // After the runtime's finish(): every rank's sends complete and the ranks meet; throws
   // run_error when that takes over the bound.
   void settle();
@@ -60,13 +76,15 @@ class job {
   int rank_ = 0;
   double timeout_s_ = 0;
   exit_watch watch_;
-  std::unique_ptr<mpi_transport> transport_;
-  std::unique_ptr<dlb::clock> clock_;
-  std::unique_ptr<dlb::runtime> rt_;
+  std::unique_ptr<mpi_port> port_;
+  std::unique_ptr<mpi_transport> transport_, worker_transport_;
+  std::unique_ptr<dlb::clock> clock_, worker_clock_;
+  std::unique_ptr<dlb::runtime> rt_, worker_rt_;
 };
 
-// P is the communicator's ranks less one; --procs, when given, must say the same (throws
-// usage_error otherwise, the same on every rank). `hosts`: where each rank runs.
+// P is the communicator's ranks less one (or all of them when the master computes); --procs,
+// when given, must say the same (throws usage_error otherwise, the same on every rank).
+// `hosts`: where each rank runs.
 void fit_to_job(const detail::launch_spec& spec, options& opts, run_params& params,
                 const std::vector<std::string>& hosts);
 

@@ -2,8 +2,9 @@
 // program takes (dlb::mpi::session; both build an mpi_detail::job, mpi_job.hpp).
 //
 // mpirun (or srun) starts P+1 copies of the program: MPI rank 0 is the master, ranks 1..P the
-// slaves. Every rank has parsed the same command line (run_app), so all agree on the options
-// without a configuration message; --procs, when given, must be the job's ranks less one.
+// slaves; under --master-rank computes, P copies, rank 0 also slave P (mpi_port.hpp). Every rank
+// has parsed the same command line (run_app), so all agree on the options without a configuration
+// message; --procs, when given, must be the job's ranks less one.
 //
 // What run_app adds, owning the process: MPI_Init and MPI_Finalize, the SIGTERM handler (mpirun
 // ends a job so), and the end of a failed run: MPI_Abort once its error is reported, the master
@@ -44,7 +45,15 @@ int launch_mpi(const launch_spec& spec, options opts, run_params params, const a
       MPI_Finalize();
       return 2;
     }
-    rc = run_task(job->rt(), spec, body);
+    if (job->worker()) {
+      // --master-rank computes: rank 0 runs the master's task and slave P's side by side.
+      int master_rc = 1, worker_rc = 1;
+      job->run_colocated([&](runtime& m) { master_rc = run_task(m, spec, body); },
+                         [&](runtime& w) { worker_rc = run_task(w, spec, body); });
+      rc = master_rc != 0 ? master_rc : worker_rc;
+    } else {
+      rc = run_task(job->rt(), spec, body);
+    }
     if (rc == 0) job->settle();
     if (rc != 0 && rank > 0) job->linger();
   } catch (const usage_error& e) {

@@ -1,8 +1,11 @@
 // session.cpp: dlb::mpi::session, the library inside a user's MPI program (dlb/mpi.hpp), over
 // the same path as run_app's --backend mpi (mpi_job.hpp).
+#include <cmath>
 #include <cstdlib>
 #include <exception>
 #include <optional>
+#include <sstream>
+#include <stdexcept>
 
 #include "dlb/mpi.hpp"
 #include "mpi_job.hpp"
@@ -13,16 +16,51 @@ namespace {
 
 // The policy: the parameters', else $DLB_POLICY, else the runtime's default (none given).
 std::vector<std::string> policy_args(const session_params& p) {
-  if (!p.policy.empty()) return {"--strategy", p.policy};
+  if (p.policy) return {"--strategy", core::to_string(*p.policy)};
   if (const char* env = std::getenv("DLB_POLICY"); env && *env) return {"--strategy", env};
   return {};
 }
 
-// The parameters as the command line run_app would parse: the one reading of the options.
-std::pair<options, run_params> read(const session_params& p) {
-  std::vector<std::string> args = {"--backend", "mpi", "--clock", p.clock};
+std::string decimal(double x) {
+  std::ostringstream os;
+  os.precision(17);
+  os << x;
+  return os.str();
+}
+
+// The typed fields, each checked, then as the options run_app reads: the one reading of a run's
+// options, done once, when the session is made.
+std::vector<std::string> typed_args(const session_params& p) {
+  if (p.group < 0)
+    throw usage_error("dlb::mpi::session_params::group must be 0 (P/2) or more, got " +
+                      std::to_string(p.group));
+  const double timeout = p.timeout.count();
+  if (!(timeout > 0) || !std::isfinite(timeout))
+    throw usage_error("dlb::mpi::session_params::timeout must be a positive duration, got " +
+                      decimal(timeout) + " s");
+  if (p.policy) {
+    const std::string name = core::to_string(*p.policy);
+    try {
+      if (core::parse_policy(name) != *p.policy) throw std::invalid_argument(name);
+    } catch (const std::invalid_argument& e) {
+      throw usage_error("dlb::mpi::session_params::policy is not a policy the library runs: " +
+                        std::string(e.what()));
+    }
+  }
+  std::vector<std::string> args = {
+      "--backend",     "mpi",
+      "--clock",       p.clock == clock_kind::native ? "native" : "emulated",
+      "--master-rank", p.master == master_rank::computes ? "computes" : "dedicated",
+      "--timeout",     decimal(timeout)};
   for (auto& a : policy_args(p)) args.push_back(std::move(a));
   if (p.group > 0) args.insert(args.end(), {"--group", std::to_string(p.group)});
+  if (p.quiet) args.emplace_back("--quiet");
+  return args;
+}
+
+// The parameters as the command line run_app would parse: the one reading of the options.
+std::pair<options, run_params> read(const session_params& p) {
+  std::vector<std::string> args = typed_args(p);
   // A real program's default: no simulated external load (the paper's ml = 5 is the
   // experiments' setting, which the session's options may still ask for: the last value given
   // wins).
@@ -33,7 +71,7 @@ std::pair<options, run_params> read(const session_params& p) {
   try {
     params = read_params(opts);
   } catch (const usage_error& e) {
-    if (p.policy.empty() && std::getenv("DLB_POLICY"))
+    if (!p.policy && std::getenv("DLB_POLICY"))
       throw usage_error(std::string("environment variable DLB_POLICY: ") + e.what());
     throw;
   }
@@ -136,6 +174,7 @@ run_stats session::parallel_for(const loop_spec& loop, const std::vector<array_r
     }
   };
   try {
+    if (impl_->job->worker()) return colocated(loop, arrays, guarded, body_threw);
     return dlb::parallel_for(impl_->job->rt(), loop, arrays, guarded);
   } catch (const std::exception& e) {
     impl_->fail(body_threw ? std::string("its loop body threw: ") + e.what() : e.what());
@@ -147,6 +186,26 @@ run_stats session::parallel_for(const loop_spec& loop, const std::vector<array_r
   }
 }
 
+// Rank 0 of a session whose master computes: the master's part on the library's thread, slave
+// P's (the program's body) on this one. What the body threw comes first; then the master's
+// failure (another rank's, told to the master). Both use the program's arrays: the scatter
+// reaches slave P last, so the master has read every input it sends before P writes its own
+// share; afterwards the two touch disjoint slices (the master reads only inputs of iterations
+// it has not handed out, and writes the outputs at the gather, once every slave is done).
+run_stats session::colocated(const loop_spec& loop, const std::vector<array_ref>& arrays,
+                             const std::function<void(std::int64_t)>& body, bool& body_threw) {
+  run_stats stats;
+  const auto out = impl_->job->run_colocated(
+      [&](dlb::runtime& master) {
+        stats = dlb::parallel_for(master, loop, arrays, [](std::int64_t) {});
+      },
+      [&](dlb::runtime& slave) { dlb::parallel_for(slave, loop, arrays, body); });
+  if (out.worker && body_threw) std::rethrow_exception(out.worker);
+  if (out.master) std::rethrow_exception(out.master);
+  if (out.worker) std::rethrow_exception(out.worker);
+  return stats;
+}
+
 void session::finish() {
   if (impl_->finished) return;
   impl_->finished = true;
@@ -156,6 +215,7 @@ void session::finish() {
   }
   try {
     impl_->job->rt().finish();
+    if (dlb::runtime* worker = impl_->job->worker()) worker->finish();
     impl_->job->settle();
   } catch (const std::exception& e) {
     impl_->fail(e.what());

@@ -3,8 +3,9 @@
  * library hands out and balances while the program keeps its own data.
  *
  * The program owns MPI (MPI_Init before the first session, MPI_Finalize after the last). Every
- * rank of the communicator creates the session (collective); rank 0 of it is the master. A loop
- * is index-only: the library calls body(i, user) once for every iteration 0..n-1, on whichever
+ * rank of the communicator creates the session (collective); every rank computes, rank 0 of it
+ * also the master (the option master-rank = dedicated, dlb_session_create_with: a master that
+ * only balances). A loop is index-only: the library calls body(i, user) once for every iteration 0..n-1, on whichever
  * rank the policy gives it to, and moves no data; what the iterations compute stays on the rank
  * that computed it, to be combined by the program (an MPI_Reduce, say).
  *

@@ -3,16 +3,20 @@
 //
 // The program owns the process and MPI: it calls MPI_Init and MPI_Finalize, and hands the
 // library a communicator, the world or a part of it. Every rank of that communicator constructs
-// one session (SPMD, as started by mpirun or srun): its rank 0 is the master, the others the P
-// slaves. Between the session's construction and finish() the program runs balanced loops on it;
-// before and after, and on the ranks outside the communicator all along, it uses MPI as it
-// likes. The library's messages go over its own duplicate of the communicator, so they never
-// meet the program's. A failure is a dlb::run_error (a bad parameter a dlb::usage_error), thrown
-// on the ranks that learn of it; the library never ends the job.
+// one session (SPMD, as started by mpirun or srun). Every rank computes: rank 0 is also the
+// master, whose part runs on a thread of the library that makes no MPI call (master_rank;
+// master_rank::dedicated: the paper's master, which only balances). Between the session's
+// construction and finish() the program runs balanced loops on it; before and after, and on the
+// ranks outside the communicator all along, it uses MPI as it likes. The library's messages go over
+// its own duplicate of the communicator, so they never meet the program's. A failure is a
+// dlb::run_error (a bad parameter a dlb::usage_error), thrown on the ranks that learn of it; the
+// library never ends the job.
 //
 //   MPI_Init(&argc, &argv);
 //   {
-//     dlb::mpi::session dlb(MPI_COMM_WORLD, {.policy = "GDDLB"});  // or DLB_POLICY=GDDLB
+//     dlb::mpi::session dlb(MPI_COMM_WORLD, {.policy = dlb::core::self_scheduled{
+//                                                  dlb::core::chunk_rule::fac2}});  // or
+//                                                  DLB_POLICY
 //     dlb.parallel_for(loop, {&x, &y}, [&](std::int64_t i) { y(i) = f(x(i)); });
 //     dlb.finish();
 //   }
@@ -21,9 +25,11 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,21 +37,48 @@
 
 namespace dlb::mpi {
 
+// Whether rank 0, the master, also computes a share of the iterations.
+enum class master_rank {
+  // Every rank a worker: np ranks run np slaves, rank 0 the master and slave P at once; the
+  // master's part (profiles, decisions, chunk answers) runs on a thread of the library that
+  // makes no MPI call unless the program initialized MPI with MPI_THREAD_SERIALIZED or more,
+  // and answers between the iterations of rank 0's own share (native clock only).
+  computes,
+  // The paper's layout: rank 0 balances only, np ranks run np-1 slaves.
+  dedicated
+};
+
+// How the run keeps time.
+enum class clock_kind {
+  native,   // real time: ranks on any hosts
+  emulated  // the paper's 1996 workstations and Ethernet: every rank on one host, a dedicated
+            // master
+};
+
+// The session's parameters, typed, checked when the session is made (a dlb::usage_error naming
+// the field, the same on every rank, before any MPI call).
 struct session_params {
-  // The policy: a balancing strategy (NONE, GCDLB, GDDLB, LCDLB, LDDLB), a customized mode (AUTO,
-  // ADAPTIVE, AUTO-ALL) or a self-scheduling rule (SS, CSS:k, GSS, TSS, FAC2, AWF). Empty: the
-  // environment's DLB_POLICY, as OMP_SCHEDULE is for OpenMP's schedule(runtime); neither set:
-  // the library's default (GDDLB).
-  std::string policy;
+  // The policy (dlb/core/policy.hpp): a balancing strategy (NONE, GCDLB, GDDLB, LCDLB, LDDLB), a
+  // customized mode (AUTO, ADAPTIVE, AUTO-ALL) or a self-scheduling rule (SS, CSS:k, GSS, TSS,
+  // FAC2, AWF), as a value: dlb::core::self_scheduled{dlb::core::chunk_rule::fac2}, or from text
+  // (a configuration file, the program's command line) dlb::core::parse_policy("AUTO-ALL").
+  // Empty: the environment's DLB_POLICY, as OMP_SCHEDULE is for OpenMP's schedule(runtime);
+  // neither set: the library's default (GDDLB).
+  std::optional<core::policy> policy;
   // K, the group size of the local strategies; 0: the default (P/2).
   int group = 0;
-  // "native": real time, ranks on any hosts; "emulated": the paper's 1996 workstations and
-  // Ethernet, every rank on one host.
-  std::string clock = "native";
-  // Any other option of the runtime, as on a DLB program's command line: {"--timeout", "30"}.
-  // A session simulates no external load unless asked ({"--ml", "5"}: the paper's experiments'),
-  // and under the native clock loop_spec::work only tells the cost model what an iteration costs
-  // relative to the others (the library measures the real time).
+  // Rank 0 computes too (every rank a worker), or only balances (the paper's master).
+  master_rank master = master_rank::computes;
+  clock_kind clock = clock_kind::native;
+  // The bound on every wait of the run, making the session included (--timeout); positive.
+  std::chrono::duration<double> timeout = std::chrono::seconds(120);
+  // No lines from the library but errors (--quiet).
+  bool quiet = false;
+  // Any other option of the runtime, as on a DLB program's command line (read once, when the
+  // session is made): {"--threshold-pct", "5"}. A session simulates no external load unless
+  // asked ({"--ml", "5"}: the paper's experiments'), and under the native clock loop_spec::work
+  // only tells the cost model what an iteration costs relative to the others (the library
+  // measures the real time).
   std::vector<std::string> options;
   // Names the program in the library's lines.
   std::string name = "dlb";
@@ -68,8 +101,10 @@ class session {
   session(const session&) = delete;
   session& operator=(const session&) = delete;
 
+  // Rank 0 holds the master (under master_rank::computes, also slave P).
   bool master() const;
   int rank() const;  // in `comm`
+  // P: the communicator's ranks (master_rank::computes) or one less (dedicated).
   int slaves() const;
   // The run's parameters (the policy in run_params::policy) and the DLB_* calls' runtime.
   dlb::runtime& runtime();
@@ -88,6 +123,8 @@ class session {
  private:
   struct impl;
   std::unique_ptr<impl> impl_;
+  run_stats colocated(const loop_spec& loop, const std::vector<array_ref>& arrays,
+                      const std::function<void(std::int64_t)>& body, bool& body_threw);
 };
 
 }  // namespace dlb::mpi

@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
     // What iteration i costs relative to the others: the cost model's input (under the native
     // clock the library measures the real time; this only orders the work).
     loop.work = [](std::int64_t i) { return 1e-6 * static_cast<double>(1 + i % 5); };
-    dlb::mpi::session dlb(part, {.policy = "AUTO-ALL"});  // policy "": $DLB_POLICY
+    // The policy; none given: the environment's DLB_POLICY, as OMP_SCHEDULE for OpenMP.
+    dlb::mpi::session dlb(part, {.policy = dlb::core::parse_policy("AUTO-ALL")});
     dlb.parallel_for(loop, {&Y}, [&](std::int64_t i) { y[i] = f(i); });
     dlb.finish();                                 // collective: `part` is the program's again
     MPI_Bcast(y.data(), n, MPI_DOUBLE, 0, part);  // the master has the gathered result

@@ -32,7 +32,9 @@ double value(std::int64_t i) {
 
 // y[i] = value(i) * scale over `n` iterations of uneven cost, balanced on `s`; true on the
 // master when every element is right (the slaves check nothing: the gather is to the master).
-bool balanced_loop(dlb::mpi::session& s, std::int64_t n, double scale) {
+// `stats`: the loop's, on the master.
+bool balanced_loop(dlb::mpi::session& s, std::int64_t n, double scale,
+                   dlb::run_stats* stats = nullptr) {
   std::vector<double> y(static_cast<std::size_t>(n), 0.0);
   auto Y = dlb::DLB_array::of("y", y.data(), n, 1, dlb::data_distribution::block);
   Y.input = false;
@@ -40,9 +42,10 @@ bool balanced_loop(dlb::mpi::session& s, std::int64_t n, double scale) {
   dlb::loop_spec loop;
   loop.iterations = n;
   loop.work = [](std::int64_t i) { return 1e-4 * static_cast<double>(1 + i % 5); };
-  s.parallel_for(loop, {&Y},
-                 [&](std::int64_t i) { y[static_cast<std::size_t>(i)] = value(i) * scale; });
+  const dlb::run_stats st = s.parallel_for(
+      loop, {&Y}, [&](std::int64_t i) { y[static_cast<std::size_t>(i)] = value(i) * scale; });
   if (!s.master()) return true;
+  if (stats) *stats = st;
   for (std::int64_t i = 0; i < n; ++i)
     if (y[static_cast<std::size_t>(i)] != value(i) * scale) return false;
   return true;
@@ -50,18 +53,20 @@ bool balanced_loop(dlb::mpi::session& s, std::int64_t n, double scale) {
 
 }  // namespace
 
-// DLB_EMBED_FAIL=1: the body throws on the communicator's last rank, at the first iteration
-// that rank computes (not at a fixed index: balancing may move any later iteration away from it,
+// DLB_EMBED_FAIL=1: the body throws on the communicator's last rank (=0: on rank 0, which
+// computes as slave P while its master part runs beside), at the first iteration that rank
+// computes (not at a fixed index: balancing may move any later iteration away from it,
 // and then nothing would throw). Every rank must catch an exception (that rank its own, the
 // others a dlb::run_error) and the program go on to a collective and MPI_Finalize: the library
 // never aborts the job. Prints "caught" per rank.
-int failing_run() {
+int failing_run(int thrower) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int caught = 0;
   try {
-    dlb::mpi::session s(MPI_COMM_WORLD, {.policy = "GCDLB", .options = {"--quiet"}});
+    dlb::mpi::session s(MPI_COMM_WORLD,
+                        {.policy = dlb::core::parse_policy("GCDLB"), .quiet = true});
     std::vector<double> y(200, 0.0);
     auto Y = dlb::DLB_array::of("y", y.data(), 200, 1, dlb::data_distribution::block);
     Y.input = false;
@@ -71,14 +76,15 @@ int failing_run() {
     loop.work = [](std::int64_t) { return 1e-4; };
     int computed_here = 0;
     s.parallel_for(loop, {&Y}, [&](std::int64_t i) {
-      if (s.rank() == size - 1 && ++computed_here == 1) throw std::runtime_error("the body failed");
+      if (s.rank() == (thrower < 0 ? size - 1 : thrower) && ++computed_here == 1)
+        throw std::runtime_error("the body failed");
       y[static_cast<std::size_t>(i)] = 1.0;
     });
     s.finish();
   } catch (const dlb::run_error& e) {
     caught = 1;
   } catch (const std::exception& e) {
-    caught = rank == size - 1 ? 1 : 0;
+    caught = rank == (thrower < 0 ? size - 1 : thrower) ? 1 : 0;
   }
   int all = 0;
   MPI_Allreduce(&caught, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
@@ -89,8 +95,8 @@ int failing_run() {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  if (const char* f = std::getenv("DLB_EMBED_FAIL"); f && std::string(f) == "1")
-    return failing_run();
+  if (const char* f = std::getenv("DLB_EMBED_FAIL"); f && *f)
+    return failing_run(std::string(f) == "0" ? 0 : -1);
   int world_rank = 0, world_size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
@@ -114,20 +120,32 @@ int main(int argc, char** argv) {
     try {
       {
         // The policy from the environment (DLB_POLICY), as OMP_SCHEDULE.
-        dlb::mpi::session s(part, {.options = {"--quiet"}});
+        dlb::mpi::session s(part, {.quiet = true});
         const char* env = std::getenv("DLB_POLICY");
         check(env && dlb::core::to_string(s.runtime().params().policy) == env,
               "the policy of DLB_POLICY", world_rank);
         check(s.master() == (part_rank == 0), "rank 0 of the communicator is the master",
               world_rank);
-        check(s.slaves() == part_size - 1, "P is the communicator's ranks less one", world_rank);
+        // The default: every rank a worker, rank 0 also slave P.
+        check(s.slaves() == part_size, "P is the communicator's ranks", world_rank);
         // A real program's default: no simulated external load (the paper's ml = 5 is asked for).
         check(s.runtime().params().load.max_load == 0, "no simulated load by default", world_rank);
-        ok1 = balanced_loop(s, 300, 2.0);
+        dlb::run_stats st;
+        ok1 = balanced_loop(s, 300, 2.0, &st);
+        if (part_rank == 0) {
+          check(st.slaves.size() == static_cast<std::size_t>(part_size) &&
+                    st.slaves.back().iterations_done > 0,
+                "rank 0 computed iterations of its own (slave P)", world_rank);
+        }
         s.finish();
       }
       {
-        dlb::mpi::session s(part, {.policy = "AUTO-ALL", .options = {"--quiet"}});
+        // The paper's layout, one parameter away: rank 0 balances only.
+        dlb::mpi::session s(part, {.policy = dlb::core::parse_policy("AUTO-ALL"),
+                                   .master = dlb::mpi::master_rank::dedicated,
+                                   .quiet = true});
+        check(s.slaves() == part_size - 1, "P is the communicator's ranks less one (dedicated)",
+              world_rank);
         ok2 = balanced_loop(s, 500, 3.0);
         s.finish();
       }

@@ -7,7 +7,8 @@
 //   before-init     a session made before MPI_Init: a dlb::usage_error, and MPI untouched (the
 //                   program's own MPI_Init afterwards works)
 //   after-finalize  a session made after MPI_Finalize: a dlb::usage_error
-//   null            a session on MPI_COMM_NULL: a dlb::usage_error on every rank, the job goes on
+//   null            a session on MPI_COMM_NULL, then ones with a negative group and a zero
+//                   timeout: a dlb::usage_error on every rank naming each, the job goes on
 //   fail-then-new REPS POLICY...   under each policy ("all": every policy the library knows),
 //                   REPS times: a session whose body throws on the last rank, then a new
 //                   session on the same communicator and one on a fresh duplicate, each of which
@@ -46,9 +47,11 @@ int world_size() {
 double value(std::int64_t i) { return std::sqrt(static_cast<double>(i)) + 0.25 * (i % 3); }
 
 dlb::mpi::session_params params_of(const std::string& policy, std::vector<std::string> extra = {}) {
-  std::vector<std::string> options = {"--quiet", "--ml", "0", "--timeout", "30"};
-  options.insert(options.end(), extra.begin(), extra.end());
-  return {.policy = policy, .options = options, .name = "embed_faults"};
+  return {.policy = dlb::core::parse_policy(policy),
+          .timeout = std::chrono::seconds(30),
+          .quiet = true,
+          .options = std::move(extra),
+          .name = "embed_faults"};
 }
 
 // n iterations on `comm` under `policy`; the body throws on the communicator's last rank at its
@@ -147,7 +150,9 @@ int missing_rank() {
   }
   const auto start = std::chrono::steady_clock::now();
   try {
-    dlb::mpi::session s(MPI_COMM_WORLD, params_of("GDDLB", {"--timeout", "4"}));
+    auto params = params_of("GDDLB");
+    params.timeout = std::chrono::seconds(4);
+    dlb::mpi::session s(MPI_COMM_WORLD, params);
     std::printf("embed_faults: rank %d: made a session without the last rank\n", rank);
   } catch (const dlb::run_error& e) {
     const double s =
@@ -178,6 +183,17 @@ int null_comm() {
     std::printf("embed_faults: rank %d: made a session on MPI_COMM_NULL\n", rank);
   } catch (const dlb::usage_error& e) {
     std::printf("embed_faults: rank %d: usage_error: %s\n", rank, e.what());
+  }
+  auto bad_group = params_of("SS"), bad_timeout = params_of("SS");
+  bad_group.group = -1;
+  bad_timeout.timeout = std::chrono::seconds(0);
+  for (const auto& p : {bad_group, bad_timeout}) {
+    try {
+      dlb::mpi::session s(MPI_COMM_WORLD, p);
+      std::printf("embed_faults: rank %d: made a session with a bad parameter\n", rank);
+    } catch (const dlb::usage_error& e) {
+      std::printf("embed_faults: rank %d: usage_error: %s\n", rank, e.what());
+    }
   }
   int sum = 0, one = 1;
   MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

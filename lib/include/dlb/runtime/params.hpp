@@ -122,6 +122,9 @@ struct run_params {
   core::balance_unit balance_unit = core::balance_unit::work;
   // The master task on slave 1's workstation (sharing its CPU), or on one of its own.
   bool balancer_on_master = true;
+  // MPI (--master-rank computes): every rank a worker, rank 0 the master and slave P at once
+  // (lib/backends/mpi/mpi_port.hpp); false: the master's rank balances only.
+  bool master_computes = false;
   // Centralized strategies: instructions to the senders only (the paper), or the decision to
   // every member, who waits for it.
   bool instructions_to_senders = true;

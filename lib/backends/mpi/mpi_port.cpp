@@ -1,0 +1,260 @@
+// mpi_port.cpp: one MPI rank's side of a run, shared by its tasks (mpi_port.hpp).
+#include "mpi_port.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+
+namespace dlb::mpi_detail {
+
+namespace {
+void sleep_for(std::chrono::microseconds d) {
+  if (d.count() <= 0) return;
+  timespec ts{static_cast<time_t>(d.count() / 1'000'000),
+              static_cast<long>(d.count() % 1'000'000) * 1000};
+  nanosleep(&ts, nullptr);
+}
+}  // namespace
+
+int wire_tag(int tag, bool from_second, bool to_second) {
+  return tag * 4 + (from_second ? 2 : 0) + (to_second ? 1 : 0);
+}
+
+wire_parts parse_wire_tag(int wire) { return {wire / 4, (wire & 2) != 0, (wire & 1) != 0}; }
+
+// One MPI_Isend and the payload it reads until it completes.
+struct mpi_port::pending {
+  MPI_Request request = MPI_REQUEST_NULL;
+  std::shared_ptr<const bytes> body;
+};
+
+mpi_port::mpi_port(MPI_Comm comm, int rank, rank_layout layout, exit_watch& watch)
+    : comm_(comm),
+      rank_(rank),
+      layout_(layout),
+      exits_(watch),
+      tasks_(layout.tasks_on(rank)),
+      inbox_(tasks_.size()) {
+  shared_ = tasks_.size() > 1;
+}
+
+mpi_port::~mpi_port() {
+  // Sends still pending here belong to a failed run. Under run_app MPI_Abort ends the job; inside
+  // a user's program (dlb::mpi::session) the program goes on, so MPI completes each such send on
+  // its own (MPI_Request_free) and its payload is kept for the rest of the process, never freed
+  // under MPI's feet. First a bounded moment for them to complete: a failing rank's last message
+  // (its abort, which says why) must be on its way before its exit watch closes, or the others
+  // would learn only that it exited.
+  std::lock_guard<std::mutex> hold(lock_);
+  for (auto& o : outbox_) isend(o.rank, o.tag, o.body);
+  outbox_.clear();
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(250);
+  progress();
+  while (!sends_.empty() && std::chrono::steady_clock::now() < until) {
+    sleep_for(std::chrono::microseconds(50));
+    progress();
+  }
+  static auto* kept = new std::vector<std::shared_ptr<const bytes>>();
+  for (auto& p : sends_) {
+    MPI_Request_free(&p->request);
+    kept->push_back(std::move(p->body));
+  }
+}
+
+int mpi_port::slot_of(int task) const {
+  for (std::size_t s = 0; s < tasks_.size(); ++s)
+    if (tasks_[s] == task) return static_cast<int>(s);
+  return -1;
+}
+
+void mpi_port::progress() {
+  std::erase_if(sends_, [](const std::unique_ptr<pending>& p) {
+    int done = 0;
+    MPI_Test(&p->request, &done, MPI_STATUS_IGNORE);
+    return done != 0;
+  });
+}
+
+void mpi_port::isend(int rank, int tag, const std::shared_ptr<const bytes>& body) {
+  auto p = std::make_unique<pending>();
+  p->body = body;
+  MPI_Isend(body->data(), static_cast<int>(body->size()), MPI_BYTE, rank, tag, comm_, &p->request);
+  sends_.push_back(std::move(p));
+}
+
+void mpi_port::send(int from, int to, int tag, const std::shared_ptr<const bytes>& body) {
+  const int rank = layout_.rank_of(to);
+  std::unique_lock<std::mutex> hold(lock_);
+  if (rank == rank_) {
+    envelope e;
+    e.from = from;
+    e.tag = tag;
+    e.payload = *body;
+    inbox_[static_cast<std::size_t>(slot_of(to))].push_back(std::move(e));
+    hold.unlock();
+    arrived_.notify_all();
+    return;
+  }
+  const int second = layout_.ranks;  // slave P, rank 0's second task under master_computes
+  const int wire = wire_tag(tag, layout_.master_computes && from == second,
+                            layout_.master_computes && to == second);
+  if (carries()) {
+    progress();
+    isend(rank, wire, body);
+    return;
+  }
+  outbox_.push_back({rank, wire, body});
+  hold.unlock();
+  arrived_.notify_all();  // the carrier, if it is pausing
+}
+
+void mpi_port::pump() {
+  for (auto& o : outbox_) isend(o.rank, o.tag, o.body);
+  outbox_.clear();
+  progress();
+  bool received = false;
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, &st);
+    if (!flag) break;
+    int count = 0;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    envelope e;
+    const wire_parts w = parse_wire_tag(st.MPI_TAG);
+    e.from = w.from_second ? layout_.ranks : st.MPI_SOURCE;
+    e.tag = w.tag;
+    e.payload.resize(static_cast<std::size_t>(count));
+    MPI_Recv(e.payload.data(), count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm_,
+             MPI_STATUS_IGNORE);
+    const std::size_t slot = w.to_second ? 1 : 0;
+    if (slot >= inbox_.size()) continue;  // not a task of this rank: never sent so
+    inbox_[slot].push_back(std::move(e));
+    received = true;
+    if (!shared_) break;  // one task: one message at a time, as it asks
+  }
+  if (received && shared_) arrived_.notify_all();  // the other task may be waiting for it
+}
+
+void mpi_port::hand_off(std::unique_lock<std::mutex>& hold) {
+  if (!shared_ || inbox_[0].empty() || master_gone_) return;
+  // The master has messages: it answers now, between this slave's iterations, and its answers
+  // go out before the slave goes on (bounded: a master busy longer sends at the next poll).
+  arrived_.notify_all();
+  arrived_.wait_for(hold, std::chrono::milliseconds(2),
+                    [&] { return master_gone_ || (master_idle_ && inbox_[0].empty()); });
+  for (auto& o : outbox_) isend(o.rank, o.tag, o.body);
+  outbox_.clear();
+}
+
+std::optional<envelope> mpi_port::take(int me) {
+  std::unique_lock<std::mutex> hold(lock_);
+  const int slot = me < 0 ? -1 : slot_of(me);
+  if (slot >= 0 && !inbox_[static_cast<std::size_t>(slot)].empty()) {
+    envelope e = std::move(inbox_[static_cast<std::size_t>(slot)].front());
+    inbox_[static_cast<std::size_t>(slot)].pop_front();
+    return e;
+  }
+  if (carries()) {
+    pump();
+    hand_off(hold);
+  }
+  if (slot < 0 || inbox_[static_cast<std::size_t>(slot)].empty()) return std::nullopt;
+  envelope e = std::move(inbox_[static_cast<std::size_t>(slot)].front());
+  inbox_[static_cast<std::size_t>(slot)].pop_front();
+  return e;
+}
+
+bool mpi_port::waiting(int me) {
+  std::unique_lock<std::mutex> hold(lock_);
+  const auto slot = static_cast<std::size_t>(slot_of(me));
+  if (!inbox_[slot].empty()) return true;
+  if (!carries()) return false;
+  progress();
+  for (auto& o : outbox_) isend(o.rank, o.tag, o.body);
+  outbox_.clear();
+  if (shared_) {
+    pump();
+    hand_off(hold);
+    return !inbox_[slot].empty();
+  }
+  int flag = 0;
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE);
+  return flag != 0;
+}
+
+void mpi_port::pause(int me, std::chrono::microseconds d) {
+  if (!shared_) {
+    sleep_for(d);
+    return;
+  }
+  std::unique_lock<std::mutex> hold(lock_);
+  const int slot = me < 0 ? -1 : slot_of(me);
+  const bool carrier = carries();
+  if (!carrier) {
+    master_idle_ = true;
+    arrived_.notify_all();  // the carrier may be handing off to it
+  }
+  arrived_.wait_for(hold, d, [&] {
+    return (slot >= 0 && !inbox_[static_cast<std::size_t>(slot)].empty()) ||
+           (carrier && !outbox_.empty());
+  });
+  if (!carrier) master_idle_ = false;
+}
+
+void mpi_port::master_ended() {
+  {
+    std::lock_guard<std::mutex> hold(lock_);
+    master_gone_ = true;
+    master_thread_ = std::thread::id();
+  }
+  arrived_.notify_all();
+}
+
+void mpi_port::master_started() {
+  std::lock_guard<std::mutex> hold(lock_);
+  master_thread_ = std::this_thread::get_id();
+  master_gone_ = false;
+  master_idle_ = false;
+}
+
+std::optional<int> mpi_port::exited() {
+  std::lock_guard<std::mutex> hold(lock_);
+  return exits_.exited();
+}
+
+bool mpi_port::settle(std::chrono::milliseconds bound) {
+  // First this rank's sends complete (a large one needs its receiver, which drains meanwhile);
+  // then the barrier: once it is met, no rank has anything in flight.
+  std::lock_guard<std::mutex> hold(lock_);
+  for (auto& o : outbox_) isend(o.rank, o.tag, o.body);
+  outbox_.clear();
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  const auto deadline = std::chrono::steady_clock::now() + bound;
+  std::chrono::microseconds backoff(2);
+  while (std::chrono::steady_clock::now() < deadline) {
+    progress();
+    for (;;) {
+      int flag = 0;
+      MPI_Status st;
+      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, &st);
+      if (!flag) break;
+      int count = 0;
+      MPI_Get_count(&st, MPI_BYTE, &count);
+      bytes discard(static_cast<std::size_t>(count));
+      MPI_Recv(discard.data(), count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm_,
+               MPI_STATUS_IGNORE);
+    }
+    if (sends_.empty() && barrier == MPI_REQUEST_NULL) MPI_Ibarrier(comm_, &barrier);
+    if (barrier != MPI_REQUEST_NULL) {
+      int done = 0;
+      MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+      if (done) return true;
+    }
+    sleep_for(backoff);
+    backoff = std::min(backoff * 2, std::chrono::microseconds(200));
+  }
+  return false;
+}
+
+}  // namespace dlb::mpi_detail
