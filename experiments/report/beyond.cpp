@@ -72,9 +72,12 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
     r.chose = key("choices");
     if (r.chose.empty() || r.chose == "-") r.chose = key("chosen");
     // AUTO-ALL: the policy it committed to (a self-scheduling rule has no ADAPTIVE sequence).
+    // Marked [scatter] where it committed before the scatter (a chunk rule from the start).
     if (r.policy == "AUTO-ALL") {
       const std::string c = key("committed");
       if (!c.empty()) r.chose = c;
+      const std::string at = key("decided");
+      if (!c.empty() && at.find("scatter") != std::string::npos) r.chose += " [" + at + "]";
     }
     out.push_back(std::move(r));
   }
@@ -364,6 +367,8 @@ auto_all_summary summarize_auto_all(const std::vector<auto_all_row>& rows) {
     if (r.vs_best) {
       ++s.configs;
       if (r.vs_best->geo_mean <= 1.03) ++s.within;
+      for (std::size_t k = 0; k < s.within_pct.size(); ++k)
+        if (r.vs_best->geo_mean <= 1.0 + auto_all_summary::kPercents[k] / 100.0) ++s.within_pct[k];
     }
     for (const auto& [p, e] : r.vs) per_policy[p].push_back(e.geo_mean);
     for (const auto& [seed, chose] : r.committed) {
@@ -372,7 +377,9 @@ auto_all_summary summarize_auto_all(const std::vector<auto_all_row>& rows) {
       while (at <= chose.size()) {
         auto end = chose.find(" / ", at);
         if (end == std::string::npos) end = chose.size();
-        ++s.commitments[chose.substr(at, end - at)];
+        std::string policy = chose.substr(at, end - at);
+        policy = policy.substr(0, policy.find(" ["));  // the commitment's [scatter] mark
+        ++s.commitments[policy];
         at = end + 3;
       }
     }
