@@ -34,6 +34,30 @@ void need(const sweep::csv_table& t, std::string_view column) {
 
 }  // namespace
 
+namespace {
+
+// "AWF / AWF-C" and "scatter / sync" (a program of two loops: each loop's) -> "AWF [scatter] /
+// AWF-C": each commitment made before the scatter marked so.
+std::string with_scatter_marks(const std::string& committed, const std::string& decided) {
+  auto parts = [](const std::string& s) {
+    std::vector<std::string> out;
+    for (std::size_t at = 0; at <= s.size();) {
+      auto end = s.find(" / ", at);
+      if (end == std::string::npos) end = s.size();
+      out.push_back(s.substr(at, end - at));
+      at = end + 3;
+    }
+    return out;
+  };
+  const auto c = parts(committed), d = parts(decided);
+  std::string out;
+  for (std::size_t k = 0; k < c.size(); ++k)
+    out += (k ? " / " : "") + c[k] + (k < d.size() && d[k] == "scatter" ? " [scatter]" : "");
+  return out;
+}
+
+}  // namespace
+
 std::vector<run> verified_runs(const sweep::csv_table& t) {
   for (const char* c : {"app", "P", "K", "size", "strategy", "seed", "ml", "tl", "network",
                         "backend", "extra_args", "status", "verified", "total_s"})
@@ -76,8 +100,7 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
     if (r.policy == "AUTO-ALL") {
       const std::string c = key("committed");
       if (!c.empty()) r.chose = c;
-      const std::string at = key("decided");
-      if (!c.empty() && at.find("scatter") != std::string::npos) r.chose += " [" + at + "]";
+      r.chose = with_scatter_marks(r.chose, key("decided"));
     }
     out.push_back(std::move(r));
   }

@@ -286,6 +286,8 @@ void detail::master_session::scatter_candidates(std::span<const core::policy> ca
       (std::isfinite(t1) ? t1 - in->start_time : 0.0) + scatter +
       static_cast<double>(procs_) * total(core::message_cost(net, request_bytes()));
   const double best = *std::min_element(four.total_time.begin(), four.total_time.end());
+  // AWF from the start weighs its first batch equally (no speed measured yet: first_chunks).
+  const std::vector<double> unmeasured(static_cast<std::size_t>(procs_), 0.0);
   for (const core::policy& c : candidates) {
     const auto k = static_cast<std::size_t>(
         std::find(core::balancing_strategies.begin(), core::balancing_strategies.end(), c.kind()) -
@@ -300,7 +302,7 @@ void detail::master_session::scatter_candidates(std::span<const core::policy> ca
                   scatter});
     } else if (c.kind() == core::strategy::self_scheduling) {
       chunks.push_back(
-          {c, predict_self_scheduled(c, *in, {{0, loop_.iterations}}, prm.speeds, 0.0)});
+          {c, predict_self_scheduled(c, *in, {{0, loop_.iterations}}, unmeasured, 0.0)});
       if (std::isfinite(t1))
         blocks.push_back({c, predict_self_scheduled(c, *in, held, prm.speeds, first_sync)});
     }

@@ -296,13 +296,14 @@ TEST(BeyondAutoAll, WhatItCommittedTo) {
   const auto t = dlb::sweep::parse_csv_table(
       header + "mxm,4,2,n=400 r=400 m=400,AUTO-ALL" + common + "GSS,-,GSS,,,scatter\n" +
           "mxm,4,2,n=400 r=400 m=400,GDDLB" + common + "-,-,,,,\n" + "trfd,4,2,n=30,AUTO-ALL" +
-          common + "-,-,,ADAPTIVE,FAC2,\n" + "trfd,4,2,n=30,GDDLB" + common + "-,-,,,,\n",
+          common + "-,-,,ADAPTIVE,FAC2,sync / scatter\n" + "trfd,4,2,n=30,GDDLB" + common +
+          "-,-,,,,\n",
       "test");
   const auto c = by_config(verified_runs(t));
   ASSERT_EQ(c.size(), 2u);
   // Committed before the scatter: marked so, and counted as the policy.
   EXPECT_EQ(c[0].chose.at("AUTO-ALL").at("1"), "GSS [scatter]");
-  EXPECT_EQ(c[1].chose.at("AUTO-ALL").at("1"), "ADAPTIVE / FAC2");
+  EXPECT_EQ(c[1].chose.at("AUTO-ALL").at("1"), "ADAPTIVE / FAC2 [scatter]");
   const auto s = summarize_auto_all({*compare_auto_all(c[0]), *compare_auto_all(c[1])});
   EXPECT_EQ(s.commitments.at("GSS"), 1u);
   EXPECT_EQ(s.commitments.at("ADAPTIVE"), 1u);
