@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "dlb/core/chunks.hpp"
 #include "stats.hpp"
 #include "summary.hpp"
 #include "sweep/config.hpp"
@@ -29,6 +30,30 @@ sweep::size_spec size_of(const std::string& label) {
 void need(const sweep::csv_table& t, std::string_view column) {
   if (!t.column(column))
     throw std::runtime_error("results table has no column '" + std::string(column) + "'");
+}
+
+}  // namespace
+
+namespace {
+
+// "AWF / AWF-C" and "scatter / sync" (a program of two loops: each loop's) -> "AWF [scatter] /
+// AWF-C": each commitment made before the scatter marked so.
+std::string with_scatter_marks(const std::string& committed, const std::string& decided) {
+  auto parts = [](const std::string& s) {
+    std::vector<std::string> out;
+    for (std::size_t at = 0; at <= s.size();) {
+      auto end = s.find(" / ", at);
+      if (end == std::string::npos) end = s.size();
+      out.push_back(s.substr(at, end - at));
+      at = end + 3;
+    }
+    return out;
+  };
+  const auto c = parts(committed), d = parts(decided);
+  std::string out;
+  for (std::size_t k = 0; k < c.size(); ++k)
+    out += (k ? " / " : "") + c[k] + (k < d.size() && d[k] == "scatter" ? " [scatter]" : "");
+  return out;
 }
 
 }  // namespace
@@ -71,9 +96,11 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
     r.chose = key("choices");
     if (r.chose.empty() || r.chose == "-") r.chose = key("chosen");
     // AUTO-ALL: the policy it committed to (a self-scheduling rule has no ADAPTIVE sequence).
+    // Marked [scatter] where it committed before the scatter (a chunk rule from the start).
     if (r.policy == "AUTO-ALL") {
       const std::string c = key("committed");
       if (!c.empty()) r.chose = c;
+      r.chose = with_scatter_marks(r.chose, key("decided"));
     }
     out.push_back(std::move(r));
   }
@@ -363,6 +390,8 @@ auto_all_summary summarize_auto_all(const std::vector<auto_all_row>& rows) {
     if (r.vs_best) {
       ++s.configs;
       if (r.vs_best->geo_mean <= 1.03) ++s.within;
+      for (std::size_t k = 0; k < s.within_pct.size(); ++k)
+        if (r.vs_best->geo_mean <= 1.0 + auto_all_summary::kPercents[k] / 100.0) ++s.within_pct[k];
     }
     for (const auto& [p, e] : r.vs) per_policy[p].push_back(e.geo_mean);
     for (const auto& [seed, chose] : r.committed) {
@@ -371,7 +400,9 @@ auto_all_summary summarize_auto_all(const std::vector<auto_all_row>& rows) {
       while (at <= chose.size()) {
         auto end = chose.find(" / ", at);
         if (end == std::string::npos) end = chose.size();
-        ++s.commitments[chose.substr(at, end - at)];
+        std::string policy = chose.substr(at, end - at);
+        policy = policy.substr(0, policy.find(" ["));  // the commitment's [scatter] mark
+        ++s.commitments[policy];
         at = end + 3;
       }
     }
@@ -387,8 +418,8 @@ const std::vector<std::string>& paper_strategies() {
 }
 
 bool is_self_scheduling(const std::string& p) {
-  return p == "SS" || p.rfind("CSS:", 0) == 0 || p == "GSS" || p == "TSS" || p == "FAC2" ||
-         p == "AWF";
+  // A chunk rule of the core's table (CSS:k with its chunk), as the programs spell it.
+  return core::parse_chunk_rule(p.substr(0, p.find(':'))).has_value();
 }
 
 }  // namespace dlb::report::beyond

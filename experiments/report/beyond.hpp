@@ -8,6 +8,7 @@
 // different policies). Only runs with status ok and verified = 1 count.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -52,8 +53,8 @@ struct config_runs {
   std::string args;
   int ml = 0;
   std::string network;
-  std::map<std::string, std::map<std::string, double>> time;        // policy -> seed -> seconds
-  std::map<std::string, double> oracle;                             // seed -> seconds
+  std::map<std::string, std::map<std::string, double>> time;  // policy -> seed -> seconds
+  std::map<std::string, double> oracle;                       // seed -> seconds
   std::map<std::string, double> bound;  // seed -> seconds: the communication-aware bound
   // Runs faster than their communication-aware bound (none if the bound is one), and all runs
   // that had one.
@@ -141,9 +142,9 @@ struct scale_target {
 };
 struct scale_target_result {
   scale_target target;
-  int workloads = 0;            // synthetic workloads run at that P under that policy
-  int within = 0;               // of them, within both limits
-  int missing = 0;              // synthetic workloads without that run
+  int workloads = 0;  // synthetic workloads run at that P under that policy
+  int within = 0;     // of them, within both limits
+  int missing = 0;    // synthetic workloads without that run
   double worst_wall = 0, worst_rss = 0;
   bool met() const { return missing == 0 && workloads > 0 && within == workloads; }
 };
@@ -155,9 +156,9 @@ scale_target_result judge(const std::vector<config_runs>& configs, const scale_t
 std::vector<std::string> fixed_policies(const config_runs& c);
 struct auto_all_row {
   std::string config;
-  std::string best;                         // the fixed policy of least median time
-  std::optional<ratio_estimate> vs_best;    // AUTO-ALL / best, paired by seed
-  std::map<std::string, ratio_estimate> vs;  // AUTO-ALL / each fixed policy, paired by seed
+  std::string best;                              // the fixed policy of least median time
+  std::optional<ratio_estimate> vs_best;         // AUTO-ALL / best, paired by seed
+  std::map<std::string, ratio_estimate> vs;      // AUTO-ALL / each fixed policy, paired by seed
   std::map<std::string, std::string> committed;  // seed -> what AUTO-ALL committed to
 };
 // Nothing if AUTO-ALL or every fixed policy is missing.
@@ -168,6 +169,9 @@ std::optional<auto_all_row> compare_auto_all(const config_runs& c);
 struct auto_all_summary {
   std::size_t within = 0;
   std::size_t configs = 0;  // rows with a ratio to the best
+  // The regret table's shares: rows with AUTO-ALL / best <= 1.01, 1.03 and 1.05.
+  static constexpr std::array<double, 3> kPercents = {1.0, 3.0, 5.0};
+  std::array<std::size_t, 3> within_pct{};
   bool met() const { return configs > 0 && within * 10 >= configs * 9; }
   std::map<std::string, ratio_estimate> vs;
   // How often each policy was committed to, over the rows' seeds (TRFD: each loop's).

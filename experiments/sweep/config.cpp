@@ -241,9 +241,10 @@ class parser {
 
 const std::vector<std::string>& known_strategies() {
   // AUTO-ALL last: the policies' order of the existing tables stays as it was.
-  static const std::vector<std::string> s{"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB",
-                                          "AUTO", "ADAPTIVE", "SS", "GSS", "TSS",
-                                          "FAC2", "AWF", "AUTO-ALL"};
+  static const std::vector<std::string> s{"NONE",     "GCDLB", "GDDLB",   "LCDLB", "LDDLB", "AUTO",
+                                          "ADAPTIVE", "SS",    "GSS",     "TSS",   "FAC2",  "AWF",
+                                          "FSC",      "MFSC",  "WF",      "AWF-B", "AWF-C", "AWF-D",
+                                          "AWF-E",    "AF",    "AUTO-ALL"};
   return s;
 }
 

@@ -95,6 +95,51 @@ double first_run_out(const model_input& in) {
   return first;
 }
 
+scatter_choice choose_before_scatter(const std::vector<candidate_time>& blocks,
+                                     const std::vector<candidate_time>& chunks) {
+  std::vector<candidate_time> all = blocks;
+  all.insert(all.end(), chunks.begin(), chunks.end());
+  const std::size_t k = fastest(all);  // validates; a tie goes to the first: the blocks
+  scatter_choice out;
+  out.pick = all[k].candidate;
+  out.from_start = k >= blocks.size();
+  for (const auto& t : all) {
+    const auto it = std::find_if(out.times.begin(), out.times.end(), [&t](const candidate_time& o) {
+      return o.candidate == t.candidate;
+    });
+    if (it == out.times.end())
+      out.times.push_back(t);
+    else
+      it->time = std::min(it->time, t.time);
+  }
+  return out;
+}
+
+std::vector<range_list> remaining_at(const model_input& in, double t) {
+  const auto& speeds = in.machine.base_speeds;
+  if (in.start.size() != speeds.size())
+    throw std::invalid_argument("remaining_at: start and speeds of different sizes");
+  std::vector<range_list> out(speeds.size());
+  const bool uniform = in.program.iteration_times.empty();
+  for (std::size_t i = 0; i < speeds.size(); ++i) {
+    if (!(speeds[i] > 0)) throw std::invalid_argument("remaining_at: a speed <= 0");
+    double done =
+        t > in.start_time ? work_done(in.machine.load, i, speeds[i], in.start_time, t) : 0.0;
+    for (const auto& r : in.start[i]) {
+      std::int64_t k = r.begin;
+      for (; k < r.end; ++k) {
+        const double w = uniform ? in.program.time_per_iteration
+                                 : in.program.iteration_times[static_cast<std::size_t>(k)];
+        if (w > done) break;
+        done -= w;
+      }
+      if (k < r.end) out[i].push_back({k, r.end});
+      if (k < r.end) done = 0.0;  // the slave is inside this range: nothing later is done
+    }
+  }
+  return out;
+}
+
 std::string format_candidate_times(const std::vector<candidate_time>& times) {
   std::string out;
   for (const auto& t : times) {

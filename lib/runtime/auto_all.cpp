@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <sstream>
 
 #include "dlb/core/load_estimate.hpp"
 #include "dlb/core/self_scheduling_model.hpp"
@@ -49,6 +50,14 @@ core::message_costs detail::message_costs_of(const run_params& prm,
 namespace {
 
 double total(const core::message_parts& m) { return m.send + m.wire + m.rest + m.receive; }
+
+// A REQUEST's payload, and a CHUNK's besides its slices (one range).
+double request_bytes() {
+  return static_cast<double>(protocol::encode(protocol::request_msg{}).size());
+}
+double answer_bytes() {
+  return static_cast<double>(protocol::encode(protocol::chunk_msg{{}, 0, {{0, 1}}, {}}).size());
+}
 
 }  // namespace
 
@@ -90,19 +99,22 @@ double detail::master_session::predict_self_scheduled(const core::policy& p,
                                                       double elapsed) const {
   const auto& prm = rt_.params();
   core::self_scheduling_input ss;
+  const core::chunk_params cp = chunk_params_for(p, core::iteration_count(pool));
   ss.rule = p.rule();
   ss.fixed = p.chunk();
+  ss.fsc_overhead = cp.overhead;
+  ss.fsc_sigma = cp.sigma;
+  ss.prefetch = prm.prefetch;
   ss.pool = pool;
   ss.time_per_iteration = in.program.time_per_iteration;
   ss.iteration_times = in.program.iteration_times;
   ss.bytes_per_iteration = in.program.bytes_per_iteration;
-  ss.request_bytes = static_cast<double>(protocol::encode(protocol::request_msg{}).size());
-  ss.answer_bytes =
-      static_cast<double>(protocol::encode(protocol::chunk_msg{{}, 0, {{0, 1}}, {}}).size());
+  ss.request_bytes = request_bytes();
+  ss.answer_bytes = answer_bytes();
   ss.network = detail::message_costs_of(prm, rt_.model_network());
   ss.base_speeds = in.machine.base_speeds;
   ss.load = in.machine.load;
-  ss.weights = speeds;
+  ss.weights = p.rule() == core::chunk_rule::wf ? cp.weights : speeds;
   // The commitment reaches the workers first (one DECISION's cost).
   const double decision = total(core::message_cost(ss.network, ss.answer_bytes));
   ss.start_time = in.start_time + elapsed + decision;
@@ -166,25 +178,71 @@ detail::auto_all_pick detail::master_session::choose_policy(
   stats.candidates = pick.times;
   stats.committed = core::to_string(pick.policy);
   stats.chosen = pick.policy;
-  stats.choice_wall_s =
+  stats.choice_wall_s +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return pick;
 }
 
-void detail::master_session::start_pool(const core::policy& p, core::range_list pool,
-                                        std::vector<double> weights) {
+core::chunk_params detail::master_session::chunk_params_for(const core::policy& p,
+                                                            std::int64_t iterations) const {
+  const auto& prm = rt_.params();
   core::chunk_params cp;
   cp.rule = p.rule();
-  cp.iterations = core::iteration_count(pool);
+  cp.iterations = iterations;
   cp.workers = static_cast<std::size_t>(procs_);
   cp.fixed = p.chunk();
-  self_sched_.dispenser_.emplace(cp);
+  if (p.rule() == core::chunk_rule::wf) cp.weights = prm.speeds;
+  // FSC's h: one request and one answer on the run's network; its sigma: the iterations' costs
+  // under the run's load (core::fsc_sigma). A loop without costs gives neither.
+  if (p.rule() == core::chunk_rule::fsc && loop_.work && loop_.iterations > 0) {
+    const auto net = message_costs_of(prm, rt_.model_network());
+    cp.overhead = total(core::message_cost(net, request_bytes())) +
+                  total(core::message_cost(net, answer_bytes()));
+    double sum = 0.0, squares = 0.0;
+    for (std::int64_t i = 0; i < loop_.iterations; ++i) {
+      const double t = loop_.work(i);
+      sum += t;
+      squares += t * t;
+    }
+    const auto n = static_cast<double>(loop_.iterations);
+    cp.sigma = core::fsc_sigma(sum / n, squares / n, prm.load.max_load);
+  }
+  return cp;
+}
+
+void detail::master_session::start_pool(const core::policy& p, core::range_list pool,
+                                        std::vector<double> weights) {
+  self_sched_.dispenser_.emplace(chunk_params_for(p, core::iteration_count(pool)));
   self_sched_.rule_ = p.rule();
   self_sched_.pool_ = std::move(pool);
   self_sched_.weights_ = std::move(weights);
   if (p.rule() == core::chunk_rule::awf) self_sched_.dispenser_->set_weights(self_sched_.weights_);
   self_sched_.chunks_.clear();
   self_sched_.chunk_bytes_ = 0;
+  self_sched_.outstanding_.assign(static_cast<std::size_t>(procs_), {});
+  self_sched_.asked_at_.assign(static_cast<std::size_t>(procs_), net_.clock().now());
+}
+
+void detail::master_session::record_request(std::size_t worker, std::int64_t done, double speed,
+                                            double now) {
+  auto& ss = self_sched_;
+  if (!core::adapts_to_measurements(ss.rule_) || worker >= ss.outstanding_.size()) return;
+  core::range_split split = core::split_front(ss.outstanding_[worker], done);
+  ss.outstanding_[worker] = std::move(split.back);
+  const std::int64_t n = core::iteration_count(split.front);
+  const auto cost = work_cost();
+  const double work = cost ? core::work_of(split.front, cost) : static_cast<double>(n);
+  if (n > 0 && speed > 0)
+    ss.dispenser_->record(worker, n, work / speed, now - ss.asked_at_[worker]);
+  ss.asked_at_[worker] = now;
+}
+
+std::vector<core::range_list> detail::master_session::first_chunks(const core::policy& p) {
+  start_pool(p, {{0, loop_.iterations}},
+             std::vector<double>(static_cast<std::size_t>(procs_), 0.0));
+  std::vector<core::range_list> first(static_cast<std::size_t>(procs_));
+  for (std::size_t s = 0; s < first.size(); ++s) first[s] = next_chunk(s);
+  return first;
 }
 
 core::range_list detail::master_session::next_chunk(std::size_t worker) {
@@ -193,7 +251,96 @@ core::range_list detail::master_session::next_chunk(std::size_t worker) {
   core::range_split split = core::split_front(self_sched_.pool_, c);
   self_sched_.pool_ = std::move(split.back);
   self_sched_.chunks_.push_back(c);
+  if (worker < self_sched_.outstanding_.size()) {
+    auto& held = self_sched_.outstanding_[worker];
+    held.insert(held.end(), split.front.begin(), split.front.end());
+  }
   return std::move(split.front);
+}
+
+// Each way to begin with the blocks: the four and ADAPTIVE as the model has them from the loop's
+// start, plus the blocks' scatter (its mean arrival on the network: the model's first phase
+// leaves it out); a chunk rule taken up at the first synchronization (the model's first slave to
+// run out of its block, then the profiles to the master, then the rule over what the slaves
+// hold then). And each rule from the start, its first chunks with the scatter.
+void detail::master_session::scatter_candidates(std::span<const core::policy> candidates,
+                                                std::vector<core::candidate_time>& blocks,
+                                                std::vector<core::candidate_time>& chunks) const {
+  const auto& prm = rt_.params();
+  const strategy_prediction four = predict(prm.speeds, core::model_load::run);
+  const auto in = model_for_choice(four, prm.speeds);
+  if (!in || !four.valid) return;
+  const auto net = message_costs_of(prm, rt_.model_network());
+  std::vector<double> bytes;
+  for (const auto& b : in->start)
+    bytes.push_back(static_cast<double>(core::iteration_count(b)) *
+                    in->program.bytes_per_iteration);
+  const double scatter = core::mean_arrival(net, bytes);
+  const double t1 = core::first_run_out(*in);
+  core::range_list held;
+  if (std::isfinite(t1))
+    for (const auto& r : core::remaining_at(*in, t1)) held.insert(held.end(), r.begin(), r.end());
+  const double first_sync =
+      (std::isfinite(t1) ? t1 - in->start_time : 0.0) + scatter +
+      static_cast<double>(procs_) * total(core::message_cost(net, request_bytes()));
+  const double best = *std::min_element(four.total_time.begin(), four.total_time.end());
+  // AWF from the start weighs its first batch equally (no speed measured yet: first_chunks).
+  const std::vector<double> unmeasured(static_cast<std::size_t>(procs_), 0.0);
+  for (const core::policy& c : candidates) {
+    const auto row = c.row();
+    const auto k =
+        row ? static_cast<std::size_t>(std::find(core::balancing_strategies.begin(),
+                                                 core::balancing_strategies.end(), *row) -
+                                       core::balancing_strategies.begin())
+            : core::kBalancingStrategies;
+    if (k < core::kBalancingStrategies) {
+      blocks.push_back({c, four.total_time[k] + scatter});
+    } else if (c.is(core::customized_mode::adaptive)) {
+      core::prediction p = core::predict(four.best, *in);
+      p.total_time = best;
+      blocks.push_back(
+          {c, core::predict_adaptive(p, in->network, static_cast<std::size_t>(procs_), prm.delta) +
+                  scatter});
+    } else if (c.is_self_scheduled()) {
+      chunks.push_back(
+          {c, predict_self_scheduled(c, *in, {{0, loop_.iterations}}, unmeasured, 0.0)});
+      if (std::isfinite(t1))
+        blocks.push_back({c, predict_self_scheduled(c, *in, held, prm.speeds, first_sync)});
+    }
+  }
+}
+
+std::optional<core::policy> detail::master_session::choose_before_scatter(
+    std::span<const core::policy> candidates, const core::policy* forced) {
+  const auto& prm = rt_.params();
+  if (forced || !prm.emulated || !loop_.work || prm.model_load != core::model_load::run ||
+      loop_.iterations == 0)
+    return std::nullopt;
+  const auto wall0 = std::chrono::steady_clock::now();
+  std::vector<core::candidate_time> blocks, chunks;
+  scatter_candidates(candidates, blocks, chunks);
+  auto& stats = master_.stats_;
+  if (blocks.empty() && chunks.empty()) return std::nullopt;
+  const core::scatter_choice choice = core::choose_before_scatter(blocks, chunks);
+  stats.choice_wall_s +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  if (!prm.quiet) {
+    std::ostringstream os;
+    os << rt_.app_name() << ": AUTO-ALL before the scatter predicts";
+    for (const auto& t : choice.times)
+      os << " " << core::to_string(t.candidate) << " " << t.time << " s";
+    os << (choice.from_start ? "; commits to " + core::to_string(choice.pick) + " from the start"
+                             : std::string("; starts with the blocks"));
+    rt_.report(report_kind::notice, os.str());
+  }
+  if (!choice.from_start) return std::nullopt;
+  stats.prediction = predict(prm.speeds, core::model_load::run);
+  stats.candidates = choice.times;
+  stats.committed = core::to_string(choice.pick);
+  stats.chosen = choice.pick;
+  stats.decided_at_scatter = true;
+  scatter_commit_ = choice.pick;
+  return choice.pick;
 }
 
 void detail::slave_session::become_worker() {

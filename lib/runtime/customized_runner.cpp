@@ -23,7 +23,20 @@ std::unique_ptr<policy_runner> make_runner(const core::customized& p, master_ses
   return std::make_unique<customized_runner>(p, m);
 }
 
+std::vector<core::range_list> customized_runner::first_shares(master_session& m) {
+  if (policy_.mode != core::customized_mode::auto_all) return policy_runner::first_shares(m);
+  const auto rule = m.choose_before_scatter(
+      policy_.candidates, policy_.forced.empty() ? nullptr : &policy_.forced.front());
+  if (!rule) return policy_runner::first_shares(m);
+  from_start_ = true;
+  return m.first_chunks(*rule);
+}
+
 void customized_runner::run(master_session& m) {
+  if (from_start_) {
+    run_self_scheduler(m);
+    return;
+  }
   const auto initial = m.initial_counts();
   live_.assign(procs_, false);
   for (std::size_t s = 0; s < procs_; ++s) live_[s] = initial[s] > 0;

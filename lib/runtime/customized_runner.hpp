@@ -24,6 +24,8 @@ namespace dlb::detail {
 class customized_runner final : public policy_runner {
  public:
   customized_runner(core::customized p, master_session& m);
+  // AUTO-ALL: the choice before the scatter; a chunk rule's first chunks if it commits to one.
+  std::vector<core::range_list> first_shares(master_session& m) override;
   void run(master_session& m) override;
 
   // What the balancer asks of the mode in force.
@@ -78,8 +80,9 @@ class customized_runner final : public policy_runner {
   std::size_t procs_;
   std::unique_ptr<chooser> chooser_;
   bool adaptive_;
-  int stage_ = 0;           // ADAPTIVE: re-selections committed
-  std::vector<bool> live_;  // per slave: may still send a profile (active, no results yet)
+  int stage_ = 0;            // ADAPTIVE: re-selections committed
+  bool from_start_ = false;  // AUTO-ALL committed to a chunk rule before the scatter
+  std::vector<bool> live_;   // per slave: may still send a profile (active, no results yet)
   std::map<std::size_t, protocol::member_profile> reselection_;  // this one's, by slave
 };
 

@@ -240,13 +240,16 @@ void detail::master_session::scatter() {
   st.start_time = net_.clock().now();
   recovery_.at_scatter(*this);
   const auto first = runner_->first_shares(*this);
+  // AUTO-ALL's scatter says whether it committed before it (core::choose_before_scatter).
+  const bool auto_all = policy_.is(core::customized_mode::auto_all);
   for (int r = 1; r <= procs_; ++r) {
     if (rt_.lost(r)) continue;  // its share is missing at the end: recovered
     const auto& ranges = first[static_cast<std::size_t>(r - 1)];
     writer slices;
     detail::pack_inputs(slices, arrays_, ranges);
     net_.send(r, tag::scatter,
-              protocol::encode(protocol::scatter_msg{loop_id_, epoch, ranges, slices.data()}));
+              protocol::encode(protocol::scatter_msg{loop_id_, epoch, ranges, slices.data(),
+                                                     auto_all, scatter_commit_}));
   }
 }
 
@@ -254,9 +257,15 @@ void detail::slave_session::receive_scatter() {
   auto d = net_.wait(protocol::in_loop(tag::scatter, loop_id_),
                      "the scatter of loop " + std::to_string(loop_id_) + " from the master");
   reader r = d.body();
-  auto m = protocol::decode_scatter(r);
+  auto m = protocol::decode_scatter(r, policy_.is(core::customized_mode::auto_all));
   net_.join_loop(m.epoch);
   slave_.remaining_ = std::move(m.ranges);
+  // AUTO-ALL committed to a chunk rule before the scatter: this slave starts as its worker.
+  if (m.commit && std::holds_alternative<core::self_scheduled>(m.commit->value)) {
+    worker_ = true;
+    slave_.closed_ = true;
+  }
+  chunk_size_ = core::iteration_count(slave_.remaining_);
   reader slices(m.slices);
   detail::unpack_inputs(slices, arrays_, slave_.remaining_);
   recovery_.at_scatter(*this);

@@ -117,6 +117,10 @@ struct self_scheduling_state {
   std::vector<double> weights_;
   std::vector<std::int64_t> chunks_;  // the chunk sizes handed out, in order
   std::uint64_t chunk_bytes_ = 0;     // input slices shipped with chunks on request
+  // The rules that adapt to measurements (AWF-B..E, AF): per worker, the iterations handed to it
+  // and not yet reported done, and when its last request came (or its pool started).
+  std::vector<core::range_list> outstanding_;
+  std::vector<double> asked_at_;
 };
 
 // AUTO-ALL's commitment (auto_all.cpp): the policy, and each candidate's predicted time.
@@ -217,8 +221,12 @@ class slave_session : public loop_session {
   // Into group `group` of the groups in force, with who of all slaves was active
   // (was_active[s], for every slave s): the slave's members and their activity follow.
   void join_group(int group, const std::vector<bool>& was_active);
-  // Worker, its chunk done: REQUEST the next, and take the CHUNK that answers (none: done).
+  // Worker, its chunk done: REQUEST the next (unless --prefetch sent it already), and take the
+  // CHUNK that answers (none: done).
   void request_chunk();
+  void send_request();
+  // --prefetch: after an iteration, the request for the next chunk if the fraction is reached.
+  void prefetch_if_due();
   // Told AUTO-ALL committed to a self-scheduling rule: drops what it has not started and
   // continues as a worker.
   void become_worker();
@@ -280,6 +288,9 @@ class slave_session : public loop_session {
 
  private:
   bool worker_ = false;  // self_scheduled()
+  // --prefetch: the request for the next chunk is sent; the current chunk's iterations.
+  bool requested_ = false;
+  std::int64_t chunk_size_ = 0;
   // The application's time since its last DLB call is busy (and traced with the loop's load).
   void finish_loop();
 };
@@ -319,6 +330,15 @@ class master_session : public loop_session {
   // The dispenser of policy p's rule over `pool` (AWF: with those weights), and the next chunk
   // from the pool's front for a worker (empty: all handed out).
   void start_pool(const core::policy& p, core::range_list pool, std::vector<double> weights);
+  // A chunk rule from the loop's start: its pool [0, I) and each slave's first chunk (chunks
+  // 0..P-1 of the rule, in slave order), which go with the scatter.
+  std::vector<core::range_list> first_chunks(const core::policy& p);
+  // The rule's parameters for `iterations` (auto_all.cpp): WF's weights the run's speeds, FSC's
+  // overhead and sigma from the network and the iterations' costs known at DLB_init.
+  core::chunk_params chunk_params_for(const core::policy& p, std::int64_t iterations) const;
+  // A worker's request reported `done` iterations at `speed` (work per second): the measurement
+  // of the rules that adapt (chunk_dispenser::record).
+  void record_request(std::size_t worker, std::int64_t done, double speed, double now);
   core::range_list next_chunk(std::size_t worker);
 
   // AUTO-ALL (auto_all.cpp; beyond the paper), at the first synchronization: every candidate's
@@ -327,6 +347,15 @@ class master_session : public loop_session {
   auto_all_pick choose_policy(std::span<const core::policy> candidates, const core::policy* forced,
                               const std::vector<protocol::member_profile>& profiles,
                               const std::vector<double>& speeds, double now);
+  // AUTO-ALL before the scatter (auto_all.cpp): the chunk rule to run from the loop's start, if
+  // the models predict it faster than every way to begin with the paper's blocks
+  // (core::choose_before_scatter); nothing: the blocks, and the choice at the first
+  // synchronization. Made only where the model knows the machine before measuring it (the
+  // emulated clock, a loop with iteration costs, --model-load run, no --auto-force).
+  std::optional<core::policy> choose_before_scatter(std::span<const core::policy> candidates,
+                                                    const core::policy* forced);
+  // What scatter() tells AUTO-ALL's slaves: the rule committed to before it, if any.
+  std::optional<core::policy> scatter_commit_;
   // The model's input from the first synchronization on, as predict has it (nothing if the
   // model cannot run).
   std::optional<core::model_input> model_for_choice(const strategy_prediction& four,
@@ -352,6 +381,11 @@ class master_session : public loop_session {
   double oracle_time(double start) const;
   double comm_bound_time(double start) const;
   void predict_after_the_fact(run_stats& st) const;
+  // choose_before_scatter's candidates: each way to begin with the blocks, each rule from the
+  // start (both empty if the model cannot run).
+  void scatter_candidates(std::span<const core::policy> candidates,
+                          std::vector<core::candidate_time>& blocks,
+                          std::vector<core::candidate_time>& chunks) const;
 };
 
 // A slave's DLB call, for its time accounting (begin_call / end_call): ends the call when it

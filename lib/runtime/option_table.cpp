@@ -153,8 +153,10 @@ const run_option kRunOptions[] = {
     {{"strategy", "GDDLB",
       "NONE, GCDLB, GDDLB, LCDLB, LDDLB, AUTO (customized: the model chooses), ADAPTIVE "
       "(the model chooses again at every synchronization) or AUTO-ALL (the models choose once "
-      "among --candidates); or a loop self-scheduling baseline: SS, CSS:k (chunks of k), GSS, "
-      "TSS, FAC2 or AWF"},
+      "among --candidates); or a loop self-scheduling rule: SS, CSS:k (chunks of k), GSS, "
+      "TSS, FAC2, AWF, FSC (fixed size chunking), MFSC (FSC with FAC2's number of chunks), WF "
+      "(weighted factoring by --speeds), AWF-B, AWF-C, AWF-D, AWF-E (AWF's weights from the "
+      "chunks' times, per batch or per chunk) or AF (adaptive factoring); lib/README.md"},
      [](const options& o, run_params& p) {
        try {
          p.policy = core::parse_policy(o.str("strategy"));
@@ -164,12 +166,20 @@ const run_option kRunOptions[] = {
      }},
     {{"candidates", std::string(core::default_candidates()),
       "AUTO-ALL: the policies it predicts at the first synchronization and chooses among "
-      "(blank-separated: the paper's four, ADAPTIVE, SS, CSS:k, GSS, TSS, FAC2, AWF)"},
+      "(blank-separated: the paper's four, ADAPTIVE and the self-scheduling rules of --strategy)"},
      set_candidates},
     {{"auto-force", "",
       "AUTO-ALL, for testing and diagnosis: commit to this policy (one of --candidates' names) "
       "whatever the predictions, which are still made and printed; empty: the fastest"},
      set_auto_force},
+    {{"prefetch", "0",
+      "self-scheduling rules: a worker asks for its next chunk when this fraction of its "
+      "current chunk remains, in [0, 1); 0: when it is done (the paper's experiments)"},
+     [](const options& o, run_params& p) {
+       p.prefetch = o.real("prefetch", 0, 1);
+       if (!(p.prefetch < 1))
+         throw usage_error("option --prefetch must be in [0, 1), got " + o.str("prefetch"));
+     }},
     {{"backend",
       "pvm",
       "pvm (real PVM tasks), sim (simulated workstations in virtual time, one process) or mpi "

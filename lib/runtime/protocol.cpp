@@ -119,15 +119,22 @@ messenger::match in_sync(tag t, const sync_header& h, int from) {
 
 bytes encode(const scatter_msg& m) {
   writer w;
-  w.put(m.loop).put(m.epoch).put_ranges(m.ranges).put_raw(m.slices.data(), m.slices.size());
+  w.put(m.loop).put(m.epoch).put_ranges(m.ranges);
+  if (m.carries_commitment) w.put(m.commit ? code_of(*m.commit) : -1);
+  w.put_raw(m.slices.data(), m.slices.size());
   return w.take();
 }
 
-scatter_msg decode_scatter(reader& r) {
+scatter_msg decode_scatter(reader& r, bool carries_commitment) {
   scatter_msg m;
   m.loop = r.get<int>();
   m.epoch = r.get<std::int64_t>();
   m.ranges = r.get_ranges();
+  m.carries_commitment = carries_commitment;
+  if (carries_commitment) {
+    const int code = r.get<int>();
+    if (code >= 0) m.commit = policy_of_code(code);
+  }
   m.slices = rest(r);
   return m;
 }

@@ -45,11 +45,7 @@ class self_scheduling_runner final : public policy_runner {
  public:
   explicit self_scheduling_runner(const core::self_scheduled& p) : policy_(p) {}
   std::vector<core::range_list> first_shares(master_session& m) override {
-    m.start_pool(policy_, {{0, m.loop_.iterations}},
-                 std::vector<double>(static_cast<std::size_t>(m.procs_), 0.0));
-    std::vector<core::range_list> first(static_cast<std::size_t>(m.procs_));
-    for (std::size_t s = 0; s < first.size(); ++s) first[s] = m.next_chunk(s);
-    return first;
+    return m.first_chunks(policy_);
   }
   void run(master_session& m) override { run_self_scheduler(m); }
 
@@ -65,7 +61,9 @@ std::unique_ptr<policy_runner> make_runner(const core::self_scheduled& p, master
 
 }  // namespace detail
 
-void detail::slave_session::request_chunk() {
+// Its speed over the iterations done since the last request (without prefetch: since its chunk
+// came), in REQUEST(e); with --prefetch the count and the time start again from here.
+void detail::slave_session::send_request() {
   auto& clk = net_.clock();
   const double now = clk.now();
   // AWF's weight: the one speed metric (work per second in the balancer's unit).
@@ -74,10 +72,22 @@ void detail::slave_session::request_chunk() {
                   slave_.last_speed_);
   slave_.last_speed_ = speed;
   if (slave_.st_.syncs == 0) slave_.st_.first_speed = speed;
-  const protocol::sync_header h{loop_id_, 0, slave_.epoch_++};
+  const protocol::sync_header h{loop_id_, 0, slave_.epoch_};
   net_.send(protocol::master_rank, tag::request,
             protocol::encode(protocol::request_msg{h, slave_.done_since_sync_, speed}));
   ++slave_.st_.syncs;
+  requested_ = true;
+  if (rt_.params().prefetch > 0) {
+    slave_.done_since_sync_ = 0;
+    slave_.work_since_sync_ = 0.0;
+    slave_.sync_start_ = now;
+  }
+}
+
+void detail::slave_session::request_chunk() {
+  if (!requested_) send_request();
+  requested_ = false;
+  const protocol::sync_header h{loop_id_, 0, slave_.epoch_++};
   auto d = net_.wait(protocol::in_sync(tag::chunk, h, protocol::master_rank), [&h] {
     return "the master's next chunk (loop " + std::to_string(h.loop) + ", request " +
            std::to_string(h.epoch) + ")";
@@ -89,9 +99,18 @@ void detail::slave_session::request_chunk() {
   slave_.remaining_ = std::move(m.ranges);
   slave_.more_work_ = core::iteration_count(slave_.remaining_) > 0;
   if (!slave_.more_work_) slave_.remaining_.clear();
+  chunk_size_ = core::iteration_count(slave_.remaining_);
+  if (rt_.params().prefetch > 0) return;
   slave_.done_since_sync_ = 0;
   slave_.work_since_sync_ = 0.0;
-  slave_.sync_start_ = clk.now();
+  slave_.sync_start_ = net_.clock().now();
+}
+
+void detail::slave_session::prefetch_if_due() {
+  const double f = rt_.params().prefetch;
+  if (!(f > 0) || requested_ || !worker_) return;
+  const std::int64_t left = core::iteration_count(slave_.remaining_);
+  if (left > 0 && static_cast<double>(left) <= f * static_cast<double>(chunk_size_)) send_request();
 }
 
 namespace detail {
@@ -128,6 +147,7 @@ void run_self_scheduler(master_session& DLB) {
       weights[s] = q.speed;
       DLB.self_sched_.dispenser_->set_weights(weights);
     }
+    DLB.record_request(s, q.done, q.speed, net.clock().now());
     const auto index = static_cast<std::int64_t>(DLB.self_sched_.chunks_.size());
     const core::range_list ranges = DLB.next_chunk(s);
     if (!ranges.empty()) ++served;

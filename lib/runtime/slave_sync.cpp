@@ -122,6 +122,7 @@ bool DLB_slave_sync(context& ctx) {
     DLB.slave_.interrupt_ = true;
     DLB.slave_.sync_pending_ = true;
   }
+  DLB.prefetch_if_due();
   if (me.paced_) {
     const double now = DLB.net_.clock().now();
     me.poll_count_ = core::next_poll_count(

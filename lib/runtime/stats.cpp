@@ -26,6 +26,7 @@ std::vector<std::pair<std::string, std::string>> auto_all_fields(const run_stats
   std::snprintf(shift, sizeof shift, "%.6f", st.first_phase_shift_s);
   return {{"committed", st.committed},
           {"candidates", core::format_candidate_times(st.candidates)},
+          {"decided", st.decided_at_scatter ? "scatter" : "sync"},
           {"choice_wall_s", wall},
           {"choice_s", at},
           {"first_phase_shift_s", shift}};

@@ -1,10 +1,11 @@
-// AUTO-ALL (lib/README.md, "AUTO-ALL"): the switch at its first synchronization to every kind of
-// policy, forced with --auto-force, on the applications (mxm, trfd, ac) and the synthetic loop:
-// each run is verified against its reference (the results of the iterations computed before
-// and after the switch are all gathered), names the policy it committed to, and printed every
-// candidate's prediction. A self-scheduling commitment moves no work between slaves and hands
-// out chunks on request; ADAPTIVE's re-selections are listed; a paper strategy is AUTO's path.
-// Simulated, plus PVM runs of the switch to self-scheduling (each starts its private pvmd).
+// AUTO-ALL (docs/design/policies.md, "AUTO-ALL"): the choice before the scatter, and the switch
+// at its first synchronization to every kind of policy, forced with --auto-force, on the
+// applications (mxm, trfd, ac) and the synthetic loop: each run is verified against its reference
+// (the results of the iterations computed before and after the switch are all gathered), names
+// the policy it committed to, and printed every candidate's prediction. A self-scheduling
+// commitment moves no work between slaves and hands out chunks on request; ADAPTIVE's
+// re-selections are listed; a paper strategy is AUTO's path. Simulated, plus PVM runs of the
+// switch to self-scheduling (each starts its private pvmd).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -53,6 +54,13 @@ std::map<std::string, std::string> expect_synthetic_verified(
   return res;
 }
 
+std::string case_name(const ::testing::TestParamInfo<Case>& i) {
+  std::string n = std::get<0>(i.param) + "_" + std::get<1>(i.param) + "_" + std::get<2>(i.param);
+  for (char& ch : n)
+    if (ch == ':' || ch == '-') ch = '_';
+  return n;
+}
+
 TEST_P(AutoAllSwitch, VerifiedAfterTheSwitch) {
   const auto& [app, policy, backend] = GetParam();
   auto args = small_args(app);
@@ -68,6 +76,7 @@ TEST_P(AutoAllSwitch, VerifiedAfterTheSwitch) {
   const std::string pre = app == "trfd" ? "loop1_" : "";
   EXPECT_EQ(res[pre + "committed"], policy) << r.out;
   EXPECT_EQ(res[pre + "chosen"], policy) << r.out;
+  EXPECT_EQ(res[pre + "decided"], "sync") << "--auto-force commits at the first synchronization";
   if (policy == "ADAPTIVE") {
     // ADAPTIVE's first re-selection commits to one of the paper's four ("GDDLB@11.462,...").
     const std::string choices = res[pre + "choices"];
@@ -76,8 +85,9 @@ TEST_P(AutoAllSwitch, VerifiedAfterTheSwitch) {
   }
   // Every default candidate was predicted (the order of --candidates).
   const std::string c = res[pre + "candidates"];
-  for (const char* name : {"GCDLB:", "GDDLB:", "LCDLB:", "LDDLB:", "ADAPTIVE:", "SS:", "CSS:16:",
-                           "GSS:", "TSS:", "FAC2:", "AWF:"})
+  for (const char* name :
+       {"GCDLB:", "GDDLB:", "LCDLB:", "LDDLB:", "ADAPTIVE:", "SS:", "CSS:16:", "GSS:", "TSS:",
+        "FAC2:", "AWF:", "FSC:", "MFSC:", "WF:", "AWF-B:", "AWF-C:", "AWF-D:", "AWF-E:", "AF:"})
     EXPECT_NE(c.find(name), std::string::npos) << name << " in " << c;
   // The choice's wall time was measured, and is part of the run's.
   const double choice_wall = std::stod(res[pre + "choice_wall_s"]);
@@ -99,13 +109,15 @@ INSTANTIATE_TEST_SUITE_P(Sim, AutoAllSwitch,
                                             ::testing::Values("SS", "CSS:3", "GSS", "TSS", "FAC2",
                                                               "AWF", "ADAPTIVE", "LCDLB"),
                                             ::testing::Values("sim")),
-                         [](const ::testing::TestParamInfo<Case>& i) {
-                           std::string n = std::get<0>(i.param) + "_" + std::get<1>(i.param) + "_" +
-                                           std::get<2>(i.param);
-                           for (char& ch : n)
-                             if (ch == ':') ch = '_';
-                           return n;
-                         });
+                         case_name);
+
+// The rules beyond FAC2 and AWF, once each, on the synthetic loop.
+INSTANTIATE_TEST_SUITE_P(SimMoreRules, AutoAllSwitch,
+                         ::testing::Combine(::testing::Values("synthetic"),
+                                            ::testing::Values("FSC", "MFSC", "WF", "AWF-B", "AWF-C",
+                                                              "AWF-D", "AWF-E", "AF"),
+                                            ::testing::Values("sim")),
+                         case_name);
 
 INSTANTIATE_TEST_SUITE_P(Pvm, AutoAllSwitch,
                          ::testing::Values(Case{"mxm", "GSS", "pvm"},
@@ -141,7 +153,7 @@ TEST(AutoAll, AdaptiveNeverBelowTheBestOfTheFour) {
     auto res = app_testing::expect_verified_run(r, {{"strategy", "AUTO-ALL"}});
     for (const char* loop : {"loop1_", "loop2_"}) {
       const auto t = times_of(res[std::string(loop) + "candidates"]);
-      ASSERT_EQ(t.size(), 11u) << r.out;
+      ASSERT_EQ(t.size(), 19u) << r.out;
       const double best = std::min({t.at("GCDLB"), t.at("GDDLB"), t.at("LCDLB"), t.at("LDDLB")});
       EXPECT_GE(t.at("ADAPTIVE"), best) << load << " " << loop << ": " << r.out;
       EXPECT_NE(res[std::string(loop) + "committed"], "ADAPTIVE") << r.out;
@@ -182,6 +194,42 @@ TEST(AutoAll, OneCandidateIsTheCommitment) {
   EXPECT_EQ(res["committed"], "TSS") << r.out;
   EXPECT_EQ(res["candidates"].rfind("TSS:", 0), 0u) << r.out;
   EXPECT_EQ(res["candidates"].find('/'), std::string::npos) << r.out;
+}
+
+// The choice before the scatter: on the synthetic loop (seed 2, P = 4, 400 iterations) the models
+// predict FAC2 from the start (16.30 s) faster than GDDLB's blocks (16.41 s) or FAC2 after them:
+// the scatter commits to FAC2, the chunks are FAC2's from the loop's first iteration, each
+// asked for once, and no profile or decision is exchanged. With GDDLB alone the blocks go out and
+// the commitment is made at the first synchronization; --auto-force commits there too. On the
+// simulator and on PVM (the scatter's commitment over a real transport).
+TEST(AutoAll, CommitsBeforeTheScatterToAChunkRuleFromTheStart) {
+  for (const std::string backend : {"sim", "pvm"}) {
+    const auto r = app_testing::run(
+        DLB_SYNTHETIC_APP, {"--strategy", "AUTO-ALL", "--candidates", "GDDLB FAC2", "--backend",
+                            backend, "--seed", "2", "--scale", "200"});
+    auto res = expect_synthetic_verified(r);
+    EXPECT_EQ(res["decided"], "scatter") << r.out;
+    EXPECT_EQ(res["committed"], "FAC2") << r.out;
+    EXPECT_EQ(res["choice_s"], "0.000000") << r.out;
+    const auto chunks = testing_support::fields_of(r.out, "CHUNKS ");
+    // FAC2 on 400 iterations, P = 4: batches of 4 chunks of ceil(R / 8), R = 400, 200, 100, 48, 24,
+    // 12, 4.
+    const std::string fac2 = "50,50,50,50,25,25,25,25,13,13,13,13,6,6,6,6,3,3,3,3,2,2,2,2,1,1,1,1";
+    EXPECT_EQ(chunks.at("sizes"), fac2) << backend;
+    // One request per chunk (each worker's last is answered with none): no other synchronization.
+    EXPECT_EQ(res["syncs"], chunks.at("n")) << r.out;
+    EXPECT_EQ(res["iterations_moved"], "0");
+  }
+  for (const std::vector<std::string>& choice :
+       {std::vector<std::string>{"--candidates", "GDDLB"},
+        std::vector<std::string>{"--candidates", "GDDLB FAC2", "--auto-force", "FAC2"}}) {
+    std::vector<std::string> args{"--strategy", "AUTO-ALL", "--backend", "sim", "--seed", "2"};
+    args.insert(args.end(), choice.begin(), choice.end());
+    const auto r = app_testing::run(DLB_SYNTHETIC_APP, args);
+    auto res = expect_synthetic_verified(r);
+    EXPECT_EQ(res["decided"], "sync") << r.out;
+    EXPECT_EQ(res["committed"], choice.size() == 2 ? "GDDLB" : "FAC2") << r.out;
+  }
 }
 
 }  // namespace

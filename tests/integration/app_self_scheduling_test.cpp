@@ -29,6 +29,13 @@ std::string bin_of(const std::string& app) {
   return AC_BIN;
 }
 
+std::string case_name(const ::testing::TestParamInfo<Case>& i) {
+  std::string n = std::get<0>(i.param) + "_" + std::get<1>(i.param) + "_" + std::get<2>(i.param);
+  for (char& c : n)
+    if (c == ':' || c == '-') c = '_';
+  return n;
+}
+
 TEST_P(AppSelfScheduling, VerifiedUnderEveryPolicy) {
   const auto& [app, policy, backend] = GetParam();
   auto args = small_args(app);
@@ -53,13 +60,16 @@ INSTANTIATE_TEST_SUITE_P(All, AppSelfScheduling,
                                             ::testing::Values("SS", "CSS:3", "GSS", "TSS", "FAC2",
                                                               "AWF"),
                                             ::testing::Values("pvm", "sim")),
-                         [](const ::testing::TestParamInfo<Case>& i) {
-                           std::string n = std::get<0>(i.param) + "_" + std::get<1>(i.param) + "_" +
-                                           std::get<2>(i.param);
-                           for (char& c : n)
-                             if (c == ':') c = '_';
-                           return n;
-                         });
+                         case_name);
+
+// The rules beyond FAC2 and AWF, simulated, on each application (their protocol is the same; the
+// PVM and MPI runs of them are the synthetic loop's: self_scheduling_test, mpi_backend_test).
+INSTANTIATE_TEST_SUITE_P(MoreRules, AppSelfScheduling,
+                         ::testing::Combine(::testing::Values("mxm", "trfd", "ac"),
+                                            ::testing::Values("FSC", "MFSC", "WF", "AWF-B", "AWF-C",
+                                                              "AWF-D", "AWF-E", "AF"),
+                                            ::testing::Values("sim")),
+                         case_name);
 
 TEST(AppSelfSchedulingSim, MxmRunsOfOneConfigurationAreByteIdentical) {
   for (const std::string policy : {"SS", "GSS", "AWF"}) {

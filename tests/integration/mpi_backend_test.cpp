@@ -112,6 +112,9 @@ std::vector<mpi_case> mpi_cases() {
   }
   v.emplace_back("trfd", "LDDLB", 8);
   v.emplace_back("ac", "AUTO", 2);
+  // The chunk rules beyond FAC2 and AWF: the synthetic loop only (each rule is the same protocol).
+  for (const char* p : {"FSC", "MFSC", "WF", "AWF-B", "AWF-C", "AWF-D", "AWF-E", "AF"})
+    v.emplace_back("synthetic", p, 4);
   return v;
 }
 

@@ -14,13 +14,14 @@ using namespace dlb::core;
 
 TEST(AutoAll, DefaultCandidatesParse) {
   const auto c = parse_candidates(default_candidates());
-  ASSERT_EQ(c.size(), 11u);
+  ASSERT_EQ(c.size(), 19u);
   EXPECT_EQ(c[0].row(), scheme::gcdlb);
   EXPECT_TRUE(c[4].is(customized_mode::adaptive));
   EXPECT_TRUE(c[6].is_self_scheduled());
   EXPECT_EQ(c[6].rule(), chunk_rule::css);
   EXPECT_EQ(c[6].chunk(), 16);
   EXPECT_EQ(to_string(c[10]), "AWF");
+  EXPECT_EQ(to_string(c[18]), "AF");
 }
 
 TEST(AutoAll, CandidatesRefusedWithTheirName) {
@@ -100,6 +101,48 @@ TEST(AutoAll, FirstRunOutIsTheEarliestFinishOfTheStart) {
   EXPECT_TRUE(std::isinf(first_run_out(in)));
   in.start = {{}};
   EXPECT_THROW(first_run_out(in), std::invalid_argument);
+}
+
+// The choice before the scatter: the least of both lists; a rule's time is the lesser of its two.
+TEST(AutoAll, ChoiceBeforeTheScatterTakesTheLeastOfBothStarts) {
+  const policy gddlb = parse_policy("GDDLB"), ss = parse_policy("SS"), tss = parse_policy("TSS");
+  auto c = choose_before_scatter({{gddlb, 10.0}, {ss, 9.5}}, {{ss, 9.0}, {tss, 9.2}});
+  EXPECT_EQ(c.pick, ss);
+  EXPECT_TRUE(c.from_start);
+  ASSERT_EQ(c.times.size(), 3u);
+  EXPECT_EQ(c.times[1].candidate, ss);
+  EXPECT_EQ(c.times[1].time, 9.0);
+  EXPECT_EQ(c.times[2].candidate, tss);
+  // SS after the blocks is faster than from the start: the blocks, committed at the first
+  // synchronization.
+  c = choose_before_scatter({{gddlb, 10.0}, {ss, 8.5}}, {{ss, 9.0}});
+  EXPECT_EQ(c.pick, ss);
+  EXPECT_FALSE(c.from_start);
+  // A tie goes to the blocks (the paper's start).
+  c = choose_before_scatter({{gddlb, 9.0}}, {{tss, 9.0}});
+  EXPECT_EQ(c.pick, gddlb);
+  EXPECT_FALSE(c.from_start);
+  EXPECT_THROW(choose_before_scatter({}, {}), std::invalid_argument);
+  EXPECT_THROW(choose_before_scatter({{gddlb, -1.0}}, {}), std::invalid_argument);
+}
+
+TEST(AutoAll, RemainingAtTakesTheWorkDoneFromTheFront) {
+  // Slaves of speed 1 and 2 with [0, 10) and [10, 20), iterations of 1 s, no load, from t = 0:
+  // at t = 3 slave 0 has done 3 iterations, slave 1 six.
+  model_input in;
+  in.program.time_per_iteration = 1.0;
+  in.machine.base_speeds = {1.0, 2.0};
+  in.machine.load.max_load = 0;
+  in.start = {{{0, 10}}, {{10, 20}}};
+  EXPECT_EQ(remaining_at(in, 3.0), (std::vector<range_list>{{{3, 10}}, {{16, 20}}}));
+  EXPECT_EQ(remaining_at(in, 0.0), in.start);
+  EXPECT_EQ(remaining_at(in, 100.0), (std::vector<range_list>{{}, {}}));
+  // Two ranges: the second is untouched while the first is not done. At t = 1.75 slave 0 has
+  // done 1 iteration (0.75 s into the next), slave 1 three (3.5 s: 10, 11, 15).
+  in.start = {{{0, 2}, {5, 9}}, {{10, 12}, {15, 17}}};
+  EXPECT_EQ(remaining_at(in, 1.75), (std::vector<range_list>{{{1, 2}, {5, 9}}, {{16, 17}}}));
+  in.start = {{}};
+  EXPECT_THROW(remaining_at(in, 1.0), std::invalid_argument);
 }
 
 }  // namespace

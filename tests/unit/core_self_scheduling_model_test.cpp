@@ -117,6 +117,68 @@ TEST(SelfSchedulingModel, ChunksFollowTheRule) {
   EXPECT_EQ(sum, 8);
 }
 
+// The rules that follow measurements are given the model's own chunk times: AWF-B, I = 100, two
+// idle workers of speeds 1 and 3, free messages. Batch 1 (no measurement): 25 and 25. Worker 1
+// is done first (at 8.33 s) with the only record (pi = 1/3); worker 0 without one counts as the
+// slowest measured (awf_batch): equal weights, ceil(50 / 4) = 13. WF with weights 1 and 3 gives
+// worker 0 ceil(100 / 8) = 13 first and worker 1 ceil(300 / 8) = 38.
+TEST(SelfSchedulingModel, AdaptingRulesSeeTheModelledTimes) {
+  auto in = idle(chunk_rule::awf_b, 100, 2);
+  in.base_speeds = {1.0, 3.0};
+  const auto b = predict_self_scheduling(in);
+  ASSERT_GE(b.chunks.size(), 4u);
+  EXPECT_EQ(b.chunks[0], 25);
+  EXPECT_EQ(b.chunks[1], 25);
+  EXPECT_EQ(b.chunks[2], 13);
+  std::int64_t sum = 0;
+  for (auto c : b.chunks) sum += c;
+  EXPECT_EQ(sum, 100);
+  in.rule = chunk_rule::wf;
+  in.weights = {1.0, 3.0};
+  const auto wf = predict_self_scheduling(in);
+  ASSERT_GE(wf.chunks.size(), 2u);
+  EXPECT_EQ(wf.chunks[0], 13);
+  EXPECT_EQ(wf.chunks[1], 38);
+  // AF, once each worker has 2 records (FAC2's 25, 25 then 13, 13), sizes its chunks by the
+  // measured means: worker 1 (3 times as fast) gets the larger ones.
+  in.rule = chunk_rule::af;
+  in.weights.clear();
+  const auto af = predict_self_scheduling(in);
+  sum = 0;
+  for (auto c : af.chunks) sum += c;
+  EXPECT_EQ(sum, 100);
+}
+
+// Prefetch: one worker, CSS:2 on 4 iterations of 1 s, a round trip of 0.2 s. Without it: 0.2 +
+// 2 + 0.2 + 2 + 0.2 = 4.6 s. With f = 0.5 the request goes when 1 s of the chunk remains: the
+// first chunk [0.2, 2.2], its request at 1.2, the answer at 1.4, the second chunk [2.2, 4.2], its
+// request at 3.2 answered (empty) at 3.4: 4.2 s.
+TEST(SelfSchedulingModel, PrefetchHidesTheRoundTrip) {
+  auto in = idle(chunk_rule::css, 4, 1);
+  in.fixed = 2;
+  in.network.latency = 0.1;
+  EXPECT_NEAR(predict_self_scheduling(in).total_time, 4.6, 1e-9);
+  in.prefetch = 0.5;
+  const auto p = predict_self_scheduling(in);
+  EXPECT_NEAR(p.total_time, 4.2, 1e-9);
+  EXPECT_EQ(p.messages, 6u);
+  in.prefetch = 1.0;
+  EXPECT_THROW(predict_self_scheduling(in), std::invalid_argument);
+}
+
+// Two messages of 10 bytes at 100 B/s (0.1 s on the wire) with L = 0.1 s and no CPU overheads:
+// the rest of the latency is 0.1 - 1 / 100 = 0.09 s. On a shared medium the second waits for the
+// first's wire: arrivals 0.19 and 0.29, mean 0.24; without a queue both arrive at 0.19.
+TEST(SelfSchedulingModel, MeanArrivalOfTheScatter) {
+  message_costs net;
+  net.latency = 0.1;
+  net.bandwidth = 100;
+  EXPECT_NEAR(mean_arrival(net, {10, 10}), 0.24, 1e-12);
+  net.shared_medium = false;
+  EXPECT_NEAR(mean_arrival(net, {10, 10}), 0.19, 1e-12);
+  EXPECT_EQ(mean_arrival(net, {}), 0.0);
+}
+
 TEST(SelfSchedulingModel, EmptyPoolCostsOneRoundTrip) {
   auto in = idle(chunk_rule::ss, 0, 3);
   in.network.latency = 0.5;

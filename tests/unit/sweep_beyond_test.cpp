@@ -2,6 +2,7 @@
 // tables whose answers are worked by hand.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -103,7 +104,10 @@ TEST(BeyondConfigs, BestAgainstBestKeepsThePairing) {
   EXPECT_NEAR(r->geo_mean, std::sqrt(9.0 / 12 * 11.0 / 12), 1e-12);
   EXPECT_TRUE(is_self_scheduling("CSS:16"));
   EXPECT_TRUE(is_self_scheduling("FAC2"));
+  EXPECT_TRUE(is_self_scheduling("AWF-C"));
+  EXPECT_TRUE(is_self_scheduling("MFSC"));
   EXPECT_FALSE(is_self_scheduling("GCDLB"));
+  EXPECT_FALSE(is_self_scheduling("AUTO-ALL"));
   EXPECT_FALSE(is_self_scheduling("AUTO"));
 }
 
@@ -130,8 +134,8 @@ TEST(BeyondConfigs, WorkloadsWeakOrStrong) {
 
 // The communication-aware bound read from comm_bound_s, beside the oracle.
 TEST(BeyondConfigs, CommunicationAwareBound) {
-  const std::string header = std::string(kHeader).substr(0, std::string(kHeader).size() - 1) +
-                             ",comm_bound_s\n";
+  const std::string header =
+      std::string(kHeader).substr(0, std::string(kHeader).size() - 1) + ",comm_bound_s\n";
   auto with_bound = [](std::string r, double bound) {
     r.pop_back();  // the newline
     return r + "," + std::to_string(bound) + "\n";
@@ -272,6 +276,9 @@ TEST(BeyondAutoAll, AgainstEveryFixedPolicy) {
   EXPECT_EQ(s.configs, 2u);
   EXPECT_EQ(s.within, 1u);
   EXPECT_FALSE(s.met());
+  // The regret's shares: sqrt(0.816 x 1.02) = 0.912 is within 1% (faster than the best), 1.2 is
+  // not within 5%.
+  EXPECT_EQ(s.within_pct, (std::array<std::size_t, 3>{1, 1, 1}));
   // Against GDDLB over the two configurations: geometric mean of sqrt(0.816 x 1.02) and 1.2.
   EXPECT_NEAR(s.vs.at("GDDLB").geo_mean, std::sqrt(std::sqrt(0.816 * 1.02) * 1.2), 1e-9);
   EXPECT_EQ(s.vs.at("GDDLB").n, 2u);
@@ -284,18 +291,19 @@ TEST(BeyondAutoAll, AgainstEveryFixedPolicy) {
 TEST(BeyondAutoAll, WhatItCommittedTo) {
   const std::string header =
       "app,P,K,size,strategy,rep,seed,ml,tl,clock,scale,network,backend,extra_args,status,"
-      "verified,total_s,chosen,choices,committed,loop1_committed,loop2_committed\n";
+      "verified,total_s,chosen,choices,committed,loop1_committed,loop2_committed,decided\n";
   const std::string common = ",0,1,5,5,emulated,10,ethernet1996,sim,,ok,1,10,";
   const auto t = dlb::sweep::parse_csv_table(
-      header + "mxm,4,2,n=400 r=400 m=400,AUTO-ALL" + common + "GSS,-,GSS,,\n" +
-          "mxm,4,2,n=400 r=400 m=400,GDDLB" + common + "-,-,,,\n" +
-          "trfd,4,2,n=30,AUTO-ALL" + common + "-,-,,ADAPTIVE,FAC2\n" + "trfd,4,2,n=30,GDDLB" +
-          common + "-,-,,,\n",
+      header + "mxm,4,2,n=400 r=400 m=400,AUTO-ALL" + common + "GSS,-,GSS,,,scatter\n" +
+          "mxm,4,2,n=400 r=400 m=400,GDDLB" + common + "-,-,,,,\n" + "trfd,4,2,n=30,AUTO-ALL" +
+          common + "-,-,,ADAPTIVE,FAC2,sync / scatter\n" + "trfd,4,2,n=30,GDDLB" + common +
+          "-,-,,,,\n",
       "test");
   const auto c = by_config(verified_runs(t));
   ASSERT_EQ(c.size(), 2u);
-  EXPECT_EQ(c[0].chose.at("AUTO-ALL").at("1"), "GSS");
-  EXPECT_EQ(c[1].chose.at("AUTO-ALL").at("1"), "ADAPTIVE / FAC2");
+  // Committed before the scatter: marked so, and counted as the policy.
+  EXPECT_EQ(c[0].chose.at("AUTO-ALL").at("1"), "GSS [scatter]");
+  EXPECT_EQ(c[1].chose.at("AUTO-ALL").at("1"), "ADAPTIVE / FAC2 [scatter]");
   const auto s = summarize_auto_all({*compare_auto_all(c[0]), *compare_auto_all(c[1])});
   EXPECT_EQ(s.commitments.at("GSS"), 1u);
   EXPECT_EQ(s.commitments.at("ADAPTIVE"), 1u);

@@ -108,6 +108,9 @@ struct run_stats {
   // clock's seconds from the last profile in to the commitment sent (delta and the messages).
   std::string committed;
   std::vector<core::candidate_time> candidates;
+  // AUTO-ALL: where it committed: before the scatter (a chunk rule from the loop's start;
+  // core::choose_before_scatter) or at the first synchronization (after the paper's blocks).
+  bool decided_at_scatter = false;
   double choice_wall_s = 0.0;
   double choice_time_s = 0.0;
   // The first phase's measured length minus the model's, added to the four's predictions.
@@ -138,8 +141,9 @@ std::string choice_sequence(const run_stats& st);
 
 // AUTO-ALL's fields of a RESULT line, in order (none for another strategy): committed (the
 // policy), candidates ("GCDLB:12.3/.../AWF:11.9": each candidate's predicted time of the loop,
-// seconds), choice_wall_s (the master's wall seconds computing them) and choice_s (the run
-// clock's seconds from the last profile in to the commitment sent).
+// seconds), decided (scatter: before any data went out; sync: at the first synchronization),
+// choice_wall_s (the master's wall seconds computing them, both choices) and choice_s (the run
+// clock's seconds from the last profile in to the commitment sent; 0 before the scatter).
 std::vector<std::pair<std::string, std::string>> auto_all_fields(const run_stats& st);
 
 }  // namespace dlb

@@ -57,6 +57,29 @@ double predict_adaptive(const prediction& best, const network_profile& net, std:
 // Throws std::invalid_argument for a speed <= 0 or in.start of the wrong size.
 double first_run_out(const model_input& in);
 
+// The choice before the scatter (beyond the paper; lib/README.md, "AUTO-ALL"): at DLB_init,
+// before any data crosses the network, AUTO-ALL compares the loop's time from its start under
+// each way to begin: the paper's equal blocks (then a balancing row, ADAPTIVE, or a chunk rule
+// taken up at the first synchronization: `blocks`) against a chunk rule from the start
+// (`chunks`). The pick is the least time of both lists (a tie goes to the blocks, the paper's
+// start, then to the first listed); `from_start` tells whether it is one of `chunks`; `times` is
+// each candidate's least time (a rule: the lesser of its two), in the order of `blocks` then
+// the rules of `chunks` not in it. Throws std::invalid_argument for no candidate or a time that
+// is not finite and >= 0.
+struct scatter_choice {
+  policy pick;
+  bool from_start = false;
+  std::vector<candidate_time> times;
+};
+scatter_choice choose_before_scatter(const std::vector<candidate_time>& blocks,
+                                     const std::vector<candidate_time>& chunks);
+
+// What each slave of in.start still holds at time t (>= in.start_time) under the model: its
+// ranges less the iterations its work done since in.start_time covers, whole iterations from the
+// front (core::work_done at its base speed under in.machine.load). Throws std::invalid_argument
+// for a speed <= 0 or in.start of the wrong size.
+std::vector<range_list> remaining_at(const model_input& in, double t);
+
 // "GCDLB:12.345/GSS:11.2/..." (seconds, %.6g), for a RESULT line.
 std::string format_candidate_times(const std::vector<candidate_time>& times);
 

@@ -1,10 +1,10 @@
 // The policy a run's --strategy names, as one value of one of four kinds: no balancing (NONE),
 // a balancing strategy (a row of balancing_rows: GCDLB, GDDLB, LCDLB, LDDLB), customized mode
 // (AUTO, ADAPTIVE: the model re-run at every synchronization, AUTO-ALL: the models choose once
-// among its candidates), or a loop self-scheduling baseline (SS, CSS:k, GSS, TSS, FAC2, AWF;
-// chunks.hpp). One parser, so that the programs and the sweep driver accept exactly the same
-// names. The runtime runs these values as they are (a policy runner per loop, made from the
-// value at DLB_init); nothing flattens them into another enum.
+// among its candidates), or a loop self-scheduling baseline (SS, CSS:k, GSS, TSS, FAC2, AWF, FSC,
+// MFSC, WF, AWF-B..E, AF; chunks.hpp). One parser, so that the programs and the sweep driver
+// accept exactly the same names. The runtime runs these values as they are (a policy runner per
+// loop, made from the value at DLB_init); nothing flattens them into another enum.
 #pragma once
 
 #include <cstdint>

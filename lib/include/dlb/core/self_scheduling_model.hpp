@@ -27,7 +27,11 @@
 // start_time: the pool's computation, every chunk's two messages and their queueing at the
 // medium and the master, and the tail (the last chunks, whose workers finish at different
 // times). AWF's weights are fixed (the speeds observed before the prediction); the runtime's
-// AWF updates them from each request. Messages take the medium in the order their senders are
+// AWF updates them from each request. The rules that adapt to measurements (AWF-B to AWF-E, AF)
+// are given each chunk's modelled times as they end (chunk_dispenser::record: its computation,
+// and the time from the worker's previous request). With prefetch f > 0 a worker sends its
+// request when a fraction f of its chunk's time remains, and starts its next chunk when both the
+// current one is done and the answer is in. Messages take the medium in the order their senders are
 // done with them (a discrete event simulation, deterministic: ties go to the message queued
 // first, the workers' first requests in worker order); the master serves requests in the order
 // they arrive. Not modelled: the master's CPU shared with slave 1 (--balancer master) and AWF's
@@ -67,7 +71,10 @@ struct self_scheduling_input {
   message_costs network;
   std::vector<double> base_speeds;  // S_w; P = size()
   load_function load;
-  std::vector<double> weights;  // AWF; empty: equal
+  std::vector<double> weights;  // AWF, WF; empty: equal
+  double fsc_overhead = 0.0;    // FSC's h and sigma (chunk_params)
+  double fsc_sigma = 0.0;
+  double prefetch = 0.0;  // f in [0, 1): 0, the request when the chunk is done
   double start_time = 0.0;
   std::vector<double> ready;  // when each worker sends its first request; empty: start
 };
@@ -89,5 +96,10 @@ struct message_parts {
   double send = 0.0, wire = 0.0, rest = 0.0, receive = 0.0;
 };
 message_parts message_cost(const message_costs& net, double bytes);
+
+// The master sends one message to each slave in turn, of bytes[s] payload bytes (the scatter):
+// the mean over the slaves of when each arrives, from when the first send starts. The master's
+// CPU sends them one after the other; on a shared medium each waits for the wire too.
+double mean_arrival(const message_costs& net, const std::vector<double>& bytes);
 
 }  // namespace dlb::core

@@ -95,6 +95,9 @@ struct run_params {
   // self-scheduling rule); core::to_string(policy) is the name the RESULT line echoes. Read at
   // DLB_init only: the loop's runner holds it from there.
   core::policy policy;
+  // Self-scheduling rules (--prefetch): a worker sends its request for the next chunk when this
+  // fraction of its current chunk's iterations remains; 0 (default): when the chunk is done.
+  double prefetch = 0.0;
   int procs = 4;  // P
   int group = 4;  // K (resolved: --group, or P/2); global strategies run as one group of P
   core::load_function load;

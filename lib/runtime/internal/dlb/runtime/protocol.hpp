@@ -82,11 +82,17 @@ struct commitment {
 };
 
 // SCATTER, master -> slave: the slave's initial ranges, then the data of the input arrays.
+// Under AUTO-ALL (carries_commitment, which both sides know from the loop's policy) one int more
+// before the data: the policy it committed to before the scatter (a chunk rule: the slave starts
+// as its worker), or -1: none, the paper's blocks (protocol.cpp's code of a policy). No other
+// policy's scatter carries it.
 struct scatter_msg {
   int loop = 0;
   std::int64_t epoch = 0;  // the master's clock::begin_loop, for the slave's join_loop
   core::range_list ranges;
   std::span<const std::byte> slices;
+  bool carries_commitment = false;
+  std::optional<core::policy> commit;
 };
 
 // INTERRUPT, slave -> the other active members of its group: a synchronization starts. Its
@@ -199,7 +205,7 @@ bytes encode(const notice_msg& m);
 bytes encode(const gather_msg& m);
 
 // Each throws wire_error on a short or malformed message.
-scatter_msg decode_scatter(reader& r);
+scatter_msg decode_scatter(reader& r, bool carries_commitment);
 profile_msg decode_profile(reader& r);
 decision_msg decode_decision(reader& r);
 work_msg decode_work(reader& r);
