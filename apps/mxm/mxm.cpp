@@ -61,6 +61,23 @@ void validate(const dlb::options& o) {
   }
 }
 
+// The master's report: Z against the sequential i-j-k loop (or its cached reference), the RESULT
+// line.
+int report(dlb::runtime& rt, const apps::mxm::problem& p, const std::vector<double>& Z,
+           const dlb::run_stats& st, std::chrono::steady_clock::time_point started) {
+  const std::string size =
+      "n=" + std::to_string(p.n) + ",r=" + std::to_string(p.r) + ",m=" + std::to_string(p.m);
+  const auto checked = apps::common::verify_cached(
+      apps::common::reference_cache_dir(),
+      "mxm-n" + std::to_string(p.n) + "-r" + std::to_string(p.r) + "-m" + std::to_string(p.m) +
+          "-seed" + std::to_string(p.seed) + "-Z",
+      Z, [](const std::vector<double>& a) { return a; }, [&p] { return apps::mxm::reference(p); },
+      [&](const std::vector<double>& ref) { return apps::mxm::verify(p, Z, ref); });
+  return apps::common::report_single_loop(rt, "mxm", size, st,
+                                          "Z against the sequential i-j-k loop", checked.v, started,
+                                          checked.source());
+}
+
 int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
   const auto p = problem_of(rt.opts());
   const double t_op = apps::common::t_op(rt.opts());
@@ -108,19 +125,7 @@ int body(dlb::runtime& rt, std::chrono::steady_clock::time_point started) {
     }
   DLB_gather_data(DLB);
   if (!rt.master()) return 0;
-
-  const std::string size =
-      "n=" + std::to_string(n) + ",r=" + std::to_string(r) + ",m=" + std::to_string(m);
-  const auto checked = apps::common::verify_cached(
-      apps::common::reference_cache_dir(),
-      "mxm-n" + std::to_string(n) + "-r" + std::to_string(r) + "-m" + std::to_string(m) + "-seed" +
-          std::to_string(p.seed) + "-Z",
-      Z.values(), [](const std::vector<double>& a) { return a; },
-      [&p] { return apps::mxm::reference(p); },
-      [&](const std::vector<double>& ref) { return apps::mxm::verify(p, Z.values(), ref); });
-  return apps::common::report_single_loop(rt, "mxm", size, DLB.stats(),
-                                          "Z against the sequential i-j-k loop", checked.v, started,
-                                          checked.source());
+  return report(rt, p, Z.values(), DLB.stats(), started);
 }
 
 }  // namespace

@@ -262,6 +262,41 @@ dlb::run_stats figure_loop(dlb::runtime& rt, const dlb::loop_spec& loop,
   return DLB.stats();
 }
 
+// What a test asks of a task before the loop: a slave that waits for a message that never
+// comes (--deadlock-slave), the master's set-up in real time (--setup-ms: the application's own,
+// outside the runtime's accounting, so neither emulated time nor lag).
+void before_loop(dlb::runtime& rt) {
+  const auto& o = rt.opts();
+  if (o.integer("deadlock-slave", 0, 4096) == rt.rank() && !rt.master())
+    dlb::detail::net(rt).wait(dlb::with_tag(dlb::tag::release), "a message that never comes");
+  if (rt.master())
+    std::this_thread::sleep_for(
+        std::chrono::duration<double, std::milli>(o.real("setup-ms", 0, 1e6)));
+}
+
+// The master's report: the results against the sequential computation, each slave's line, the
+// RESULT line, the chunks handed out and the prediction.
+template <class In, class Out>
+int report(dlb::runtime& rt, const dlb::run_stats& st, std::int64_t I, const In& in,
+           const std::vector<double>& w, const Out& out, double wall) {
+  std::int64_t wrong = 0;
+  for (std::int64_t i = 0; i < I; ++i) {
+    if (out[static_cast<std::size_t>(i)] != expected(in, w, i)) ++wrong;
+  }
+  const bool stats_ok = stats_add_up(st, I);
+  print_slaves(st);
+  std::printf("Verification = %s\n", wrong == 0 && stats_ok ? "SUCCESSFUL" : "FAILED");
+  print_result(rt, st, I, wrong, stats_ok, wall);
+  // Self-scheduling: the chunk sizes the master handed out, in order.
+  if (!st.chunks.empty()) {
+    std::string list;
+    for (const std::int64_t c : st.chunks) list += (list.empty() ? "" : ",") + std::to_string(c);
+    std::printf("CHUNKS n=%zu sizes=%s\n", st.chunks.size(), list.c_str());
+  }
+  print_prediction(rt, st);
+  return wrong == 0 && stats_ok ? 0 : 1;
+}
+
 int body(dlb::runtime& rt) {
   const auto& o = rt.opts();
   const std::int64_t I = o.integer("iterations", 1, 100'000'000);
@@ -270,13 +305,7 @@ int body(dlb::runtime& rt) {
   const double sleep_ms = o.real("body-sleep-ms", 0, 1e6);
   const int kill_self = static_cast<int>(o.integer("kill-self", 0, 64));
   const std::int64_t kill_after = o.integer("kill-after", 0, 100'000'000);
-  if (o.integer("deadlock-slave", 0, 4096) == rt.rank() && !rt.master())
-    dlb::detail::net(rt).wait(dlb::with_tag(dlb::tag::release), "a message that never comes");
-  // The master's set-up before the loop, in real time (the application's own, outside the
-  // runtime's accounting): neither emulated time nor lag.
-  if (rt.master())
-    std::this_thread::sleep_for(
-        std::chrono::duration<double, std::milli>(o.real("setup-ms", 0, 1e6)));
+  before_loop(rt);
 
   // Full-size arrays indexed globally, as generated; a slave's pages are resident only where it
   // holds slices (apps::common::task_array).
@@ -321,24 +350,7 @@ int body(dlb::runtime& rt) {
                 in.resident_bytes() + out.resident_bytes() + w.size() * sizeof(double));
   if (!rt.master()) return 0;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  // Results against the sequential computation.
-  std::int64_t wrong = 0;
-  for (std::int64_t i = 0; i < I; ++i) {
-    if (out[static_cast<std::size_t>(i)] != expected(in, w, i)) ++wrong;
-  }
-  const bool stats_ok = stats_add_up(st, I);
-  print_slaves(st);
-  std::printf("Verification = %s\n", wrong == 0 && stats_ok ? "SUCCESSFUL" : "FAILED");
-  print_result(rt, st, I, wrong, stats_ok, wall);
-  // Self-scheduling: the chunk sizes the master handed out, in order.
-  if (!st.chunks.empty()) {
-    std::string list;
-    for (const std::int64_t c : st.chunks) list += (list.empty() ? "" : ",") + std::to_string(c);
-    std::printf("CHUNKS n=%zu sizes=%s\n", st.chunks.size(), list.c_str());
-  }
-  print_prediction(rt, st);
-  return wrong == 0 && stats_ok ? 0 : 1;
+  return report(rt, st, I, in, w, out, wall);
 }
 
 }  // namespace

@@ -211,7 +211,13 @@ job::job(MPI_Comm comm, const launch_spec& spec, options opts, run_params params
   // Time 0 of the run: far enough ahead for every rank to have it.
   std::int64_t epoch_ns = monotonic_ns() + 50'000'000 + 5'000'000LL * params.procs;
   MPI_Bcast(&epoch_ns, 1, MPI_INT64_T, 0, comm_);
-  const rank_layout layout{size, params.master_computes};
+  make_tasks(spec, std::move(opts), std::move(params), hosts, std::move(medium), epoch_ns);
+}
+
+void job::make_tasks(const launch_spec& spec, options opts, run_params params,
+                     const std::vector<std::string>& hosts, std::shared_ptr<shared_medium> medium,
+                     std::int64_t epoch_ns) {
+  const rank_layout layout{static_cast<int>(hosts.size()), params.master_computes};
   std::vector<std::string> task_hosts;  // by task
   for (int t = 0; t <= layout.slaves(); ++t)
     task_hosts.push_back(hosts[static_cast<std::size_t>(layout.rank_of(t))]);

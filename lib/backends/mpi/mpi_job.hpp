@@ -71,6 +71,11 @@ class job {
     own_comm& operator=(const own_comm&) = delete;
     ~own_comm();
   };
+  // This rank's tasks (one, or the master and slave P), each with its transport, clock and
+  // runtime, over the rank's port.
+  void make_tasks(const detail::launch_spec& spec, options opts, run_params params,
+                  const std::vector<std::string>& hosts, std::shared_ptr<shared_medium> medium,
+                  std::int64_t epoch_ns);
   own_comm dup_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
