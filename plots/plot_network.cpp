@@ -27,6 +27,28 @@ struct series {
   std::string points;  // "x measured fit" lines
 };
 
+// The fit file's series, by pattern (gnuplot data lines, times in ms).
+std::map<std::string, series> read_series(const std::string& fit, const sweep::csv_table& t) {
+  for (const char* c : {"pattern", "p", "measured_s", "fit_s"}) {
+    if (!t.column(c)) throw sweep::csv_error(fit + ": no column '" + c + "'");
+  }
+  std::map<std::string, series> by;
+  for (const auto& row : t.rows) {
+    const auto x = sweep::parse_double(t.field(row, "p"));
+    const auto m = sweep::parse_double(t.field(row, "measured_s"));
+    const auto f = sweep::parse_double(t.field(row, "fit_s"));
+    if (!x || !m || !f) throw sweep::csv_error(fit + ": bad row");
+    // Collectives in milliseconds, ping-pong in milliseconds too.
+    by[std::string(t.field(row, "pattern"))].points += sweep::format_number(*x) + " " +
+                                                       sweep::format_number(*m * 1e3) + " " +
+                                                       sweep::format_number(*f * 1e3) + "\n";
+  }
+  for (const char* k : {"all_to_all", "all_to_one", "one_to_all", "ping_pong_bytes"}) {
+    if (!by.count(k)) throw sweep::csv_error(fit + ": no rows for " + k);
+  }
+  return by;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -37,23 +59,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> formats = plots::formats_option(args);
   try {
     const sweep::csv_table t = sweep::read_csv_table(fit);
-    for (const char* c : {"pattern", "p", "measured_s", "fit_s"}) {
-      if (!t.column(c)) throw sweep::csv_error(fit + ": no column '" + c + "'");
-    }
-    std::map<std::string, series> by;
-    for (const auto& row : t.rows) {
-      const auto x = sweep::parse_double(t.field(row, "p"));
-      const auto m = sweep::parse_double(t.field(row, "measured_s"));
-      const auto f = sweep::parse_double(t.field(row, "fit_s"));
-      if (!x || !m || !f) throw sweep::csv_error(fit + ": bad row");
-      // Collectives in milliseconds, ping-pong in milliseconds too.
-      by[std::string(t.field(row, "pattern"))].points += sweep::format_number(*x) + " " +
-                                                         sweep::format_number(*m * 1e3) + " " +
-                                                         sweep::format_number(*f * 1e3) + "\n";
-    }
-    for (const char* k : {"all_to_all", "all_to_one", "one_to_all", "ping_pong_bytes"}) {
-      if (!by.count(k)) throw sweep::csv_error(fit + ": no rows for " + k);
-    }
+    const std::map<std::string, series> by = read_series(fit, t);
     std::string data;
     for (const auto& [k, s] : by) data += "$" + k + " << EOD\n" + s.points + "EOD\n";
     const std::string title = args.value("title").value_or(

@@ -213,11 +213,6 @@ std::string auto_all_keys(const dlb::run_stats& st) {
   return out;
 }
 
-// What customized mode committed to ("NONE" for the other kinds).
-std::string chosen_name(const dlb::run_stats& st) {
-  return st.chosen ? dlb::core::to_string(*st.chosen) : "NONE";
-}
-
 // The RESULT line: the run's identity, its verification and its statistics.
 void print_result(const dlb::runtime& rt, const dlb::run_stats& st, std::int64_t I,
                   std::int64_t wrong, bool stats_ok, double wall) {
@@ -234,7 +229,7 @@ void print_result(const dlb::runtime& rt, const dlb::run_stats& st, std::int64_t
       static_cast<long long>(st.iterations_moved), static_cast<unsigned long long>(st.bytes_moved),
       st.lag, wall, wrong == 0 && stats_ok ? 1 : 0, st.oracle_time, st.comm_bound_time,
       apps::common::peak_rss_mb(),
-      st.committed.empty() ? chosen_name(st).c_str() : st.committed.c_str(),
+      st.committed.empty() ? dlb::core::to_string(st.chosen).c_str() : st.committed.c_str(),
       st.prediction.valid ? std::string(dlb::core::to_string(st.prediction.best)).c_str() : "-",
       dlb::choice_sequence(st).c_str(), (loss_keys(st) + auto_all_keys(st)).c_str());
 }

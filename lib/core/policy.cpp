@@ -120,6 +120,8 @@ std::string to_string(const policy& p) {
   return std::visit(visitor{}, p.value);
 }
 
+std::string to_string(const std::optional<policy>& p) { return p ? to_string(*p) : "NONE"; }
+
 capabilities capabilities_of(const policy& p) {
   // Every balancing strategy (a row of balancing_rows) survives a loss and waits for no profile
   // beyond its group's active members'; so does no balancing. The self-scheduling rules hand out

@@ -95,6 +95,9 @@ inline bool customized::operator==(const customized& o) const {
 policy parse_policy(std::string_view text);
 // The name as --strategy spells it: "GCDLB", "CSS:16", "FAC2".
 std::string to_string(const policy& p);
+// A policy that may be absent (run_stats::chosen: what customized mode committed to): its name,
+// or "NONE".
+std::string to_string(const std::optional<policy>& p);
 // Every name parse_policy accepts, for messages ("NONE GCDLB ... CSS:k ... AWF").
 std::string_view known_policy_names();
 
