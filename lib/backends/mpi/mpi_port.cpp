@@ -46,8 +46,7 @@ mpi_port::~mpi_port() {
   // (its abort, which says why) must be on its way before its exit watch closes, or the others
   // would learn only that it exited.
   std::lock_guard<std::mutex> hold(lock_);
-  for (auto& o : outbox_) isend(o.rank, o.tag, o.body);
-  outbox_.clear();
+  flush_outbox();
   const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(250);
   progress();
   while (!sends_.empty() && std::chrono::steady_clock::now() < until) {
@@ -108,25 +107,33 @@ void mpi_port::send(int from, int to, int tag, const std::shared_ptr<const bytes
   arrived_.notify_all();  // the carrier, if it is pausing
 }
 
-void mpi_port::pump() {
+void mpi_port::flush_outbox() {
   for (auto& o : outbox_) isend(o.rank, o.tag, o.body);
   outbox_.clear();
+}
+
+std::optional<mpi_port::incoming> mpi_port::receive_any() {
+  int flag = 0;
+  MPI_Status st;
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, &st);
+  if (!flag) return std::nullopt;
+  int count = 0;
+  MPI_Get_count(&st, MPI_BYTE, &count);
+  incoming in{st.MPI_SOURCE, st.MPI_TAG, bytes(static_cast<std::size_t>(count))};
+  MPI_Recv(in.payload.data(), count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm_, MPI_STATUS_IGNORE);
+  return in;
+}
+
+void mpi_port::pump() {
+  flush_outbox();
   progress();
   bool received = false;
-  for (;;) {
-    int flag = 0;
-    MPI_Status st;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, &st);
-    if (!flag) break;
-    int count = 0;
-    MPI_Get_count(&st, MPI_BYTE, &count);
+  while (auto in = receive_any()) {
     envelope e;
-    const wire_parts w = parse_wire_tag(st.MPI_TAG);
-    e.from = w.from_second ? layout_.ranks : st.MPI_SOURCE;
+    const wire_parts w = parse_wire_tag(in->tag);
+    e.from = w.from_second ? layout_.ranks : in->source;
     e.tag = w.tag;
-    e.payload.resize(static_cast<std::size_t>(count));
-    MPI_Recv(e.payload.data(), count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm_,
-             MPI_STATUS_IGNORE);
+    e.payload = std::move(in->payload);
     const std::size_t slot = w.to_second ? 1 : 0;
     if (slot >= inbox_.size()) continue;  // not a task of this rank: never sent so
     inbox_[slot].push_back(std::move(e));
@@ -143,8 +150,7 @@ void mpi_port::hand_off(std::unique_lock<std::mutex>& hold) {
   arrived_.notify_all();
   arrived_.wait_for(hold, std::chrono::milliseconds(2),
                     [&] { return master_gone_ || (master_idle_ && inbox_[0].empty()); });
-  for (auto& o : outbox_) isend(o.rank, o.tag, o.body);
-  outbox_.clear();
+  flush_outbox();
 }
 
 std::optional<envelope> mpi_port::take(int me) {
@@ -171,8 +177,7 @@ bool mpi_port::waiting(int me) {
   if (!inbox_[slot].empty()) return true;
   if (!carries()) return false;
   progress();
-  for (auto& o : outbox_) isend(o.rank, o.tag, o.body);
-  outbox_.clear();
+  flush_outbox();
   if (shared_) {
     pump();
     hand_off(hold);
@@ -227,23 +232,13 @@ bool mpi_port::settle(std::chrono::milliseconds bound) {
   // First this rank's sends complete (a large one needs its receiver, which drains meanwhile);
   // then the barrier: once it is met, no rank has anything in flight.
   std::lock_guard<std::mutex> hold(lock_);
-  for (auto& o : outbox_) isend(o.rank, o.tag, o.body);
-  outbox_.clear();
+  flush_outbox();
   MPI_Request barrier = MPI_REQUEST_NULL;
   const auto deadline = std::chrono::steady_clock::now() + bound;
   std::chrono::microseconds backoff(2);
   while (std::chrono::steady_clock::now() < deadline) {
     progress();
-    for (;;) {
-      int flag = 0;
-      MPI_Status st;
-      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, &st);
-      if (!flag) break;
-      int count = 0;
-      MPI_Get_count(&st, MPI_BYTE, &count);
-      bytes discard(static_cast<std::size_t>(count));
-      MPI_Recv(discard.data(), count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm_,
-               MPI_STATUS_IGNORE);
+    while (receive_any()) {
     }
     if (sends_.empty() && barrier == MPI_REQUEST_NULL) MPI_Ibarrier(comm_, &barrier);
     if (barrier != MPI_REQUEST_NULL) {

@@ -113,7 +113,16 @@ class mpi_port {
   };
   void hand_off(std::unique_lock<std::mutex>& hold);
   int slot_of(int task) const;
-  void pump();  // the lock held, on a thread that may call MPI
+  struct incoming {
+    int source;
+    int tag;
+    bytes payload;
+  };
+  // The lock held, on a thread that may call MPI: the master's sends out; the next message of
+  // any rank, if one has come; everything that has come, sorted into the inboxes.
+  void flush_outbox();
+  std::optional<incoming> receive_any();
+  void pump();
   void progress();
   void isend(int rank, int tag, const std::shared_ptr<const bytes>& body);
   MPI_Comm comm_;
