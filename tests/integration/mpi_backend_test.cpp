@@ -118,12 +118,16 @@ std::vector<mpi_case> mpi_cases() {
   return v;
 }
 
-std::string mpi_case_name(const ::testing::TestParamInfo<mpi_case>& info) {
-  const auto& [app, strategy, procs] = info.param;
-  std::string s = strategy;
+// A policy's name as a test's name may spell it: "CSS:4" as CSS_4, "AUTO-ALL" as AUTO_ALL.
+std::string policy_test_name(std::string s) {
   for (char& c : s)
     if (c == ':' || c == '-') c = '_';
-  return app + "_" + s + "_P" + std::to_string(procs);
+  return s;
+}
+
+std::string mpi_case_name(const ::testing::TestParamInfo<mpi_case>& info) {
+  const auto& [app, strategy, procs] = info.param;
+  return app + "_" + policy_test_name(strategy) + "_P" + std::to_string(procs);
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, MpiRuns, ::testing::ValuesIn(mpi_cases()), mpi_case_name);
@@ -163,9 +167,9 @@ class MpiMasterComputes : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MpiMasterComputes, EveryRankComputesAndTheLoopIsVerified) {
   auto r = mpi_testing::run_mpi(
-      3, {std::string(DLB_APPS_DIR) + "/synthetic", "--backend", "mpi", "--master-rank",
-          "computes", "--clock", "native", "--strategy", GetParam(), "--iterations", "240",
-          "--work-ms", "0.3", "--ml", "0", "--quiet"});
+      3, {std::string(DLB_APPS_DIR) + "/synthetic", "--backend", "mpi", "--master-rank", "computes",
+          "--clock", "native", "--strategy", GetParam(), "--iterations", "240", "--work-ms", "0.3",
+          "--ml", "0", "--quiet"});
   ASSERT_FALSE(r.timed_out) << r.err;
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   auto res = fields_of(r.out, "RESULT ");
@@ -182,16 +186,13 @@ TEST_P(MpiMasterComputes, EveryRankComputesAndTheLoopIsVerified) {
 
 std::vector<std::string> computes_policies() {
   if (DLB_SANITIZED) return {"GDDLB", "SS", "AUTO-ALL"};
-  return {"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO",  "ADAPTIVE",
-          "SS",   "CSS:4", "GSS",   "TSS",   "FAC2",  "AWF",   "AUTO-ALL"};
+  return {"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO", "ADAPTIVE",
+          "SS",   "CSS:4", "GSS",   "TSS",   "FAC2",  "AWF",  "AUTO-ALL"};
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, MpiMasterComputes, ::testing::ValuesIn(computes_policies()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string s = info.param;
-                           for (char& c : s)
-                             if (c == ':' || c == '-') c = '_';
-                           return s;
+                           return policy_test_name(info.param);
                          });
 
 // A lost rank (fault injected at a point of the run's progress): the master names it, the job
