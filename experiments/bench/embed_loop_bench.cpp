@@ -13,9 +13,6 @@
 //                reduced by the program
 //   dlbd:POLICY  the same with a dedicated master (master_rank::dedicated: rank 0 computes nothing)
 //
-// DLB_BENCH_THREADS=serialized: MPI_Init_thread(MPI_THREAD_SERIALIZED) instead of MPI_Init, so
-// that the master's thread on rank 0 may call MPI itself (mpi_port.hpp).
-//
 // Loops (every one computes a checksum that every way must reproduce):
 //   linear       iteration i busy for base * (1 + 4 i / (n - 1)) seconds (1x to 5x)
 //   balanced     every iteration busy for base seconds
@@ -180,13 +177,7 @@ double run_dlb(const loop_kind& k, const std::string& policy, dlb::mpi::master_r
 }  // namespace
 
 int main(int argc, char** argv) {
-  const char* threads = std::getenv("DLB_BENCH_THREADS");
-  if (threads && std::string(threads) == "serialized") {
-    int provided = 0;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
-  } else {
-    MPI_Init(&argc, &argv);
-  }
+  MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -5,15 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <mutex>
-#include <thread>
 
 #include "dlb/runtime/clocks.hpp"
 #include "dlb/runtime/network.hpp"
+#include "fiber.hpp"
 
 namespace dlb::mpi_detail {
 
@@ -95,10 +93,10 @@ void fit_to_job(const launch_spec& spec, options& opts, run_params& params,
   const int size = static_cast<int>(hosts.size());
   const rank_layout layout{size, params.master_computes};
   const std::string run = "mpirun -np P+1 " + spec.name + " --backend mpi ...";
-  if (size < 2)
+  if (size < 2 && !params.master_computes)
     throw usage_error(
-        "option --backend mpi: the job has 1 MPI rank; it needs the master and at "
-        "least one slave: " +
+        "option --backend mpi: the job has 1 MPI rank; with a dedicated master it needs at "
+        "least one slave besides: " +
         run);
   if (params.master_computes && params.emulated)
     throw usage_error(
@@ -223,14 +221,8 @@ void job::make_tasks(const launch_spec& spec, options opts, run_params params,
     task_hosts.push_back(hosts[static_cast<std::size_t>(layout.rank_of(t))]);
   port_ = std::make_unique<mpi_port>(comm_, rank_, layout, watch_);
   const std::vector<int> tasks = layout.tasks_on(rank_);
-  report_sink report = spec.report;
+  const report_sink& report = spec.report;
   if (tasks.size() > 1) {
-    // The master's part reports from its own thread: one line at a time.
-    auto lock = std::make_shared<std::mutex>();
-    report = [lock, inner = report_of(spec)](report_kind k, const std::string& line) {
-      std::lock_guard<std::mutex> hold(*lock);
-      inner(k, line);
-    };
     run_params worker_params = params;
     worker_transport_ = std::make_unique<mpi_transport>(*port_, tasks[1], task_hosts);
     worker_clock_ = detail::make_clock(worker_params, tasks[1], epoch_ns);
@@ -261,9 +253,7 @@ std::string what_of(const std::exception_ptr& e) {
 job::outcome job::run_colocated(const std::function<void(dlb::runtime&)>& master,
                                 const std::function<void(dlb::runtime&)>& worker) {
   outcome out;
-  std::atomic<bool> done{false};
-  std::thread balancer([&] {
-    port_->master_started();
+  fiber balancer([&] {
     try {
       master(*rt_);
     } catch (...) {
@@ -272,17 +262,16 @@ job::outcome job::run_colocated(const std::function<void(dlb::runtime&)>& master
       // (abort never throws).
       rt_->abort(what_of(out.master));
     }
-    done = true;
-    port_->master_ended();
   });
+  port_->attach_master(&balancer);
   try {
     worker(*worker_rt_);
   } catch (...) {
     out.worker = std::current_exception();
     worker_rt_->abort(what_of(out.worker));  // the master, waiting for this slave, learns why
   }
-  port_->serve_until([&] { return done.load(); });
-  balancer.join();
+  port_->serve_master();
+  port_->attach_master(nullptr);
   return out;
 }
 

@@ -6,7 +6,7 @@
 // Every rank of the communicator constructs one (SPMD): rank 0 is the master, ranks 1..P the
 // slaves; or, when the master computes (--master-rank computes, run_params::master_computes),
 // every rank a worker: ranks 1..P-1 slaves 1..P-1 and rank 0 both the master and slave P
-// (mpi_port.hpp), the master's part on a thread of the library (run_colocated). The run's messages
+// (mpi_port.hpp), the master's part a fiber on the program's thread (run_colocated). The run's messages
 // go over a duplicate of the communicator (MPI_Comm_dup), so that the program's own messages and
 // collectives on it never meet the library's. What the ranks share is set up here and broadcast on
 // that duplicate: the exit watch's address (exit_watch.hpp), the emulated medium's shared segment
@@ -46,9 +46,9 @@ class job {
   // Rank 0 when the master computes: slave P's runtime, on the program's thread (null otherwise).
   dlb::runtime* worker() { return worker_rt_.get(); }
   int rank() const { return rank_; }
-  // Rank 0 when the master computes: `master` on a thread of the library while the calling
-  // thread runs `worker` and then carries MPI for the master until it is done. Each returns
-  // what it threw (null if nothing).
+  // Rank 0 when the master computes: the calling thread runs `worker`, resuming `master` (a
+  // fiber: fiber.hpp) whenever its polls find the master something to do, and then serves the
+  // master until it is done. Each returns what it threw (null if nothing).
   struct outcome {
     std::exception_ptr master, worker;
   };

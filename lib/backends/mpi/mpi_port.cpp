@@ -34,9 +34,7 @@ mpi_port::mpi_port(MPI_Comm comm, int rank, rank_layout layout, exit_watch& watc
       layout_(layout),
       exits_(watch),
       tasks_(layout.tasks_on(rank)),
-      inbox_(tasks_.size()) {
-  shared_ = tasks_.size() > 1;
-}
+      inbox_(tasks_.size()) {}
 
 mpi_port::~mpi_port() {
   // Sends still pending here belong to a failed run. Under run_app MPI_Abort ends the job; inside
@@ -45,8 +43,6 @@ mpi_port::~mpi_port() {
   // under MPI's feet. First a bounded moment for them to complete: a failing rank's last message
   // (its abort, which says why) must be on its way before its exit watch closes, or the others
   // would learn only that it exited.
-  std::lock_guard<std::mutex> hold(lock_);
-  flush_outbox();
   const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(250);
   progress();
   while (!sends_.empty() && std::chrono::steady_clock::now() < until) {
@@ -74,42 +70,24 @@ void mpi_port::progress() {
   });
 }
 
-void mpi_port::isend(int rank, int tag, const std::shared_ptr<const bytes>& body) {
-  auto p = std::make_unique<pending>();
-  p->body = body;
-  MPI_Isend(body->data(), static_cast<int>(body->size()), MPI_BYTE, rank, tag, comm_, &p->request);
-  sends_.push_back(std::move(p));
-}
-
 void mpi_port::send(int from, int to, int tag, const std::shared_ptr<const bytes>& body) {
   const int rank = layout_.rank_of(to);
-  std::unique_lock<std::mutex> hold(lock_);
   if (rank == rank_) {
     envelope e;
     e.from = from;
     e.tag = tag;
     e.payload = *body;
     inbox_[static_cast<std::size_t>(slot_of(to))].push_back(std::move(e));
-    hold.unlock();
-    arrived_.notify_all();
     return;
   }
   const int second = layout_.ranks;  // slave P, rank 0's second task under master_computes
   const int wire = wire_tag(tag, layout_.master_computes && from == second,
                             layout_.master_computes && to == second);
-  if (carries()) {
-    progress();
-    isend(rank, wire, body);
-    return;
-  }
-  outbox_.push_back({rank, wire, body});
-  hold.unlock();
-  arrived_.notify_all();  // the carrier, if it is pausing
-}
-
-void mpi_port::flush_outbox() {
-  for (auto& o : outbox_) isend(o.rank, o.tag, o.body);
-  outbox_.clear();
+  progress();
+  auto p = std::make_unique<pending>();
+  p->body = body;
+  MPI_Isend(body->data(), static_cast<int>(body->size()), MPI_BYTE, rank, wire, comm_, &p->request);
+  sends_.push_back(std::move(p));
 }
 
 std::optional<mpi_port::incoming> mpi_port::receive_any() {
@@ -125,9 +103,7 @@ std::optional<mpi_port::incoming> mpi_port::receive_any() {
 }
 
 void mpi_port::pump() {
-  flush_outbox();
   progress();
-  bool received = false;
   while (auto in = receive_any()) {
     envelope e;
     const wire_parts w = parse_wire_tag(in->tag);
@@ -137,102 +113,72 @@ void mpi_port::pump() {
     const std::size_t slot = w.to_second ? 1 : 0;
     if (slot >= inbox_.size()) continue;  // not a task of this rank: never sent so
     inbox_[slot].push_back(std::move(e));
-    received = true;
-    if (!shared_) break;  // one task: one message at a time, as it asks
+    if (inbox_.size() == 1) break;  // one task: one message at a time, as it asks
   }
-  if (received && shared_) arrived_.notify_all();  // the other task may be waiting for it
 }
 
-void mpi_port::hand_off(std::unique_lock<std::mutex>& hold) {
-  if (!shared_ || inbox_[0].empty() || master_gone_) return;
-  // The master has messages: it answers now, between this slave's iterations, and its answers
-  // go out before the slave goes on (bounded: a master busy longer sends at the next poll).
-  arrived_.notify_all();
-  arrived_.wait_for(hold, std::chrono::milliseconds(2),
-                    [&] { return master_gone_ || (master_idle_ && inbox_[0].empty()); });
-  flush_outbox();
+void mpi_port::run_master_if_due() {
+  if (master_ == nullptr || master_->inside() || master_->finished()) return;
+  if (inbox_[0].empty() && std::chrono::steady_clock::now() < master_due_) return;
+  master_->resume();
 }
 
-std::optional<envelope> mpi_port::take(int me) {
-  std::unique_lock<std::mutex> hold(lock_);
-  const int slot = me < 0 ? -1 : slot_of(me);
-  if (slot >= 0 && !inbox_[static_cast<std::size_t>(slot)].empty()) {
-    envelope e = std::move(inbox_[static_cast<std::size_t>(slot)].front());
-    inbox_[static_cast<std::size_t>(slot)].pop_front();
-    return e;
-  }
-  if (carries()) {
-    pump();
-    hand_off(hold);
-  }
+std::optional<envelope> mpi_port::pop(int slot) {
   if (slot < 0 || inbox_[static_cast<std::size_t>(slot)].empty()) return std::nullopt;
-  envelope e = std::move(inbox_[static_cast<std::size_t>(slot)].front());
-  inbox_[static_cast<std::size_t>(slot)].pop_front();
+  auto& box = inbox_[static_cast<std::size_t>(slot)];
+  envelope e = std::move(box.front());
+  box.pop_front();
   return e;
 }
 
+std::optional<envelope> mpi_port::take(int me) {
+  const int slot = me < 0 ? -1 : slot_of(me);
+  if (auto e = pop(slot)) return e;
+  pump();
+  run_master_if_due();
+  return pop(slot);
+}
+
 bool mpi_port::waiting(int me) {
-  std::unique_lock<std::mutex> hold(lock_);
   const auto slot = static_cast<std::size_t>(slot_of(me));
   if (!inbox_[slot].empty()) return true;
-  if (!carries()) return false;
-  progress();
-  flush_outbox();
-  if (shared_) {
+  if (inbox_.size() > 1) {
     pump();
-    hand_off(hold);
+    run_master_if_due();
     return !inbox_[slot].empty();
   }
+  progress();
   int flag = 0;
   MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE);
   return flag != 0;
 }
 
 void mpi_port::pause(int me, std::chrono::microseconds d) {
-  if (!shared_) {
-    sleep_for(d);
+  const auto now = std::chrono::steady_clock::now();
+  if (hands_back()) {  // the master: the thread back to its slave until a message or `d`
+    master_due_ = now + d;
+    master_->yield();
     return;
   }
-  std::unique_lock<std::mutex> hold(lock_);
-  const int slot = me < 0 ? -1 : slot_of(me);
-  const bool carrier = carries();
-  if (!carrier) {
-    master_idle_ = true;
-    arrived_.notify_all();  // the carrier may be handing off to it
+  if (master_ != nullptr && !master_->finished()) {
+    run_master_if_due();
+    const int slot = me < 0 ? -1 : slot_of(me);
+    if (slot >= 0 && !inbox_[static_cast<std::size_t>(slot)].empty()) return;
+    d = std::min(d, std::chrono::duration_cast<std::chrono::microseconds>(master_due_ - now));
   }
-  arrived_.wait_for(hold, d, [&] {
-    return (slot >= 0 && !inbox_[static_cast<std::size_t>(slot)].empty()) ||
-           (carrier && !outbox_.empty());
-  });
-  if (!carrier) master_idle_ = false;
+  sleep_for(d);
 }
 
-void mpi_port::master_ended() {
-  {
-    std::lock_guard<std::mutex> hold(lock_);
-    master_gone_ = true;
-    master_thread_ = std::thread::id();
+void mpi_port::serve_master() {
+  while (master_ != nullptr && !master_->finished()) {
+    take(-1);
+    pause(-1, std::chrono::microseconds(200));
   }
-  arrived_.notify_all();
-}
-
-void mpi_port::master_started() {
-  std::lock_guard<std::mutex> hold(lock_);
-  master_thread_ = std::this_thread::get_id();
-  master_gone_ = false;
-  master_idle_ = false;
-}
-
-std::optional<int> mpi_port::exited() {
-  std::lock_guard<std::mutex> hold(lock_);
-  return exits_.exited();
 }
 
 bool mpi_port::settle(std::chrono::milliseconds bound) {
   // First this rank's sends complete (a large one needs its receiver, which drains meanwhile);
   // then the barrier: once it is met, no rank has anything in flight.
-  std::lock_guard<std::mutex> hold(lock_);
-  flush_outbox();
   MPI_Request barrier = MPI_REQUEST_NULL;
   const auto deadline = std::chrono::steady_clock::now() + bound;
   std::chrono::microseconds backoff(2);

@@ -89,9 +89,10 @@ std::optional<envelope> mpi_transport::receive(std::chrono::microseconds bound) 
                       "mpirun's message names it");
     const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - now);
     if (left.count() <= 0) return std::nullopt;
-    if (!port_.carries()) {
-      // The master's thread on a rank whose master computes: nothing to poll, the carrier
-      // brings its messages (mpi_port.hpp); it sleeps until one comes.
+    if (port_.hands_back()) {
+      // The master's fiber on a rank whose master computes: the thread back to rank 0's slave,
+      // whose polls resume it when a message comes (mpi_port.hpp), or after at most a
+      // millisecond so that it sees exits and its own deadlines.
       port_.pause(task_, std::min(left, std::chrono::microseconds(1000)));
       continue;
     }
