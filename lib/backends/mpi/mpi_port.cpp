@@ -1,6 +1,7 @@
 // mpi_port.cpp: one MPI rank's side of a run, shared by its tasks (mpi_port.hpp).
 #include "mpi_port.hpp"
 
+#include <sched.h>
 #include <time.h>
 
 #include <algorithm>
@@ -170,9 +171,23 @@ void mpi_port::pause(int me, std::chrono::microseconds d) {
 }
 
 void mpi_port::serve_master() {
+  // The other ranks' last requests are due soon: polls without pause first, then yields the
+  // processor, then sleeps between polls, as a waiting receive does (core::next_wait_step).
+  using std::chrono::microseconds;
+  const core::wait_pacing pacing;
+  const auto start = std::chrono::steady_clock::now();
+  microseconds slept(0);
   while (master_ != nullptr && !master_->finished()) {
     take(-1);
-    pause(-1, std::chrono::microseconds(200));
+    const auto waited =
+        std::chrono::duration_cast<microseconds>(std::chrono::steady_clock::now() - start);
+    const core::wait_step step = core::next_wait_step(waited, slept, pacing);
+    if (step.what == core::wait_step::kind::yield) {
+      sched_yield();
+    } else if (step.what == core::wait_step::kind::sleep) {
+      slept = step.sleep;
+      pause(-1, step.sleep);
+    }
   }
 }
 

@@ -28,6 +28,7 @@
 #include <optional>
 #include <vector>
 
+#include "dlb/core/poll_pacing.hpp"
 #include "dlb/runtime/seam.hpp"
 #include "exit_watch.hpp"
 #include "fiber.hpp"

@@ -4,8 +4,8 @@
 // The program owns the process and MPI: it calls MPI_Init and MPI_Finalize, and hands the
 // library a communicator, the world or a part of it. Every rank of that communicator constructs
 // one session (SPMD, as started by mpirun or srun). Every rank computes: rank 0 is also the
-// master, whose part runs on a thread of the library that makes no MPI call (master_rank;
-// master_rank::dedicated: the paper's master, which only balances). Between the session's
+// master, whose part the library runs between rank 0's iterations, on the program's thread
+// (master_rank; master_rank::dedicated: the paper's master, which only balances). Between the session's
 // construction and finish() the program runs balanced loops on it; before and after, and on the
 // ranks outside the communicator all along, it uses MPI as it likes. The library's messages go over
 // its own duplicate of the communicator, so they never meet the program's. A failure is a
@@ -40,9 +40,9 @@ namespace dlb::mpi {
 // Whether rank 0, the master, also computes a share of the iterations.
 enum class master_rank {
   // Every rank a worker: np ranks run np slaves, rank 0 the master and slave P at once; the
-  // master's part (profiles, decisions, chunk answers) runs on a thread of the library that
-  // makes no MPI call unless the program initialized MPI with MPI_THREAD_SERIALIZED or more,
-  // and answers between the iterations of rank 0's own share (native clock only).
+  // master's part (profiles, decisions, chunk answers) runs on the program's thread, between the
+  // iterations of rank 0's own share and while it waits (no thread of the library; MPI is
+  // called from the program's thread only; native clock only).
   computes,
   // The paper's layout: rank 0 balances only, np ranks run np-1 slaves.
   dedicated
