@@ -186,12 +186,13 @@ run_stats session::parallel_for(const loop_spec& loop, const std::vector<array_r
   }
 }
 
-// Rank 0 of a session whose master computes: the master's part on the library's thread, slave
-// P's (the program's body) on this one. What the body threw comes first; then the master's
-// failure (another rank's, told to the master). Both use the program's arrays: the scatter
-// reaches slave P last, so the master has read every input it sends before P writes its own
-// share; afterwards the two touch disjoint slices (the master reads only inputs of iterations
-// it has not handed out, and writes the outputs at the gather, once every slave is done).
+// Rank 0 of a session whose master computes: the master's part a fiber that slave P (the
+// program's body) resumes between its iterations, both on this thread (mpi_port.hpp). What the
+// body threw comes first; then the master's failure (another rank's, told to the master). Both
+// use the program's arrays: the scatter reaches slave P last, so the master has read every input
+// it sends before P writes its own share; afterwards the two touch disjoint slices (the master
+// reads only inputs of iterations it has not handed out, and writes the outputs at the gather,
+// once every slave is done).
 run_stats session::colocated(const loop_spec& loop, const std::vector<array_ref>& arrays,
                              const std::function<void(std::int64_t)>& body, bool& body_threw) {
   run_stats stats;
