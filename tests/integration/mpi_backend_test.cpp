@@ -184,6 +184,21 @@ TEST_P(MpiMasterComputes, EveryRankComputesAndTheLoopIsVerified) {
   EXPECT_TRUE(none_left(r.marker)) << "a rank of the job is still alive";
 }
 
+// One rank: the master and slave 1 on it, every message between them in memory.
+TEST(MpiMasterComputesAlone, OneRankIsTheMasterAndSlaveOne) {
+  auto r = mpi_testing::run_mpi(
+      1, {std::string(DLB_APPS_DIR) + "/synthetic", "--backend", "mpi", "--master-rank", "computes",
+          "--clock", "native", "--strategy", "FAC2", "--iterations", "240", "--work-ms", "0.1",
+          "--ml", "0", "--quiet"});
+  ASSERT_FALSE(r.timed_out) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto res = fields_of(r.out, "RESULT ");
+  EXPECT_EQ(res["wrong"], "0") << r.out;
+  EXPECT_EQ(res["P"], "1") << r.out;
+  EXPECT_NE(r.out.find("SLAVE s=1 group=0 done=240"), std::string::npos) << r.out;
+  EXPECT_TRUE(none_left(r.marker)) << "a rank of the job is still alive";
+}
+
 std::vector<std::string> computes_policies() {
   if (DLB_SANITIZED) return {"GDDLB", "SS", "AUTO-ALL"};
   return {"NONE", "GCDLB", "GDDLB", "LCDLB", "LDDLB", "AUTO", "ADAPTIVE",
