@@ -1,5 +1,5 @@
 // adaptive.cpp: ADAPTIVE's parts of a slave and of the model (beyond the paper;
-// lib/README.md, "ADAPTIVE"). A run under ADAPTIVE is a sequence of commitments. Each
+// docs/design/policies.md, "ADAPTIVE"). A run under ADAPTIVE is a sequence of commitments. Each
 // re-selection synchronization (epoch 2s) is AUTO's first one: global and centralized, the
 // master gathers every active slave's profile, runs the cost model on what remains and commits to
 // a strategy (customized_runner.cpp). The committed strategy runs its own protocol for its next

@@ -1,4 +1,4 @@
-// auto_all.cpp: AUTO-ALL's parts of the master and of a slave (beyond the paper; lib/README.md,
+// auto_all.cpp: AUTO-ALL's parts of the master and of a slave (beyond the paper; docs/design/policies.md,
 // "AUTO-ALL"). At the loop's first synchronization (the master's own: global, centralized) the
 // master predicts the loop's time under every candidate (--candidates) and commits to the
 // fastest (or to --auto-force's):

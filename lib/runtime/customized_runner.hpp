@@ -3,7 +3,7 @@
 // AUTO-ALL: its candidates; ADAPTIVE: the rows again at every re-selection) and the chooser of
 // its mode (chooser.hpp), and owns what follows a choice: the commitment at the master's own
 // first synchronization (a row: the balancer's commitment; ADAPTIVE: its first re-selection; a
-// chunk rule: the hand-over to the self scheduler), and ADAPTIVE's re-selections (lib/README.md,
+// chunk rule: the hand-over to the self scheduler), and ADAPTIVE's re-selections (docs/design/policies.md,
 // "ADAPTIVE"): global synchronizations at epochs 2s whose commitments name the row that runs the
 // group's next synchronization, at 2s + 1.
 #pragma once

@@ -163,7 +163,7 @@ const run_option kRunOptions[] = {
       "among --candidates); or a loop self-scheduling rule: SS, CSS:k (chunks of k), GSS, "
       "TSS, FAC2, AWF, FSC (fixed size chunking), MFSC (FSC with FAC2's number of chunks), WF "
       "(weighted factoring by --speeds), AWF-B, AWF-C, AWF-D, AWF-E (AWF's weights from the "
-      "chunks' times, per batch or per chunk) or AF (adaptive factoring); lib/README.md"},
+      "chunks' times, per batch or per chunk) or AF (adaptive factoring); docs/design/policies.md"},
      [](const options& o, run_params& p) {
        try {
          p.policy = core::parse_policy(o.str("strategy"));
@@ -266,11 +266,11 @@ const run_option kNetworkOptions[] = {
      nullptr},
     {{"send-overhead", "",
       "read with --network: o_s, the sender's CPU per message, as a fraction of L (default 0.4; "
-      "lib/README.md)"},
+      "docs/design/clocks.md)"},
      nullptr},
     {{"recv-overhead", "",
       "read with --network: o_r, the receiver's CPU per message, as a fraction of L (default "
-      "0.4; lib/README.md)"},
+      "0.4; docs/design/clocks.md)"},
      nullptr},
     {{"header-bytes", "",
       "read with --network: h, bytes on the wire per message besides the payload (default 98)"},
@@ -279,7 +279,7 @@ const run_option kNetworkOptions[] = {
       "read with --network: the share of a byte's end-to-end time 1/B spent on the wire, the "
       "rest on the hosts' CPU (packing, unpacking, half each) (default 0.768 = 0.96/1.25: the "
       "paper's end-to-end B over 10 Mb/s Ethernet's 1.25 MB/s; 1: every byte on the wire; "
-      "lib/README.md, \"Broadcasts\")"},
+      "docs/design/protocol.md, \"Broadcasts\")"},
      nullptr},
     {{"network-file", "",
       "read with --network: network description file (medium, latency_us, bandwidth_MBps, "
@@ -332,7 +332,7 @@ const run_option kBalancerOptions[] = {
              {"master-group",
               "every slave's profile to the master, which decides within the strategy's groups"},
              {"master-global", "the master decides over all P slaves"}},
-            "; lib/README.md, \"The first synchronization\""),
+            "; docs/design/protocol.md, \"The first synchronization\""),
      [](const options& o, run_params& p) {
        p.first_sync = *parse_first_sync(o.str("first-sync"));
      }},
@@ -366,7 +366,7 @@ const run_option kFailureOptions[] = {
     {choice("on-loss", "abort", "when a slave is lost: ",
             {{"abort", "the run fails naming it"},
              {"recover",
-              "the survivors compute its unfinished iterations; lib/README.md, \"When a "
+              "the survivors compute its unfinished iterations; docs/design/recovery.md, \"When a "
               "workstation is lost\""}}),
      [](const options& o, run_params& p) { p.recover = o.str("on-loss") == "recover"; }},
     {{"kill-slave", "0",
@@ -424,9 +424,14 @@ const run_option kOtherOptions[] = {
 constexpr std::span<const run_option> kOptionGroups[] = {
     kRunOptions, kNetworkOptions, kBalancerOptions, kFailureOptions, kOtherOptions};
 
-// What a message says of a refused combination: the option, what it needs, where it is told.
-[[noreturn]] void refuse(const std::string& what, const char* section) {
-  throw usage_error(what + " (lib/README.md, \"" + section + "\")");
+// What a message says of a refused combination: the option, what it needs, where it is told
+// (a section of a page of docs/design/).
+struct told_in {
+  const char* page;
+  const char* section;
+};
+[[noreturn]] void refuse(const std::string& what, told_in where) {
+  throw usage_error(what + " (docs/design/" + where.page + ", \"" + where.section + "\")");
 }
 
 // The option combinations a run cannot have, derived from the backend's capability columns
@@ -437,9 +442,10 @@ void refuse_combinations(const options& o, const run_params& p) {
   const auto caps = core::capabilities_of(p.policy, p.policy.candidates(), p.policy.forced());
   const std::string strategy = "--strategy " + o.str("strategy");
   const bool auto_all = p.policy.is(core::customized_mode::auto_all);
-  const char* doc = auto_all                                       ? "AUTO-ALL"
-                    : p.policy.is(core::customized_mode::adaptive) ? "ADAPTIVE"
-                                                                   : "When a workstation is lost";
+  const told_in doc = auto_all ? told_in{"policies.md", "AUTO-ALL"}
+                      : p.policy.is(core::customized_mode::adaptive)
+                          ? told_in{"policies.md", "ADAPTIVE"}
+                          : told_in{"recovery.md", "When a workstation is lost"};
   if (p.recover && !caps.survives_loss)
     refuse("option --on-loss recover does not work with " + strategy +
                (auto_all ? ", which may commit to a policy that does not survive a lost slave"
@@ -456,7 +462,7 @@ void refuse_combinations(const options& o, const run_params& p) {
   // lost slave's work after such moves is not handled.
   if (p.recover && p.first_sync == first_sync_owner::master_global)
     refuse("option --on-loss recover does not work with --first-sync master-global",
-           "The first synchronization");
+           {"protocol.md", "The first synchronization"});
 }
 
 }  // namespace

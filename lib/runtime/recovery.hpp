@@ -1,5 +1,5 @@
 // recovery.hpp (internal): --on-loss recover as one object per side of a loop, with a hook at
-// each point of the loop where a loss matters (lib/README.md and docs/design/recovery.md, "When a
+// each point of the loop where a loss matters (docs/design/recovery.md, "When a
 // workstation is lost"). The sessions call the hooks; under --on-loss abort (recovery off) every
 // hook does what the loop does without recovery, so no routine tests the option itself.
 //
