@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "chooser.hpp"
 #include "dlb/core/auto_all.hpp"
 #include "dlb/core/chunks.hpp"
 #include "dlb/core/cost_model.hpp"
@@ -77,12 +78,6 @@ struct self_scheduling_state {
   // and not yet reported done, and when its last request came (or its pool started).
   std::vector<core::range_list> outstanding_;
   std::vector<double> asked_at_;
-};
-
-// AUTO-ALL's commitment (auto_all.cpp): the policy, and each candidate's predicted time.
-struct auto_all_pick {
-  core::policy policy;
-  std::vector<core::candidate_time> times;
 };
 
 // One balanced loop as DLB_init resolved it, on every task.
