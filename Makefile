@@ -203,7 +203,7 @@ agreement-mpi: build
 bench-embed: build
 	bash scripts/embed-bench
 
-# The MPI transport vs raw MPI ping-pong (Google Benchmark, two ranks); table in lib/README.md.
+# The MPI transport vs raw MPI ping-pong (Google Benchmark, two ranks); table in docs/design/backends.md.
 bench-mpi: build
 	@if [ "$$(id -u)" = 0 ] && [ -z "$$OMPI_ALLOW_RUN_AS_ROOT" ]; then echo "notice: running as root: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 set for this job"; fi
 	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 \

@@ -25,7 +25,7 @@ namespace apps::common {
 // dlb::task_buffer (dlb/task_buffer.hpp), a mapping of its own whose pages are resident only
 // once written or read: the pages of the slices a slave never holds cost nothing. Under
 // --backend sim every slave lives in one process, so P slaves cost their own slices, not P
-// copies (lib/README.md, "Simulated runs at scale"). (It was calloc before, whose large blocks
+// copies (docs/design/scale.md, "Simulated runs at scale"). (It was calloc before, whose large blocks
 // came from the heap under tune_malloc_for_messages' 64 MiB mmap threshold, zeroed, whenever
 // freed memory was reused.)
 class task_array {

@@ -76,7 +76,7 @@ void validate(const dlb::options& o) {
 }
 
 // Base seconds of work of iteration i, of mean `work_s` over the loop: computed on demand, so
-// that no task holds I of them (every task calls the work function, lib/README.md). The heavy
+// that no task holds I of them (every task calls the work function, docs/design/clocks.md). The heavy
 // shape's scale is one sum over the loop, made once.
 class iteration_costs {
  public:

@@ -150,7 +150,7 @@ struct scale_target_result {
 };
 scale_target_result judge(const std::vector<config_runs>& configs, const scale_target& t);
 
-// AUTO-ALL (lib/README.md, "AUTO-ALL") against every fixed policy of a configuration: each
+// AUTO-ALL (docs/design/policies.md, "AUTO-ALL") against every fixed policy of a configuration: each
 // policy measured there but NONE and AUTO-ALL itself (the paper's four, ADAPTIVE, the
 // self-scheduling baselines, AUTO), in the driver's order.
 std::vector<std::string> fixed_policies(const config_runs& c);

@@ -18,7 +18,7 @@ using sweep::parse_double;
 using sweep::split_blanks;
 using sweep::trim;
 
-// The paper's totals: every split must give back L for a 1-byte message (lib/README.md).
+// The paper's totals: every split must give back L for a 1-byte message (docs/design/clocks.md).
 constexpr double kLatencyUs = 2414.5;
 constexpr double kBandwidthBytesPerUs = 0.96;
 
@@ -169,7 +169,7 @@ const std::vector<parameter_info> kParameters{
      "--send-overhead S --recv-overhead R (fractions of L)",
      "host software overhead dominated small-message latency on Ethernet workstations of the "
      "period (Keeton, Anderson, Patterson, Hot Interconnects 1995); PVM's default route crosses "
-     "a daemon on each host; send and receive paths mirror each other (lib/README.md)",
+     "a daemon on each host; send and receive paths mirror each other (docs/design/clocks.md)",
      true,
      0,
      1,
@@ -215,7 +215,7 @@ const std::vector<parameter_info> kParameters{
      "section 1.4.2: the master (pseudo-master in the distributed schemes) 'is responsible only "
      "for the first synchronization', and DLB_master_sync 'handles the first synchronization' "
      "in every scheme; deciding within the strategy's groups, as the local schemes are defined "
-     "and modelled (sections 1.2.1, 1.3.2; lib/README.md)",
+     "and modelled (sections 1.2.1, 1.3.2; docs/design/protocol.md)",
      false,
      0,
      0,
@@ -224,7 +224,7 @@ const std::vector<parameter_info> kParameters{
      "mcast",
      "--broadcast",
      "the profiles are 'broadcast' (sections 1.2.1-1.2.2), and PVM 3's broadcast is pvm_mcast: "
-     "one send by the task, one copy per destination host (lib/README.md, \"Broadcasts\")",
+     "one send by the task, one copy per destination host (docs/design/protocol.md, \"Broadcasts\")",
      false,
      0,
      0,

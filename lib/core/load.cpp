@@ -28,12 +28,11 @@ std::int64_t constant_from(const load_function& load, std::size_t slave) {
       {static_cast<std::int64_t>(load.table[slave].size()) - 1, load.unloaded_blocks, 0});
 }
 
-// End of block k; with an infinite persistence block 0 never ends.
+}  // namespace
+
 double block_end(std::int64_t k, double persistence) {
   return static_cast<double>(k + 1) * persistence;
 }
-
-}  // namespace
 
 std::uint64_t splitmix64(std::uint64_t x) {
   std::uint64_t z = x + 0x9e3779b97f4a7c15ULL;

@@ -39,8 +39,7 @@ double oracle_makespan(const load_function& load, std::span<const double> speeds
   for (std::int64_t k = load_block(t0, load.persistence);; ++k) {
     const double rate = rate_in(k);
     if (steady >= 0 && k >= steady) return t + left / rate;
-    const double end = std::isinf(load.persistence) ? std::numeric_limits<double>::infinity()
-                                                    : static_cast<double>(k + 1) * load.persistence;
+    const double end = block_end(k, load.persistence);
     if (!(end > t)) continue;  // rounding in floor(t / tl) named the block ending at t
     const double capacity = (end - t) * rate;
     if (left <= capacity) return t + left / rate;

@@ -1,5 +1,5 @@
 // adaptive.cpp: ADAPTIVE's parts of a slave and of the model (beyond the paper;
-// lib/README.md, "ADAPTIVE"). A run under ADAPTIVE is a sequence of commitments. Each
+// docs/design/policies.md, "ADAPTIVE"). A run under ADAPTIVE is a sequence of commitments. Each
 // re-selection synchronization (epoch 2s) is AUTO's first one: global and centralized, the
 // master gathers every active slave's profile, runs the cost model on what remains and commits to
 // a strategy (customized_runner.cpp). The committed strategy runs its own protocol for its next
@@ -23,8 +23,8 @@ namespace dlb {
 void detail::slave_session::return_to_reselection() {
   enter(master_sync_protocol(popts_));  // one global group
   std::vector<bool> was_active(static_cast<std::size_t>(procs_), false);
-  for (std::size_t s = 0; s < was_active.size() && s < slave_.known_active_.size(); ++s)
-    was_active[s] = slave_.known_active_[s];
+  for (std::size_t s = 0; s < was_active.size() && s < slave_.known_active().size(); ++s)
+    was_active[s] = slave_.known_active()[s];
   join_group(0, was_active);
 }
 

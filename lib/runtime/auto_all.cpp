@@ -1,4 +1,4 @@
-// auto_all.cpp: AUTO-ALL's parts of the master and of a slave (beyond the paper; lib/README.md,
+// auto_all.cpp: AUTO-ALL's parts of the master and of a slave (beyond the paper; docs/design/policies.md,
 // "AUTO-ALL"). At the loop's first synchronization (the master's own: global, centralized) the
 // master predicts the loop's time under every candidate (--candidates) and commits to the
 // fastest (or to --auto-force's):
@@ -346,10 +346,8 @@ std::optional<core::policy> detail::master_session::choose_before_scatter(
 void detail::slave_session::become_worker() {
   // The iterations not started go back to the master's pool: the current range keeps its begin
   // (the application's loop ends it there), the rest is dropped.
-  const auto& rem = slave_.remaining_;
-  const std::int64_t at = rem.empty() ? 0 : rem.front().begin;
-  slave_.remaining_ = rem.empty() ? core::range_list{} : core::range_list{{at, at}};
-  slave_.closed_ = true;
+  slave_.work().keep_started();
+  slave_.close();
   worker_ = true;
 }
 

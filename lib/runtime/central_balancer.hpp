@@ -53,7 +53,7 @@ class central_balancer {
 
  private:
   // --on-loss recover: the same, and a lost slave's unfinished iterations computed by the
-  // survivors (lib/README.md, "When a workstation is lost").
+  // survivors (docs/design/recovery.md, "When a workstation is lost").
   void run_recovering();
   bool wanted(const delivered& d) const;
   void take_profile(const delivered& d);

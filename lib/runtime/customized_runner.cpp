@@ -16,7 +16,8 @@ customized_runner::customized_runner(core::customized p, master_session& m)
     : policy_(std::move(p)),
       m_(m),
       procs_(static_cast<std::size_t>(m.procs_)),
-      chooser_(make_chooser(m, policy_)),
+      models_(m),
+      chooser_(make_chooser(models_, policy_)),
       adaptive_(policy_.mode == core::customized_mode::adaptive) {}
 
 std::unique_ptr<policy_runner> make_runner(const core::customized& p, master_session& m) {
@@ -101,7 +102,7 @@ void customized_runner::switch_to_adaptive(central_balancer& b, const group_stat
                                            const protocol::sync_header& h) {
   adaptive_ = true;
   m_.popts_.adaptive = true;
-  chooser_ = make_chooser(m_, core::customized{core::customized_mode::adaptive});
+  chooser_ = make_chooser(models_, core::customized{core::customized_mode::adaptive});
   live_.assign(procs_, false);
   for (const auto& [p, prof] : gs.profiles) {
     live_[prof.slave] = true;

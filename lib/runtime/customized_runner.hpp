@@ -3,9 +3,9 @@
 // AUTO-ALL: its candidates; ADAPTIVE: the rows again at every re-selection) and the chooser of
 // its mode (chooser.hpp), and owns what follows a choice: the commitment at the master's own
 // first synchronization (a row: the balancer's commitment; ADAPTIVE: its first re-selection; a
-// chunk rule: the hand-over to the self scheduler), and ADAPTIVE's re-selections (lib/README.md,
-// "ADAPTIVE"): global synchronizations at epochs 2s whose commitments name the row that runs the
-// group's next synchronization, at 2s + 1.
+// chunk rule: the hand-over to the self scheduler), and ADAPTIVE's re-selections
+// (docs/design/policies.md, "ADAPTIVE"): global synchronizations at epochs 2s whose commitments
+// name the row that runs the group's next synchronization, at 2s + 1.
 #pragma once
 
 #include <array>
@@ -78,6 +78,7 @@ class customized_runner final : public policy_runner {
   core::customized policy_;
   master_session& m_;
   std::size_t procs_;
+  session_models models_;  // what the choosers see of the session
   std::unique_ptr<chooser> chooser_;
   bool adaptive_;
   int stage_ = 0;            // ADAPTIVE: re-selections committed

@@ -44,20 +44,14 @@ void no_session(const char* call, bool master_call, bool on_master) {
 context::context(runtime& rt) : rt_(rt) {}
 context::~context() = default;
 bool context::master() const { return rt_.master(); }
-bool context::more_work() const { return slave_ && slave_->slave_.more_work_; }
-std::int64_t context::start() const {
-  if (!slave_) return 0;
-  const auto& remaining = slave_->slave_.remaining_;
-  return remaining.empty() ? 0 : remaining.front().begin;
-}
-std::int64_t context::end() const {
-  if (!slave_) return 0;
-  const auto& remaining = slave_->slave_.remaining_;
-  return remaining.empty() ? 0 : remaining.front().end;
-}
-bool context::interrupt() const { return slave_ && slave_->slave_.interrupt_; }
+bool context::more_work() const { return slave_ && slave_->slave_.more_work(); }
+std::int64_t context::start() const { return slave_ ? slave_->slave_.work().current().begin : 0; }
+std::int64_t context::end() const { return slave_ ? slave_->slave_.work().current().end : 0; }
+bool context::interrupt() const { return slave_ && slave_->slave_.interrupt(); }
 const run_stats& context::stats() const { return master_ ? master_->master_.stats_ : stats_; }
-const core::range_list& context::done() const { return slave_ ? slave_->slave_.done_ : done_; }
+const core::range_list& context::done() const {
+  return slave_ ? slave_->slave_.work().done() : done_;
+}
 
 void DLB_init(context& DLB, int P, int K, const loop_spec& loop,
               std::initializer_list<DLB_array*> arrays) {
@@ -176,17 +170,25 @@ detail::master_session::master_session(runtime& rt, const core::policy& p, int P
       recovery_(rt.params().recover, P),
       runner_(make_runner(policy_, *this)) {}
 
+namespace {
+
+// Slave `rank` in its group of the groups in force at DLB_init.
+detail::slave_state in_first_group(int rank, const std::vector<std::vector<std::size_t>>& groups) {
+  const auto me = static_cast<std::size_t>(rank - 1);
+  const int g = core::group_containing(groups, me);
+  return detail::slave_state(me, g, groups[static_cast<std::size_t>(g)]);
+}
+
+}  // namespace
+
 detail::slave_session::slave_session(runtime& rt, const core::policy& p, int P, int K,
                                      const loop_spec& loop, std::vector<DLB_array*> arrays)
     : loop_session(rt, p, P, K, loop, std::move(arrays)),
+      slave_(in_first_group(rt.rank(), groups())),
       recovery_(rt.params().recover),
       worker_(std::holds_alternative<core::self_scheduled>(p.value)) {
-  slave_.me_ = static_cast<std::size_t>(rt_.rank() - 1);
-  slave_.group_ = core::group_containing(groups(), slave_.me_);
-  slave_.members_ = groups()[static_cast<std::size_t>(slave_.group_)];
-  slave_.st_.group = slave_.group_;
   // NONE has no protocol: no synchronization, ever.
-  slave_.closed_ = !first_protocol(p, popts_);
+  slave_.set_closed(!first_protocol(p, popts_));
 }
 
 std::vector<std::vector<std::size_t>> detail::loop_session::groups_for(int K) const {
@@ -259,33 +261,26 @@ void detail::slave_session::receive_scatter() {
   reader r = d.body();
   auto m = protocol::decode_scatter(r, policy_.is(core::customized_mode::auto_all));
   net_.join_loop(m.epoch);
-  slave_.remaining_ = std::move(m.ranges);
+  slave_.work().hold(std::move(m.ranges));
   // AUTO-ALL committed to a chunk rule before the scatter: this slave starts as its worker.
   if (m.commit && std::holds_alternative<core::self_scheduled>(m.commit->value)) {
     worker_ = true;
-    slave_.closed_ = true;
+    slave_.close();
   }
-  chunk_size_ = core::iteration_count(slave_.remaining_);
+  chunk_size_ = slave_.work().left();
   reader slices(m.slices);
-  detail::unpack_inputs(slices, arrays_, slave_.remaining_);
+  detail::unpack_inputs(slices, arrays_, slave_.work().remaining());
   recovery_.at_scatter(*this);
   // Who starts with work: every member's initial share is known to all (the same formula); a
   // lost slave is no member of any group's synchronizations.
   const auto initial = initial_counts();
-  const auto& members = slave_.members_;
-  slave_.active_.assign(members.size(), false);
-  for (std::size_t p = 0; p < members.size(); ++p)
-    slave_.active_[p] = initial[members[p]] > 0 && !rt_.lost(static_cast<int>(members[p]) + 1);
-  slave_.known_active_.assign(initial.size(), false);
-  for (std::size_t p = 0; p < members.size(); ++p)
-    slave_.known_active_[members[p]] = slave_.active_[p];
-  slave_.more_work_ = core::iteration_count(slave_.remaining_) > 0;
-  if (!slave_.more_work_) out_of_work();
-  slave_.st_.start = net_.clock().now();
-  slave_.sync_start_ = slave_.st_.start;
-  slave_.body_from_ = slave_.st_.start;
-  slave_.paced_ = paced_polls();
-  slave_.last_poll_ = slave_.st_.start;
+  std::vector<bool> active(initial.size());
+  for (std::size_t s = 0; s < initial.size(); ++s)
+    active[s] = initial[s] > 0 && !rt_.lost(static_cast<int>(s) + 1);
+  slave_.start_activity(active);
+  slave_.set_more_work(slave_.work().left() > 0);
+  if (!slave_.more_work()) out_of_work();
+  slave_.start_loop(net_.clock().now(), paced_polls());
 }
 
 void DLB_scatter_data(context& ctx) {
@@ -331,49 +326,40 @@ void detail::slave_session::adopt(core::scheme c, int group, const std::vector<b
     for (std::size_t m : *members)
       if (m < was_active.size()) was_active[m] = true;
   } else {
-    for (std::size_t p = 0; p < slave_.members_.size(); ++p)
-      was_active[slave_.members_[p]] = active_before[p];
+    for (std::size_t p = 0; p < slave_.members().size(); ++p)
+      was_active[slave_.members()[p]] = active_before[p];
   }
   enter(resolve_protocol(c, popts_));
   join_group(group, was_active);
 }
 
 void detail::slave_session::join_group(int group, const std::vector<bool>& was_active) {
-  slave_.group_ = group;
-  slave_.members_ = groups().at(static_cast<std::size_t>(group));
-  slave_.active_.assign(slave_.members_.size(), false);
-  for (std::size_t p = 0; p < slave_.members_.size(); ++p)
-    slave_.active_[p] = was_active[slave_.members_[p]];
-  slave_.st_.group = group;
+  slave_.join(group, groups().at(static_cast<std::size_t>(group)), was_active);
 }
 
 void detail::slave_session::finish_loop() {
-  auto& me = slave_;
-  me.st_.finish = net_.clock().now();
-  me.st_.busy += me.st_.finish - me.body_from_;
+  const double body_from = slave_.body_from();
+  slave_.finish_loop(net_.clock().now());
   if (auto* tr = states_) {
-    tr->record(me.body_from_, me.st_.finish, slave_activity::compute, loop_id_,
-               me.st_.iterations_done);
-    tr->load(rt_.params().load, me.me_, me.st_.start, me.st_.finish, loop_id_);
+    const slave_stats& st = slave_.stats();
+    tr->record(body_from, st.finish, slave_activity::compute, loop_id_, st.iterations_done);
+    tr->load(rt_.params().load, slave_.me(), st.start, st.finish, loop_id_);
   }
 }
 
 void detail::slave_session::send_gathered() {
-  if (!slave_.moved_epochs_.empty())
-    slave_.st_.redistributions = std::max<std::int64_t>(
-        slave_.st_.redistributions, static_cast<std::int64_t>(slave_.moved_epochs_.size()));
   finish_loop();
   // This slave takes part in no more synchronizations of this loop (or an earlier one): the
   // interrupts still coming for them are dropped as they arrive.
   net_.discard(messenger::match(tag::interrupt, [loop = loop_id_](const delivered& d) {
     return protocol::peek_loop(d) <= loop;
   }));
-  slave_.st_.lag = std::max(net_.clock().lag(), net_.late_delivery());
+  const slave_stats& st = slave_.final_stats(std::max(net_.clock().lag(), net_.late_delivery()));
+  const core::range_list& done = slave_.work().done();
   writer slices;
-  detail::pack_arrays(slices, arrays_, slave_.done_, detail::output_array);
-  net_.send(
-      protocol::master_rank, tag::gather,
-      protocol::encode(protocol::gather_msg{loop_id_, slave_.done_, slave_.st_, slices.data()}));
+  detail::pack_arrays(slices, arrays_, done, detail::output_array);
+  net_.send(protocol::master_rank, tag::gather,
+            protocol::encode(protocol::gather_msg{loop_id_, done, st, slices.data()}));
 }
 
 namespace {
@@ -444,7 +430,7 @@ void DLB_gather_data(context& ctx) {
   if (!ctx.master()) {
     auto& me = detail::slave_of(ctx, "DLB_gather_data");
     if (!me.recovery_.handed_in_all()) me.send_gathered();
-    context_access::done(ctx) = std::move(me.slave_.done_);
+    context_access::done(ctx) = me.slave_.work().take_done();
     context_access::slave(ctx).reset();
     return;
   }

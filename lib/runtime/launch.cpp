@@ -135,14 +135,6 @@ int run_app(int argc, char** argv, const app_spec& app, const app_body& body,
     run_params params = read_params(opts);
     if (spec.validate) spec.validate(opts);
     detail::check_run_options(opts, params);
-    if (params.backend == backend_kind::sim && !opts.str("hostfile").empty())
-      throw usage_error(
-          "option --hostfile needs --backend pvm (the simulator has no hosts to add)");
-    if (params.backend == backend_kind::mpi &&
-        (!opts.str("hostfile").empty() || opts.flag("join-vm")))
-      throw usage_error(
-          "options --hostfile and --join-vm need --backend pvm: under --backend mpi the hosts "
-          "are mpirun's (mpirun --hostfile FILE -np P+1 PROGRAM --backend mpi ...)");
     const detail::backend& b = detail::launcher_of(to_string(params.backend));
     return b.launch(spec, std::move(opts), std::move(params), body);
   } catch (const usage_error& e) {

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "chooser.hpp"
 #include "dlb/core/auto_all.hpp"
 #include "dlb/core/chunks.hpp"
 #include "dlb/core/cost_model.hpp"
@@ -43,6 +44,7 @@
 #include "dlb/runtime/strategy_table.hpp"
 #include "policy_runner.hpp"
 #include "recovery.hpp"
+#include "slave_state.hpp"
 
 namespace dlb::detail {
 
@@ -50,51 +52,6 @@ namespace dlb::detail {
 // messenger charges it (auto_all.cpp): the emulated or simulated network; under the native clock
 // the cost model's L and B (`model`); nothing on the ideal network.
 core::message_costs message_costs_of(const run_params& prm, const core::network_profile& model);
-
-// A slave's side of the loop.
-struct slave_state {
-  std::size_t me_ = 0;  // 0-based slave index
-  int group_ = 0;
-  std::vector<std::size_t> members_;
-  std::vector<bool> active_;  // per member position
-  // ADAPTIVE: per slave, active as far as this slave knows (exact for its own group's members;
-  // others may have finished since: an interrupt to them is ignored).
-  std::vector<bool> known_active_;
-  bool closed_ = false;              // balancing in this group has ended (a decision not to move)
-  std::int64_t works_received_ = 0;  // WORK messages received in this loop
-  std::map<int, int> work_got_, work_due_;  // per epoch: WORK received, and announced
-  std::set<int> moved_epochs_;  // synchronizations in which this slave shipped or got work
-  int epoch_ = 0;               // synchronizations completed in this group
-  core::range_list remaining_;  // element 0 is the range being worked through
-  core::range_list done_;
-  std::int64_t done_since_sync_ = 0;
-  double work_since_sync_ = 0.0;  // in the balancer's unit (work_cost)
-  double sync_start_ = 0.0;
-  // Time accounting (slave_stats: busy, sync, idle). body_from_: when the application's code
-  // last got control back from a DLB call (its time since then is busy: without a work
-  // function, an iteration's cost is the clock's advance from here to DLB_slave_sync).
-  // call_from_, call_busy_, call_idle_: the current call's start and what it had charged to busy
-  // and idle when it started (slave_session::begin_call, end_call).
-  double body_from_ = 0.0;
-  double call_from_ = 0.0;
-  double call_busy_ = 0.0;
-  double call_idle_ = 0.0;
-  double last_speed_ = 0.0;
-  bool more_work_ = false;
-  bool interrupt_ = false;
-  bool sync_pending_ = false;
-  slave_stats st_;
-  // Paced polls (DLB_slave_sync): under the native clock, with no tracing, no fault injected in
-  // this slave and no recovery, an iteration between polls costs a counter and a check; the
-  // messages (interrupts, instructions, work) are polled once per poll_count_ iterations, about
-  // every pacing_.target_ns (core::next_poll_count). Under the emulated clock and the simulator
-  // every iteration polls, as before, so that every decision stays the same.
-  bool paced_ = false;
-  std::int64_t poll_count_ = 1;      // iterations between the last two polls
-  std::int64_t poll_countdown_ = 1;  // iterations until the next poll
-  double last_poll_ = 0.0;           // the clock at the last poll
-  core::poll_pacing pacing_;
-};
 
 // The master's side: the results gathered, the balancer's tally, the run's statistics.
 struct master_state {
@@ -121,12 +78,6 @@ struct self_scheduling_state {
   // and not yet reported done, and when its last request came (or its pool started).
   std::vector<core::range_list> outstanding_;
   std::vector<double> asked_at_;
-};
-
-// AUTO-ALL's commitment (auto_all.cpp): the policy, and each candidate's predicted time.
-struct auto_all_pick {
-  core::policy policy;
-  std::vector<core::candidate_time> times;
 };
 
 // One balanced loop as DLB_init resolved it, on every task.
@@ -207,6 +158,13 @@ class slave_session : public loop_session {
   // customized mode committed to one. It asks the master for its next chunk.
   bool self_scheduled() const { return worker_; }
 
+  // DLB_slave_sync: the application's current iteration is done; whether it is interrupted.
+  bool iteration_done();
+  // DLB_send_interrupt: out of local work, it asks for a synchronization (or its next chunk).
+  void ask_for_work();
+  // DLB_profile_send_move_work: the synchronization it was asked to, if any.
+  void take_part();
+
   // DLB_scatter_data: this slave's first share, and who starts with work.
   void receive_scatter();
   // DLB_gather_data: its statistics and its output slices to the master.
@@ -233,10 +191,8 @@ class slave_session : public loop_session {
 
   // The slave's synchronizations (slave_sync.cpp).
   protocol::sync_header current_sync() const;
-  bool others_active() const;
-  std::vector<int> active_other_ranks() const;
   bool poll_interrupt();
-  // Whether this slave may poll by count between iterations (slave_state::paced_).
+  // Whether this slave may poll by count between iterations (poll_pacer).
   bool paced_polls() const;
   void send_interrupts();
   // One synchronization of this slave's group, under the protocol in force (proto()).
@@ -252,6 +208,8 @@ class slave_session : public loop_session {
   // Ship and receive the work the decision of synchronization `at` moves; update who is
   // active.
   void apply(const protocol::decision& d, const protocol::sync_header& at);
+  // A sender's part of it: the end of its remaining work shipped where the decision says.
+  void ship_decided(const protocol::decision& d, const protocol::sync_header& at);
   // This slave has nothing left: under abort, it leaves the loop; under recover, it hands in at
   // its next DLB_send_interrupt.
   void out_of_work();
@@ -267,9 +225,6 @@ class slave_session : public loop_session {
   // Between iterations and while waiting: the master's instructions (ship) and incoming work.
   void take_instructions_and_work();
   void ship(const protocol::instruction_msg& m);
-  // Removes the last n iterations of the remaining work (fewer if it holds fewer) and returns
-  // them in work order; the current range keeps its begin.
-  core::range_list take_from_end(std::int64_t n);
   void receive_work(const delivered& d);
   // A requester (no work left) after its profile: until its work has come or it is told none
   // comes.
@@ -280,7 +235,7 @@ class slave_session : public loop_session {
   void end_call();
   // Records [start, end] as `what` inside the current DLB call (nothing when not traced).
   void trace_in_call(double start, double end, slave_activity what) {
-    if (states_) states_->in_call(start, end, what, loop_id_, slave_.st_.iterations_done);
+    if (states_) states_->in_call(start, end, what, loop_id_, slave_.stats().iterations_done);
   }
 
   slave_state slave_;

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <initializer_list>
 #include <span>
 #include <sstream>
 #include <stdexcept>
 
+#include "backend_table.hpp"
 #include "dlb/core/auto_all.hpp"
 #include "dlb/core/heterogeneous.hpp"
 #include "dlb/runtime/network.hpp"
@@ -17,9 +19,6 @@
 namespace dlb {
 
 namespace {
-// Slaves a PVM run may have on this kind of machine; the simulator goes further.
-constexpr int kMaxPvmSlaves = 64;
-constexpr int kMaxSimSlaves = 4096;
 
 // A default value as --help prints it: 5, not 5.000000.
 std::string decimal(double x) {
@@ -46,6 +45,26 @@ std::vector<double> parse_speeds(const std::string& text, int procs) {
                       std::to_string(v.size()));
   }
   return v;
+}
+
+// A choice's value and what it means (empty: its name says it).
+struct choice_value {
+  const char* value;
+  const char* meaning = "";
+};
+
+// A choice option's spec, its values written once: the help is `lead`, then the values with
+// their meanings ("a (..), b (..) or c"), then `tail`; parse() refuses any other value.
+option_spec choice(const char* name, const char* value, const char* lead,
+                   std::initializer_list<choice_value> values, const char* tail = "") {
+  option_spec spec{name, value, lead};
+  std::vector<std::string> told;
+  for (const auto& v : values) {
+    spec.values.emplace_back(v.value);
+    told.push_back(*v.meaning ? std::string(v.value) + " (" + v.meaning + ")" : v.value);
+  }
+  spec.help += list_values(told) + tail;
+  return spec;
 }
 
 // A run's option: its spec (name, default, help, a choice's values) and what it sets in the
@@ -89,15 +108,15 @@ void set_auto_force(const options& o, run_params& p) {
 }
 
 void set_procs(const options& o, run_params& p) {
-  p.procs = static_cast<int>(o.integer("procs", 1, kMaxSimSlaves));
-  if (p.backend == backend_kind::pvm && p.procs > kMaxPvmSlaves)
-    throw usage_error("option --procs: at most " + std::to_string(kMaxPvmSlaves) +
-                      " slaves under --backend pvm (use --backend sim for more), got " +
-                      std::to_string(p.procs));
+  p.procs = static_cast<int>(o.integer("procs", 1, detail::max_slaves_of_any()));
+  if (const int most = detail::caps_of(p.backend).max_slaves; p.procs > most)
+    throw usage_error("option --procs: at most " + std::to_string(most) +
+                      " slaves under --backend " + to_string(p.backend) +
+                      " (use --backend sim for more), got " + std::to_string(p.procs));
 }
 
 void set_group(const options& o, run_params& p) {
-  const auto k = static_cast<int>(o.integer("group", 0, kMaxSimSlaves));
+  const auto k = static_cast<int>(o.integer("group", 0, detail::max_slaves_of_any()));
   if (k > p.procs)
     throw usage_error("option --group must not exceed --procs (" + std::to_string(p.procs) +
                       "), got " + std::to_string(k));
@@ -105,14 +124,6 @@ void set_group(const options& o, run_params& p) {
   // one, and every run's after-the-fact predictions); a global strategy's run still forms one
   // group of all slaves (group_size_under).
   p.group = k == 0 ? std::max(1, p.procs / paper::local_groups) : k;
-}
-
-// The clock; under the native clock the network is the real one: nothing is modelled.
-void set_clock(const options& o, run_params& p) {
-  p.emulated = o.str("clock") == "emulated";
-  if (p.backend == backend_kind::sim && !p.emulated)
-    throw usage_error(
-        "option --clock native needs --backend pvm (the simulator's time is virtual)");
 }
 
 void set_network(const options& o, run_params& p) {
@@ -142,10 +153,6 @@ void set_fault_mark(const options& o, run_params& p) {
   p.fault_mark = o.str("fault-mark");
   if (!p.fault_mark.empty() && p.fault.slave == 0)
     throw usage_error("option --fault-mark needs --kill-slave N (the slave that waits there)");
-  if (!p.fault_mark.empty() && p.backend == backend_kind::sim)
-    throw usage_error(
-        "option --fault-mark needs --backend pvm: nothing outside a simulation can end its "
-        "slave (the simulator ends it itself: leave --fault-mark out)");
 }
 
 // The policy, the slaves and their load.
@@ -156,7 +163,7 @@ const run_option kRunOptions[] = {
       "among --candidates); or a loop self-scheduling rule: SS, CSS:k (chunks of k), GSS, "
       "TSS, FAC2, AWF, FSC (fixed size chunking), MFSC (FSC with FAC2's number of chunks), WF "
       "(weighted factoring by --speeds), AWF-B, AWF-C, AWF-D, AWF-E (AWF's weights from the "
-      "chunks' times, per batch or per chunk) or AF (adaptive factoring); lib/README.md"},
+      "chunks' times, per batch or per chunk) or AF (adaptive factoring); docs/design/policies.md"},
      [](const options& o, run_params& p) {
        try {
          p.policy = core::parse_policy(o.str("strategy"));
@@ -180,29 +187,24 @@ const run_option kRunOptions[] = {
        if (!(p.prefetch < 1))
          throw usage_error("option --prefetch must be in [0, 1), got " + o.str("prefetch"));
      }},
-    {{"backend",
-      "pvm",
-      "pvm (real PVM tasks), sim (simulated workstations in virtual time, one process) or mpi "
-      "(one MPI rank per task: mpirun -np P+1 PROGRAM --backend mpi ...)",
-      {"pvm", "sim", "mpi"}},
+    {choice("backend", "pvm", "",
+            {{"pvm", "real PVM tasks"},
+             {"sim", "simulated workstations in virtual time, one process"},
+             {"mpi", "one MPI rank per task: mpirun -np P+1 PROGRAM --backend mpi ..."}}),
      [](const options& o, run_params& p) {
        const auto& b = o.str("backend");
        p.backend = b == "sim"   ? backend_kind::sim
                    : b == "mpi" ? backend_kind::mpi
                                 : backend_kind::pvm;
      }},
-    {{"master-rank",
-      "dedicated",
-      "mpi: dedicated (the master's rank balances only: np ranks run np-1 slaves, the paper's "
-      "layout) or computes (every rank a worker: np slaves, rank 0 also the master, which "
-      "answers between its own iterations; --clock native)",
-      {"dedicated", "computes"}},
+    {choice("master-rank", "dedicated", "mpi: ",
+            {{"dedicated",
+              "the master's rank balances only: np ranks run np-1 slaves, the paper's layout"},
+             {"computes",
+              "every rank a worker: np slaves, rank 0 also the master, which answers between "
+              "its own iterations; --clock native"}}),
      [](const options& o, run_params& p) {
        p.master_computes = o.str("master-rank") == "computes";
-       if (p.master_computes && p.backend != backend_kind::mpi)
-         throw usage_error(
-             "option --master-rank computes needs --backend mpi (on the other backends the "
-             "master is a task of its own; --balancer says whose workstation it shares)");
      }},
     {{"procs", "4",
       "P, the number of slaves (1..64 under pvm, 1..4096 under sim and mpi; under mpi, default: "
@@ -226,40 +228,33 @@ const run_option kRunOptions[] = {
      [](const options& o, run_params& p) {
        const double after = o.real("load-after", 0, 1e12);
        if (after > 0 && std::isfinite(p.load.persistence))
-         p.load.unloaded_blocks = static_cast<std::int64_t>(std::floor(after / p.load.persistence));
+         p.load.unloaded_blocks = core::load_block(after, p.load.persistence);
      }},
     {{"speeds", "1",
       "normalized processor speeds S_i: one value or P, comma-separated, or a mix: uniform, "
       "half2x (the second half at 2), quarter4x (the last quarter at 4), ramp (1 to 2)"},
      [](const options& o, run_params& p) { p.speeds = parse_speeds(o.str("speeds"), p.procs); }},
-    {{"initial",
-      "equal",
-      "initial distribution of a BLOCK loop: equal (the paper's chi_i(0) = I/P) or speed "
-      "(lambda_i(0) proportional to S_i)",
-      {"equal", "speed"}},
+    {choice(
+         "initial", "equal", "initial distribution of a BLOCK loop: ",
+         {{"equal", "the paper's chi_i(0) = I/P"}, {"speed", "lambda_i(0) proportional to S_i"}}),
      [](const options& o, run_params& p) { p.initial_by_speed = o.str("initial") == "speed"; }},
-    {{"groups",
-      "block",
-      "groups of the local strategies: block (K-block, the paper's) or power (groups of equal "
-      "total power S_i, for heterogeneous --speeds)",
-      {"block", "power"}},
+    {choice("groups", "block", "groups of the local strategies: ",
+            {{"block", "K-block, the paper's"},
+             {"power", "groups of equal total power S_i, for heterogeneous --speeds"}}),
      [](const options& o, run_params& p) { p.power_groups = o.str("groups") == "power"; }},
 };
 
 // The clock and the emulated network.
 const run_option kNetworkOptions[] = {
-    {{"clock",
-      "emulated",
-      "emulated (1996 workstations, dilated time) or native (real time); native: pvm and mpi "
-      "backends",
-      {"emulated", "native"}},
-     set_clock},
+    {choice("clock", "emulated", "",
+            {{"emulated", "1996 workstations, dilated time"}, {"native", "real time"}},
+            "; native: pvm and mpi backends"),
+     // Under the native clock the network is the real one: nothing is modelled (set_network).
+     [](const options& o, run_params& p) { p.emulated = o.str("clock") == "emulated"; }},
     {{"scale", "10", "emulated seconds per wall second (emulated clock)"},
      [](const options& o, run_params& p) { p.scale = o.real("scale", 1e-3, 1e6); }},
-    {{"network",
-      "ethernet1996",
-      "emulated network: ethernet1996 (shared medium), switched or ideal",
-      {"ethernet1996", "switched", "ideal"}},
+    {choice("network", "ethernet1996",
+            "emulated network: ", {{"ethernet1996", "shared medium"}, {"switched"}, {"ideal"}}),
      set_network},
     {{"latency-us", "",
       "read with --network: network latency L, microseconds: one-way time of a 1-byte message "
@@ -271,11 +266,11 @@ const run_option kNetworkOptions[] = {
      nullptr},
     {{"send-overhead", "",
       "read with --network: o_s, the sender's CPU per message, as a fraction of L (default 0.4; "
-      "lib/README.md)"},
+      "docs/design/clocks.md)"},
      nullptr},
     {{"recv-overhead", "",
       "read with --network: o_r, the receiver's CPU per message, as a fraction of L (default "
-      "0.4; lib/README.md)"},
+      "0.4; docs/design/clocks.md)"},
      nullptr},
     {{"header-bytes", "",
       "read with --network: h, bytes on the wire per message besides the payload (default 98)"},
@@ -284,7 +279,7 @@ const run_option kNetworkOptions[] = {
       "read with --network: the share of a byte's end-to-end time 1/B spent on the wire, the "
       "rest on the hosts' CPU (packing, unpacking, half each) (default 0.768 = 0.96/1.25: the "
       "paper's end-to-end B over 10 Mb/s Ethernet's 1.25 MB/s; 1: every byte on the wire; "
-      "lib/README.md, \"Broadcasts\")"},
+      "docs/design/protocol.md, \"Broadcasts\")"},
      nullptr},
     {{"network-file", "",
       "read with --network: network description file (medium, latency_us, bandwidth_MBps, "
@@ -311,63 +306,53 @@ const run_option kBalancerOptions[] = {
     {{"improvement", decimal(paper::min_improvement),
       "minimum predicted improvement to move work (profitability)"},
      [](const options& o, run_params& p) { p.min_improvement = o.real("improvement", 0, 1); }},
-    {{"balancer",
-      "master",
-      "where the master task (the centralized balancer, scatter and gather) runs: master (on "
-      "slave 1's workstation, taking its CPU, as in the paper) or dedicated (a workstation of "
-      "its own)",
-      {"master", "dedicated"}},
+    {choice("balancer", "master",
+            "where the master task (the centralized balancer, scatter and gather) runs: ",
+            {{"master", "on slave 1's workstation, taking its CPU, as in the paper"},
+             {"dedicated", "a workstation of its own"}}),
      [](const options& o, run_params& p) { p.balancer_on_master = o.str("balancer") == "master"; }},
-    {{"instructions",
-      "senders",
-      "who hears the centralized balancer's decision: senders (the paper: instructions to the "
-      "senders only, receivers learn from the data, the others go on computing) or all (every "
-      "member waits for the decision and is told it)",
-      {"senders", "all"}},
+    {choice("instructions", "senders", "who hears the centralized balancer's decision: ",
+            {{"senders",
+              "the paper: instructions to the senders only, receivers learn from the data, the "
+              "others go on computing"},
+             {"all", "every member waits for the decision and is told it"}}),
      [](const options& o, run_params& p) {
        p.instructions_to_senders = o.str("instructions") == "senders";
      }},
-    {{"after-no-move",
-      "idle",
-      "after a decision not to move: idle (the requester idles, the others go on and the next "
-      "to run out synchronizes again) or stop (balancing in the group ends)",
-      {"idle", "stop"}},
+    {choice("after-no-move", "idle", "after a decision not to move: ",
+            {{"idle",
+              "the requester idles, the others go on and the next to run out synchronizes "
+              "again"},
+             {"stop", "balancing in the group ends"}}),
      [](const options& o, run_params& p) {
        p.after_no_move = *core::parse_after_no_move(o.str("after-no-move"));
      }},
-    {{"first-sync",
-      "master-group",
-      "who owns a loop's first synchronization: strategy (the strategy's own protocol in its "
-      "groups), master-group (every slave's profile to the master, which decides within the "
-      "strategy's groups) or master-global (the master decides over all P slaves); "
-      "lib/README.md, \"The first synchronization\"",
-      {"strategy", "master-group", "master-global"}},
+    {choice("first-sync", "master-group", "who owns a loop's first synchronization: ",
+            {{"strategy", "the strategy's own protocol in its groups"},
+             {"master-group",
+              "every slave's profile to the master, which decides within the strategy's groups"},
+             {"master-global", "the master decides over all P slaves"}},
+            "; docs/design/protocol.md, \"The first synchronization\""),
      [](const options& o, run_params& p) {
        p.first_sync = *parse_first_sync(o.str("first-sync"));
      }},
-    {{"broadcast",
-      "mcast",
-      "how a message to several tasks is sent: unicast (one send per destination, each paying "
-      "the send overhead) or mcast (pvm_mcast: one send overhead, one copy per destination host "
-      "on the wire)",
-      {"unicast", "mcast"}},
+    {choice("broadcast", "mcast", "how a message to several tasks is sent: ",
+            {{"unicast", "one send per destination, each paying the send overhead"},
+             {"mcast", "pvm_mcast: one send overhead, one copy per destination host on the wire"}}),
      [](const options& o, run_params& p) { p.broadcast = *parse_broadcast(o.str("broadcast")); }},
-    {{"balance-by",
-      "work",
-      "what the balancer splits in proportion to the speeds: work (the iterations' costs from "
-      "the loop's work function, speeds in work per second) or iterations (speeds in "
-      "iterations per second: the earlier rule, wrong on loops whose iterations cost different "
-      "amounts)",
-      {"work", "iterations"}},
+    {choice("balance-by", "work", "what the balancer splits in proportion to the speeds: ",
+            {{"work",
+              "the iterations' costs from the loop's work function, speeds in work per second"},
+             {"iterations",
+              "speeds in iterations per second: the earlier rule, wrong on loops whose "
+              "iterations cost different amounts"}}),
      [](const options& o, run_params& p) {
        p.balance_unit = *core::parse_balance_unit(o.str("balance-by"));
      }},
-    {{"model-load",
-      "run",
-      "the external load the cost model assumes: run (the run's own load function: seed, ml, "
-      "tl) or estimated (ml and tl estimated from the speeds seen up to the first "
-      "synchronization)",
-      {"run", "estimated"}},
+    {choice("model-load", "run", "the external load the cost model assumes: ",
+            {{"run", "the run's own load function: seed, ml, tl"},
+             {"estimated",
+              "ml and tl estimated from the speeds seen up to the first synchronization"}}),
      [](const options& o, run_params& p) {
        p.model_load = *core::parse_model_load(o.str("model-load"));
      }},
@@ -378,11 +363,11 @@ const run_option kFailureOptions[] = {
     {{"timeout", "120", "wall-clock bound on every wait, seconds"},
      // Wall time; the simulator detects deadlock itself.
      [](const options& o, run_params& p) { p.timeout_s = o.real("timeout", 0.1, 1e7); }},
-    {{"on-loss",
-      "abort",
-      "when a slave is lost: abort (the run fails naming it) or recover (the survivors compute "
-      "its unfinished iterations; lib/README.md, \"When a workstation is lost\")",
-      {"abort", "recover"}},
+    {choice("on-loss", "abort", "when a slave is lost: ",
+            {{"abort", "the run fails naming it"},
+             {"recover",
+              "the survivors compute its unfinished iterations; docs/design/recovery.md, \"When a "
+              "workstation is lost\""}}),
      [](const options& o, run_params& p) { p.recover = o.str("on-loss") == "recover"; }},
     {{"kill-slave", "0",
       "fault injection: this slave dies (sim: its actor is killed; pvm: it SIGKILLs itself) at "
@@ -439,26 +424,28 @@ const run_option kOtherOptions[] = {
 constexpr std::span<const run_option> kOptionGroups[] = {
     kRunOptions, kNetworkOptions, kBalancerOptions, kFailureOptions, kOtherOptions};
 
-// What a message says of a refused combination: the option, what it needs, where it is told.
-[[noreturn]] void refuse(const std::string& what, const char* section) {
-  throw usage_error(what + " (lib/README.md, \"" + section + "\")");
+// What a message says of a refused combination: the option, what it needs, where it is told
+// (a section of a page of docs/design/).
+struct told_in {
+  const char* page;
+  const char* section;
+};
+[[noreturn]] void refuse(const std::string& what, told_in where) {
+  throw usage_error(what + " (docs/design/" + where.page + ", \"" + where.section + "\")");
 }
 
-// The option combinations a run cannot have, derived from the policy's capabilities
-// (core::capabilities_of: the policy, and under AUTO-ALL every policy it may commit to), the
-// backend's and the protocol's.
+// The option combinations a run cannot have, derived from the backend's capability columns
+// (backend_table.hpp), the policy's (core::capabilities_of: the policy, and under AUTO-ALL every
+// policy it may commit to) and the protocol's.
 void refuse_combinations(const options& o, const run_params& p) {
-  if (p.recover && p.backend == backend_kind::mpi)
-    throw usage_error(
-        "option --on-loss recover needs --backend pvm: surviving a lost MPI rank needs ULFM "
-        "(MPI's User-Level Failure Mitigation), which Debian 12's Open MPI 4.1 does not have; "
-        "under --backend mpi a lost rank ends the run (docs/several-hosts.md)");
+  detail::refuse_for_backend(o, p);
   const auto caps = core::capabilities_of(p.policy, p.policy.candidates(), p.policy.forced());
   const std::string strategy = "--strategy " + o.str("strategy");
   const bool auto_all = p.policy.is(core::customized_mode::auto_all);
-  const char* doc = auto_all                                       ? "AUTO-ALL"
-                    : p.policy.is(core::customized_mode::adaptive) ? "ADAPTIVE"
-                                                                   : "When a workstation is lost";
+  const told_in doc = auto_all ? told_in{"policies.md", "AUTO-ALL"}
+                      : p.policy.is(core::customized_mode::adaptive)
+                          ? told_in{"policies.md", "ADAPTIVE"}
+                          : told_in{"recovery.md", "When a workstation is lost"};
   if (p.recover && !caps.survives_loss)
     refuse("option --on-loss recover does not work with " + strategy +
                (auto_all ? ", which may commit to a policy that does not survive a lost slave"
@@ -475,7 +462,7 @@ void refuse_combinations(const options& o, const run_params& p) {
   // lost slave's work after such moves is not handled.
   if (p.recover && p.first_sync == first_sync_owner::master_global)
     refuse("option --on-loss recover does not work with --first-sync master-global",
-           "The first synchronization");
+           {"protocol.md", "The first synchronization"});
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ delivered slave_recovery::wait(slave_session& s, const messenger::match& m,
     delivered d = s.net_.wait(either, what);
     if (d.kind != tag::lost) return d;
     take_lost(s, d);
-    if (s.slave_.closed_) throw sync_abandoned();
+    if (s.slave_.closed()) throw sync_abandoned();
     // A loss of an earlier loop: keep waiting.
   }
 }
@@ -45,7 +45,7 @@ void slave_recovery::take_lost(slave_session& s, const delivered& d) {
   const protocol::lost_msg m = protocol::decode_lost(r);
   s.rt_.mark_lost(static_cast<int>(m.slave) + 1);
   // Balancing in the loop of the loss ends (the master stopped balancing it too).
-  if (m.loop == s.loop_id_) s.slave_.closed_ = true;
+  if (m.loop == s.loop_id_) s.slave_.close();
 }
 
 void slave_recovery::hand_in(slave_session& s) {
@@ -70,20 +70,20 @@ void slave_recovery::hand_in(slave_session& s) {
     d = net.wait(answer, "the master's answer to the results of loop " + std::to_string(loop));
   }
   auto& me = s.slave_;
-  me.st_.idle += net.clock().now() - t0;
+  me.charge_idle(net.clock().now() - t0);
   s.trace_in_call(t0, net.clock().now(), slave_activity::idle);
   reader r = d.body();
   protocol::recover_msg m = protocol::decode_recover(r);
   if (m.ranges.empty()) {  // the loop is complete
-    me.remaining_.clear();
-    me.more_work_ = false;
+    me.work().clear();
+    me.set_more_work(false);
     return;
   }
   reader in(m.slices);
   unpack_arrays(in, s.arrays_, m.ranges, moved_array);
-  me.remaining_ = std::move(m.ranges);
-  me.closed_ = true;  // no balancing of recovered work
-  me.more_work_ = true;
+  me.work().hold(std::move(m.ranges));
+  me.close();  // no balancing of recovered work
+  me.set_more_work(true);
 }
 
 void master_recovery::at_scatter(master_session& m) {

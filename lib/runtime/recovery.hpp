@@ -1,5 +1,5 @@
 // recovery.hpp (internal): --on-loss recover as one object per side of a loop, with a hook at
-// each point of the loop where a loss matters (lib/README.md and docs/design/recovery.md, "When a
+// each point of the loop where a loss matters (docs/design/recovery.md, "When a
 // workstation is lost"). The sessions call the hooks; under --on-loss abort (recovery off) every
 // hook does what the loop does without recovery, so no routine tests the option itself.
 //
@@ -21,20 +21,12 @@
 #include "dlb/runtime/errors.hpp"
 #include "dlb/runtime/messenger.hpp"
 #include "dlb/stats.hpp"
+#include "slave_state.hpp"
 
 namespace dlb::detail {
 
 class slave_session;
 class master_session;
-
-// Appends [i, i+1) to a list, merging with its last range.
-inline void append_iteration(core::range_list& list, std::int64_t i) {
-  if (!list.empty() && list.back().end == i) {
-    ++list.back().end;
-  } else {
-    list.push_back({i, i + 1});
-  }
-}
 
 // The master's LOST came while a synchronization waited; the synchronization is abandoned
 // (DLB_profile_send_move_work). A run_error, so that it could never pass unnoticed.

@@ -67,27 +67,19 @@ void detail::slave_session::send_request() {
   auto& clk = net_.clock();
   const double now = clk.now();
   // AWF's weight: the one speed metric (work per second in the balancer's unit).
-  const double speed =
-      core::speed({slave_.done_since_sync_, now - slave_.sync_start_, 0, slave_.work_since_sync_},
-                  slave_.last_speed_);
-  slave_.last_speed_ = speed;
-  if (slave_.st_.syncs == 0) slave_.st_.first_speed = speed;
-  const protocol::sync_header h{loop_id_, 0, slave_.epoch_};
+  const double speed = slave_.measure_speed(now);
+  const protocol::sync_header h{loop_id_, 0, slave_.window().epoch()};
   net_.send(protocol::master_rank, tag::request,
-            protocol::encode(protocol::request_msg{h, slave_.done_since_sync_, speed}));
-  ++slave_.st_.syncs;
+            protocol::encode(protocol::request_msg{h, slave_.window().done(), speed}));
+  slave_.count_sync(false);
   requested_ = true;
-  if (rt_.params().prefetch > 0) {
-    slave_.done_since_sync_ = 0;
-    slave_.work_since_sync_ = 0.0;
-    slave_.sync_start_ = now;
-  }
+  if (rt_.params().prefetch > 0) slave_.window().restart(now);
 }
 
 void detail::slave_session::request_chunk() {
   if (!requested_) send_request();
   requested_ = false;
-  const protocol::sync_header h{loop_id_, 0, slave_.epoch_++};
+  const protocol::sync_header h{loop_id_, 0, slave_.window().next_epoch()};
   auto d = net_.wait(protocol::in_sync(tag::chunk, h, protocol::master_rank), [&h] {
     return "the master's next chunk (loop " + std::to_string(h.loop) + ", request " +
            std::to_string(h.epoch) + ")";
@@ -96,20 +88,18 @@ void detail::slave_session::request_chunk() {
   protocol::chunk_msg m = protocol::decode_chunk(r);
   reader slices(m.slices);
   detail::unpack_arrays(slices, arrays_, m.ranges, detail::moved_array);
-  slave_.remaining_ = std::move(m.ranges);
-  slave_.more_work_ = core::iteration_count(slave_.remaining_) > 0;
-  if (!slave_.more_work_) slave_.remaining_.clear();
-  chunk_size_ = core::iteration_count(slave_.remaining_);
+  slave_.work().hold(std::move(m.ranges));
+  slave_.set_more_work(slave_.work().left() > 0);
+  if (!slave_.more_work()) slave_.work().clear();
+  chunk_size_ = slave_.work().left();
   if (rt_.params().prefetch > 0) return;
-  slave_.done_since_sync_ = 0;
-  slave_.work_since_sync_ = 0.0;
-  slave_.sync_start_ = net_.clock().now();
+  slave_.window().restart(net_.clock().now());
 }
 
 void detail::slave_session::prefetch_if_due() {
   const double f = rt_.params().prefetch;
   if (!(f > 0) || requested_ || !worker_) return;
-  const std::int64_t left = core::iteration_count(slave_.remaining_);
+  const std::int64_t left = slave_.work().left();
   if (left > 0 && static_cast<double>(left) <= f * static_cast<double>(chunk_size_)) send_request();
 }
 

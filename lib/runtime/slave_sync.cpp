@@ -39,23 +39,7 @@ core::range_list nonempty(const core::range_list& l) {
 }  // namespace
 
 protocol::sync_header detail::slave_session::current_sync() const {
-  return {loop_id_, slave_.group_, slave_.epoch_};
-}
-
-bool detail::slave_session::others_active() const {
-  for (std::size_t p = 0; p < slave_.members_.size(); ++p) {
-    if (slave_.active_[p] && slave_.members_[p] != slave_.me_) return true;
-  }
-  return false;
-}
-
-std::vector<int> detail::slave_session::active_other_ranks() const {
-  std::vector<int> r;
-  for (std::size_t p = 0; p < slave_.members_.size(); ++p) {
-    if (slave_.active_[p] && slave_.members_[p] != slave_.me_)
-      r.push_back(static_cast<int>(slave_.members_[p]) + 1);
-  }
-  return r;
+  return {loop_id_, slave_.group(), slave_.window().epoch()};
 }
 
 bool detail::slave_session::poll_interrupt() {
@@ -64,11 +48,11 @@ bool detail::slave_session::poll_interrupt() {
   for (;;) {
     auto d = net_.poll({tag::interrupt, [this](const delivered& m) {
                           const protocol::sync_header h = protocol::peek_sync(m);
-                          return h.loop == loop_id_ && h.group == slave_.group_ &&
-                                 h.epoch <= slave_.epoch_;
+                          return h.loop == loop_id_ && h.group == slave_.group() &&
+                                 h.epoch <= slave_.window().epoch();
                         }});
     if (!d) return false;
-    if (protocol::peek_sync(*d).epoch == slave_.epoch_) {
+    if (protocol::peek_sync(*d).epoch == slave_.window().epoch()) {
       net_.note_late(d->late);
       return true;
     }
@@ -76,61 +60,44 @@ bool detail::slave_session::poll_interrupt() {
 }
 
 bool DLB_slave_sync(context& ctx) {
-  auto& DLB = detail::slave_of(ctx, "DLB_slave_sync");
-  if (DLB.slave_.remaining_.empty() ||
-      DLB.slave_.remaining_.front().begin >= DLB.slave_.remaining_.front().end) {
+  return detail::slave_of(ctx, "DLB_slave_sync").iteration_done();
+}
+
+bool detail::slave_session::iteration_done() {
+  if (!slave_.work().in_progress())
     throw run_error("DLB_slave_sync called with no iteration in progress");
-  }
-  auto& cur = DLB.slave_.remaining_.front();
-  const std::int64_t i = cur.begin++;
-  detail::append_iteration(DLB.slave_.done_, i);
-  DLB.recovery_.at_iteration(i);
-  ++DLB.slave_.done_since_sync_;
-  ++DLB.slave_.st_.iterations_done;
-  auto& me = DLB.slave_;
-  if (me.paced_ && --me.poll_countdown_ > 0) {
+  const std::int64_t i = slave_.work().finish_iteration();
+  recovery_.at_iteration(i);
+  slave_.count_iteration();
+  const bool in_work = loop_.work && balance_.unit == core::balance_unit::work;
+  if (slave_.pacer().between_polls()) {
     // Between polls (native clock): no clock read, no message, no accounting but the work
     // done; the body's time is busy, charged at the next DLB call (begin_call).
-    const double u =
-        DLB.loop_.work && DLB.balance_.unit == core::balance_unit::work ? DLB.loop_.work(i) : 1.0;
-    me.work_since_sync_ += u;
-    me.st_.work_done += u;
-    return me.interrupt_;
+    slave_.count_work(in_work ? loop_.work(i) : 1.0);
+    return slave_.interrupt();
   }
   // The body's time since it got control is busy (begin_call); without a work function that is
   // the cost it reported itself (runtime::compute), or real time under the native clock.
-  const detail::call_scope call(DLB);
-  if (DLB.loop_.work) {
-    auto& clk = DLB.net_.clock();
+  const call_scope call(*this);
+  if (loop_.work) {
+    auto& clk = net_.clock();
     const double t0 = clk.now();
-    const double w = DLB.loop_.work(i);
-    DLB.net_.compute(w);
-    DLB.slave_.st_.busy += clk.now() - t0;
-    DLB.trace_in_call(t0, clk.now(), slave_activity::compute);
-    const bool in_work = DLB.balance_.unit == core::balance_unit::work;
-    DLB.slave_.work_since_sync_ += in_work ? w : 1.0;
-    DLB.slave_.st_.work_done += in_work ? w : 1.0;
+    const double w = loop_.work(i);
+    net_.compute(w);
+    slave_.charge_busy(clk.now() - t0);
+    trace_in_call(t0, clk.now(), slave_activity::compute);
+    slave_.count_work(in_work ? w : 1.0);
   } else {
-    DLB.slave_.work_since_sync_ += 1.0;
-    DLB.slave_.st_.work_done += 1.0;
+    slave_.count_work(1.0);
   }
   // Fault injection (--kill-slave): an iteration boundary is a fault point on every backend.
-  DLB.rt_.fault_point(false);
-  DLB.recovery_.take_losses(DLB);
-  if (DLB.central_async() && !DLB.recovery_.handed_in()) DLB.take_instructions_and_work();
-  if (!DLB.slave_.closed_ && !DLB.slave_.interrupt_ && DLB.poll_interrupt()) {
-    DLB.slave_.interrupt_ = true;
-    DLB.slave_.sync_pending_ = true;
-  }
-  DLB.prefetch_if_due();
-  if (me.paced_) {
-    const double now = DLB.net_.clock().now();
-    me.poll_count_ = core::next_poll_count(
-        me.poll_count_, static_cast<std::int64_t>((now - me.last_poll_) * 1e9), me.pacing_);
-    me.poll_countdown_ = me.poll_count_;
-    me.last_poll_ = now;
-  }
-  return DLB.slave_.interrupt_;
+  rt_.fault_point(false);
+  recovery_.take_losses(*this);
+  if (central_async() && !recovery_.handed_in()) take_instructions_and_work();
+  if (!slave_.closed() && !slave_.interrupt() && poll_interrupt()) slave_.interrupted();
+  prefetch_if_due();
+  if (slave_.pacer().paced()) slave_.pacer().polled(net_.clock().now());
+  return slave_.interrupt();
 }
 
 bool detail::slave_session::paced_polls() const {
@@ -148,62 +115,37 @@ call_scope::~call_scope() { c_.end_call(); }
 }  // namespace detail
 
 void detail::slave_session::begin_call() {
-  slave_.call_from_ = net_.clock().now();
-  slave_.st_.busy += slave_.call_from_ - slave_.body_from_;
-  slave_.call_busy_ = slave_.st_.busy;
-  slave_.call_idle_ = slave_.st_.idle;
+  slave_.begin_call(net_.clock().now());
   if (states_) {
-    states_->record(slave_.body_from_, slave_.call_from_, slave_activity::compute, loop_id_,
-                    slave_.st_.iterations_done);
-    states_->begin_call(slave_.call_from_);
+    states_->record(slave_.body_from(), slave_.call_from(), slave_activity::compute, loop_id_,
+                    slave_.stats().iterations_done);
+    states_->begin_call(slave_.call_from());
   }
 }
 
 void detail::slave_session::end_call() {
-  slave_.body_from_ = net_.clock().now();
-  const double own = (slave_.body_from_ - slave_.call_from_) -
-                     (slave_.st_.busy - slave_.call_busy_) - (slave_.st_.idle - slave_.call_idle_);
-  // Rounding leaves a call that only computed at a few ulps either side of 0; anything larger
-  // below 0 is an accounting error, kept so that the statistics' checks see it.
-  slave_.st_.sync += (own < 0 && own > -1e-9) ? 0.0 : own;
-  if (states_) states_->end_call(slave_.body_from_, loop_id_, slave_.st_.iterations_done);
+  slave_.end_call(net_.clock().now());
+  if (states_) states_->end_call(slave_.body_from(), loop_id_, slave_.stats().iterations_done);
 }
 
 void detail::slave_session::send_interrupts() {
-  std::vector<int> to = active_other_ranks();
-  if (proto().interrupts == interrupt_audience::every_member) {
-    // A member does not see the others' outcomes: it interrupts every other member; those that
-    // have gone idle ignore it.
-    to.clear();
-    for (std::size_t m : slave_.members_)
-      if (m != slave_.me_) to.push_back(static_cast<int>(m) + 1);
-  }
+  // A member that does not see the others' outcomes interrupts every other member; those that
+  // have gone idle ignore it.
+  const std::vector<int> to = proto().interrupts == interrupt_audience::every_member
+                                  ? slave_.other_member_ranks()
+                                  : slave_.active_other_ranks();
   net_.multicast(to, tag::interrupt, protocol::encode(protocol::interrupt_msg{current_sync()}),
                  proto().broadcast);
-}
-
-core::range_list detail::slave_session::take_from_end(std::int64_t n) {
-  // The current range (element 0, where the application's loop stands at the begin) keeps its
-  // begin, empty if all of it goes.
-  const core::iteration_range current =
-      slave_.remaining_.empty() ? core::iteration_range{0, 0} : slave_.remaining_.front();
-  core::range_split split = core::split_back(slave_.remaining_, n);
-  if (split.front.empty() || split.front.front().begin != current.begin)
-    split.front.insert(split.front.begin(), {current.begin, current.begin});
-  slave_.remaining_ = std::move(split.front);
-  return std::move(split.back);
 }
 
 void detail::slave_session::ship(const protocol::instruction_msg& m) {
   // The instruction gives "the recipient and the amount of work to be moved" (section 1.2). The
   // sender has gone on computing from the front since its profile, so it ships that amount from
   // the end of what it holds now (all of it, if it holds less).
-  const core::range_list give = take_from_end(m.transfer.count);
+  const core::range_list give = slave_.work().take_from_end(m.transfer.count);
   writer slices;
   detail::pack_arrays(slices, arrays_, give, detail::moved_array);
-  slave_.st_.bytes_sent += slices.size();
-  slave_.st_.iterations_sent += core::iteration_count(give);
-  slave_.moved_epochs_.insert(m.sync.epoch);
+  slave_.count_sent(slices.size(), core::iteration_count(give), m.sync.epoch);
   net_.send(static_cast<int>(m.transfer.to) + 1, tag::work,
             protocol::encode(protocol::work_msg{m.sync, m.receiver_gets, give, slices.data()}));
 }
@@ -213,14 +155,7 @@ void detail::slave_session::receive_work(const delivered& d) {
   auto w = protocol::decode_work(r);
   reader slices(w.slices);
   detail::unpack_arrays(slices, arrays_, w.ranges, detail::moved_array);
-  slave_.st_.iterations_received += core::iteration_count(w.ranges);
-  ++slave_.works_received_;
-  ++slave_.work_got_[w.sync.epoch];
-  slave_.work_due_[w.sync.epoch] = w.receiver_gets;
-  slave_.moved_epochs_.insert(w.sync.epoch);
-  if (slave_.remaining_.empty())
-    slave_.remaining_.push_back({0, 0});  // keep element 0 as the current range
-  slave_.remaining_.insert(slave_.remaining_.end(), w.ranges.begin(), w.ranges.end());
+  slave_.receive(w.ranges, w.sync.epoch, w.receiver_gets);
 }
 
 void detail::slave_session::take_instructions_and_work() {
@@ -244,11 +179,11 @@ void detail::slave_session::await_outcome(int epoch, const std::string& where) {
   const auto wait_idle = [this](const auto& match, const std::string& what) {
     const double t0 = net_.clock().now();
     delivered d = recovery_.wait(*this, match, what);
-    slave_.st_.idle += net_.clock().now() - t0;
+    slave_.charge_idle(net_.clock().now() - t0);
     trace_in_call(t0, net_.clock().now(), slave_activity::idle);
     return d;
   };
-  while (!(slave_.work_got_[epoch] > 0 && slave_.work_got_[epoch] >= slave_.work_due_[epoch])) {
+  while (!slave_.work_arrived(epoch)) {
     auto d = wait_idle(mine, "the master's answer or work (" + where + ")");
     reader r = d.body();
     if (d.kind == tag::instruction) {
@@ -257,107 +192,95 @@ void detail::slave_session::await_outcome(int epoch, const std::string& where) {
       receive_work(d);
     } else {
       // No work for this requester: it goes idle, once the work still due to it has come.
-      slave_.closed_ = true;
+      slave_.close();
       due = protocol::decode_notice(r).work_due_total;
       break;
     }
   }
-  while (slave_.works_received_ < due)
+  while (slave_.works_received() < due)
     receive_work(
         wait_idle(protocol::in_loop(tag::work, loop_id_), "work still due (" + where + ")"));
   // Still active with nothing to do (its senders had computed what they were told to ship): it
   // asks again, at the next synchronization.
-  if (slave_.closed_ && core::iteration_count(slave_.remaining_) == 0) {
+  if (slave_.closed() && slave_.work().left() == 0) {
     out_of_work();
   } else {
-    slave_.more_work_ = true;
-    if (core::iteration_count(slave_.remaining_) == 0) slave_.remaining_.clear();
+    slave_.set_more_work(true);
+    if (slave_.work().left() == 0) slave_.work().clear();
   }
 }
 
 void DLB_send_interrupt(context& ctx) {
-  auto& DLB = detail::slave_of(ctx, "DLB_send_interrupt");
-  const detail::call_scope call(DLB);
-  auto& rem = DLB.slave_.remaining_;
-  while (!rem.empty() && rem.front().begin >= rem.front().end) rem.erase(rem.begin());
-  if (!rem.empty()) return;    // the next local range; nothing to ask for
-  if (DLB.self_scheduled()) {  // a worker asks the master for its next chunk
-    DLB.slave_.sync_pending_ = true;
+  detail::slave_of(ctx, "DLB_send_interrupt").ask_for_work();
+}
+
+void detail::slave_session::ask_for_work() {
+  const call_scope call(*this);
+  if (slave_.work().next_range()) return;  // the next local range; nothing to ask for
+  if (self_scheduled()) {                  // a worker asks the master for its next chunk
+    slave_.ask_sync();
     return;
   }
   // (A member of a centralized group does not see the others' outcomes: it asks the balancer
   // unless it is alone in its group.)
-  if (DLB.recovery_.finishing() || DLB.slave_.closed_ || DLB.slave_.members_.size() == 1 ||
-      (DLB.proto().interrupts == interrupt_audience::active_members && !DLB.others_active())) {
-    if (DLB.recovery_.on()) {
-      DLB.recovery_.hand_in(DLB);
+  if (recovery_.finishing() || slave_.closed() || slave_.members().size() == 1 ||
+      (proto().interrupts == interrupt_audience::active_members && !slave_.others_active())) {
+    if (recovery_.on()) {
+      recovery_.hand_in(*this);
     } else {
-      DLB.slave_.more_work_ = false;
+      slave_.set_more_work(false);
     }
     return;
   }
   // Someone else may have run out first and asked already: join that sync.
-  if (!DLB.slave_.sync_pending_ && !DLB.poll_interrupt()) DLB.send_interrupts();
-  DLB.slave_.sync_pending_ = true;
+  if (!slave_.sync_pending() && !poll_interrupt()) send_interrupts();
+  slave_.ask_sync();
 }
 
 void DLB_profile_send_move_work(context& ctx) {
-  auto& DLB = detail::slave_of(ctx, "DLB_profile_send_move_work");
-  const detail::call_scope call(DLB);
-  if (!DLB.slave_.sync_pending_) return;
-  if (DLB.self_scheduled()) {
-    DLB.request_chunk();
-  } else {
+  detail::slave_of(ctx, "DLB_profile_send_move_work").take_part();
+}
+
+void detail::slave_session::take_part() {
+  const call_scope call(*this);
+  if (!slave_.sync_pending()) return;
+  if (self_scheduled()) {
+    request_chunk();
+  } else if (recovery_.on() && slave_.closed()) {
     // --on-loss recover: a slave that knows of a loss in this loop takes part in no more
     // synchronizations; the others, told too, abandon theirs (sync_abandoned).
-    if (DLB.recovery_.on() && DLB.slave_.closed_) {
-      DLB.slave_.sync_pending_ = false;
-      DLB.slave_.interrupt_ = false;
-      if (core::iteration_count(DLB.slave_.remaining_) == 0) DLB.out_of_work();
-      return;
-    }
+    if (slave_.work().left() == 0) out_of_work();
+  } else {
     try {
-      DLB.run_sync();
-    } catch (const detail::sync_abandoned&) {
+      run_sync();
+    } catch (const sync_abandoned&) {
       // What it holds now (work received before the LOST included) it computes; what was on its
       // way to or from it and never arrived, the master finds missing and reassigns.
-      if (core::iteration_count(DLB.slave_.remaining_) == 0) DLB.out_of_work();
+      if (slave_.work().left() == 0) out_of_work();
     }
   }
-  DLB.slave_.sync_pending_ = false;
-  DLB.slave_.interrupt_ = false;
+  slave_.sync_over();
 }
 
 void detail::slave_session::out_of_work() {
-  slave_.remaining_.clear();
+  slave_.work().clear();
   // Under recovery it stays in the loop until it has handed in (DLB_send_interrupt), so that
   // the master can give it a lost slave's work.
-  slave_.more_work_ = recovery_.stay_when_out();
+  slave_.set_more_work(recovery_.stay_when_out());
 }
 
 slave_stats detail::slave_session::stats_now() {
-  slave_stats s = slave_.st_;
   const double now = net_.clock().now();
-  s.sync += (now - slave_.call_from_) - (slave_.st_.busy - slave_.call_busy_) -
-            (slave_.st_.idle - slave_.call_idle_);
-  s.finish = now;
-  s.lag = std::max(net_.clock().lag(), net_.late_delivery());
-  if (!slave_.moved_epochs_.empty())
-    s.redistributions = std::max<std::int64_t>(
-        s.redistributions, static_cast<std::int64_t>(slave_.moved_epochs_.size()));
-  return s;
+  return slave_.stats_at(now, std::max(net_.clock().lag(), net_.late_delivery()));
 }
 
 protocol::member_profile detail::slave_session::measure(double now) {
   protocol::member_profile mine;
-  mine.slave = slave_.me_;
-  mine.done = slave_.done_since_sync_;
-  mine.elapsed = now - slave_.sync_start_;
-  mine.speed = core::speed({slave_.done_since_sync_, mine.elapsed, 0, slave_.work_since_sync_},
-                           slave_.last_speed_);
-  slave_.last_speed_ = mine.speed;
-  if (slave_.st_.syncs == 0) slave_.st_.first_speed = mine.speed;
-  mine.remaining = nonempty(slave_.remaining_);
+  mine.slave = slave_.me();
+  mine.done = slave_.window().done();
+  mine.elapsed = now - slave_.window().start();
+  mine.speed = slave_.measure_speed(now);
+  mine.remaining = nonempty(slave_.work().remaining());
   return mine;
 }
 
@@ -368,20 +291,18 @@ void detail::slave_session::run_sync() {
   rt_.fault_point(true);
   const double t_enter = clk.now();
   const std::string where = "loop " + std::to_string(loop_id_) + ", group " +
-                            std::to_string(slave_.group_) + ", synchronization " +
-                            std::to_string(slave_.epoch_);
+                            std::to_string(slave_.group()) + ", synchronization " +
+                            std::to_string(slave_.window().epoch());
   const protocol::member_profile mine = measure(t_enter);
   const bytes profile = protocol::encode(protocol::profile_msg{current_sync(), mine});
   if (central_async()) {
     // The paper's centralized protocol: the profile goes to the balancer; a member with work
     // goes on (its instructions and work come between iterations); a requester waits.
     net_.send(protocol::master_rank, tag::profile, profile);
-    const int e = slave_.epoch_++;
-    ++slave_.st_.syncs;
-    slave_.done_since_sync_ = 0;
-    slave_.work_since_sync_ = 0.0;
-    if (core::iteration_count(slave_.remaining_) == 0) await_outcome(e, where);
-    slave_.sync_start_ = clk.now();
+    const int e = slave_.window().next_epoch();
+    slave_.count_sync(false);
+    if (slave_.work().left() == 0) await_outcome(e, where);
+    slave_.window().restart(clk.now());
     return;
   }
   switch (row.profiles_to) {
@@ -389,7 +310,7 @@ void detail::slave_session::run_sync() {
       net_.send(protocol::master_rank, tag::profile, profile);
       break;
     case profile_destination::to_other_members:
-      net_.multicast(active_other_ranks(), tag::profile, profile, row.broadcast);
+      net_.multicast(slave_.active_other_ranks(), tag::profile, profile, row.broadcast);
       break;
   }
   // The synchronization this is (a commitment changes the member's group before the work
@@ -405,14 +326,11 @@ void detail::slave_session::run_sync() {
       break;
   }
   apply(d, at);
-  ++slave_.st_.syncs;
-  if (d.reason == core::balance_reason::moved) ++slave_.st_.redistributions;
-  ++slave_.epoch_;
-  slave_.done_since_sync_ = 0;
-  slave_.work_since_sync_ = 0.0;
-  slave_.sync_start_ = clk.now();
+  slave_.count_sync(d.reason == core::balance_reason::moved);
+  slave_.window().next_epoch();
+  slave_.window().restart(clk.now());
   // ADAPTIVE: a re-selection has epoch 2s, the committed strategy's synchronization 2s + 1.
-  if (adaptive() && slave_.epoch_ % 2 == 0) return_to_reselection();
+  if (adaptive() && slave_.window().epoch() % 2 == 0) return_to_reselection();
 }
 
 protocol::decision detail::slave_session::await_decision(const std::string& where) {
@@ -433,65 +351,59 @@ protocol::decision detail::slave_session::await_decision(const std::string& wher
   if (!row)
     throw run_error("a commitment to " + core::to_string(c.next) +
                     ", which is neither a balancing row nor a chunk rule");
-  adopt(*row, c.group, slave_.active_, c.members);
+  adopt(*row, c.group, slave_.active(), c.members);
   return std::move(msg.body);
 }
 
 void detail::slave_session::apply(const protocol::decision& d, const protocol::sync_header& at) {
-  // Senders: ship the end of their remaining work (take_from_end: the current range keeps its
-  // begin).
-  std::int64_t n = 0;
-  core::range_list given;
-  for (const auto& t : d.transfers) {
-    if (t.from != slave_.me_) continue;
-    n += t.count;
-    given.insert(given.end(), t.ranges.begin(), t.ranges.end());
-  }
-  if (n > core::iteration_count(slave_.remaining_))
-    throw run_error("decision asks " + net_.describe(static_cast<int>(slave_.me_) + 1) +
-                    " for more work than it holds");
-  const core::range_list taken = take_from_end(n);
-  if (core::normalized(taken) != core::normalized(given)) {
-    throw run_error("decision and remaining work of " +
-                    net_.describe(static_cast<int>(slave_.me_) + 1) + " disagree");
-  }
-  for (const auto& t : d.transfers) {
-    if (t.from != slave_.me_) continue;
-    writer slices;
-    detail::pack_arrays(slices, arrays_, t.ranges, detail::moved_array);
-    slave_.st_.bytes_sent += slices.size();
-    slave_.st_.iterations_sent += t.count;
-    net_.send(static_cast<int>(t.to) + 1, tag::work,
-              protocol::encode(protocol::work_msg{at, core::transfers_to(d.transfers, t.to),
-                                                  t.ranges, slices.data()}));
-  }
+  ship_decided(d, at);
   // Receivers: wait for each transfer addressed to them.
   for (const auto& t : d.transfers) {
-    if (t.to != slave_.me_) continue;
+    if (t.to != slave_.me()) continue;
     const int from = static_cast<int>(t.from) + 1;
     receive_work(recovery_.wait(*this, protocol::in_sync(tag::work, at, from),
                                 "work from " + net_.describe(from)));
   }
   // Who is still active, as every member sees it.
-  std::size_t k = 0;
-  for (std::size_t p = 0; p < slave_.members_.size(); ++p) {
-    if (!slave_.active_[p]) continue;
-    if (k < d.counts_after.size() && d.counts_after[k] == 0) slave_.active_[p] = false;
-    ++k;
-  }
-  for (std::size_t p = 0;
-       p < slave_.members_.size() && slave_.members_[p] < slave_.known_active_.size(); ++p)
-    slave_.known_active_[slave_.members_[p]] = slave_.active_[p];
+  slave_.update_active(d.counts_after);
   // A decision not to move: under the stop rule balancing in the group ends here; under the
   // idle rule the members left without work (the requester) went inactive above and the others
   // go on, the next to run out synchronizing again among them.
   if (d.reason != core::balance_reason::moved && balance_.no_move == core::after_no_move::stop)
-    slave_.closed_ = true;
+    slave_.close();
   // A worker (AUTO-ALL took up self-scheduling) asks for its first chunk next.
-  if (core::iteration_count(slave_.remaining_) > 0 || self_scheduled()) {
-    slave_.more_work_ = true;
+  if (slave_.work().left() > 0 || self_scheduled()) {
+    slave_.set_more_work(true);
   } else {
     out_of_work();
+  }
+}
+
+void detail::slave_session::ship_decided(const protocol::decision& d,
+                                         const protocol::sync_header& at) {
+  // Senders: ship the end of their remaining work (take_from_end: the current range keeps its
+  // begin).
+  std::int64_t n = 0;
+  core::range_list given;
+  for (const auto& t : d.transfers) {
+    if (t.from != slave_.me()) continue;
+    n += t.count;
+    given.insert(given.end(), t.ranges.begin(), t.ranges.end());
+  }
+  const int me = static_cast<int>(slave_.me()) + 1;
+  if (n > slave_.work().left())
+    throw run_error("decision asks " + net_.describe(me) + " for more work than it holds");
+  const core::range_list taken = slave_.work().take_from_end(n);
+  if (core::normalized(taken) != core::normalized(given))
+    throw run_error("decision and remaining work of " + net_.describe(me) + " disagree");
+  for (const auto& t : d.transfers) {
+    if (t.from != slave_.me()) continue;
+    writer slices;
+    detail::pack_arrays(slices, arrays_, t.ranges, detail::moved_array);
+    slave_.count_sent(slices.size(), t.count, -1);
+    net_.send(static_cast<int>(t.to) + 1, tag::work,
+              protocol::encode(protocol::work_msg{at, core::transfers_to(d.transfers, t.to),
+                                                  t.ranges, slices.data()}));
   }
 }
 

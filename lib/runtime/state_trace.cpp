@@ -87,9 +87,10 @@ void state_trace::load(const core::load_function& f, std::size_t slave, double s
   while (t < finish) {
     double next = finish;
     if (std::isfinite(f.persistence) && f.persistence > 0) {
-      double k = std::floor(t / f.persistence) + 1.0;
-      if (!(k * f.persistence > t)) k += 1.0;  // t rounded onto a block's end
-      next = std::min(finish, k * f.persistence);
+      const std::int64_t k = core::load_block(t, f.persistence);
+      double end = core::block_end(k, f.persistence);
+      if (!(end > t)) end = core::block_end(k + 1, f.persistence);  // t rounded onto a block's end
+      next = std::min(finish, end);
     }
     load_ << t << "," << next << "," << core::load_at(f, slave, t) << "," << loop << "\n";
     t = next;

@@ -59,6 +59,51 @@ std::vector<message> traced_run(const std::string& strategy, const std::string& 
   return all;
 }
 
+// Data: from senders to receivers; nobody both sends and receives; a pair at most once; the
+// slow member K among the senders. The receivers.
+std::set<int> expect_transfers(const std::vector<message>& work, const std::set<int>& members,
+                               int K) {
+  std::set<int> senders, receivers;
+  std::set<std::pair<int, int>> pairs;
+  for (const auto& m : work) {
+    EXPECT_TRUE(members.count(m.from) && members.count(m.to)) << m.from << " -> " << m.to;
+    EXPECT_TRUE(pairs.insert({m.from, m.to}).second) << "two transfers " << m.from << "->" << m.to;
+    EXPECT_GT(m.bytes, 0);
+    senders.insert(m.from);
+    receivers.insert(m.to);
+  }
+  for (int s : senders) EXPECT_EQ(receivers.count(s), 0u) << "slave " << s << " sends and receives";
+  EXPECT_TRUE(senders.count(K)) << "the slow member " << K << " holds the surplus";
+  return receivers;
+}
+
+// Who is told the decision, by the master only (see below).
+void expect_told(std::map<std::string, std::vector<message>>& by_type,
+                 const std::vector<message>& work, const std::set<int>& receivers, bool central) {
+  // The decision is computed by the master (centralized) and sent as instructions to the
+  // senders only, one per transfer (psi = beta L, section 1.3.2): the receivers learn from the
+  // data; a notice goes only to a member that ran out and gets nothing. Distributed: every
+  // member computed it, nobody is told.
+  EXPECT_TRUE(by_type["decision"].empty()) << "the decision went to every member";
+  std::multiset<int> instructed;
+  for (const auto& m : by_type["instruction"]) {
+    EXPECT_EQ(m.from, 0);
+    instructed.insert(m.to);
+  }
+  std::multiset<int> shipping;
+  for (const auto& m : work) shipping.insert(m.from);
+  for (const auto& m : by_type["notice"]) {
+    EXPECT_EQ(m.from, 0);
+    EXPECT_EQ(receivers.count(m.to), 0u) << "a notice to a receiver";
+  }
+  if (central) {
+    EXPECT_EQ(instructed, shipping) << "instructions go to the senders, one per transfer";
+  } else {
+    EXPECT_TRUE(instructed.empty());
+    EXPECT_TRUE(by_type["notice"].empty());
+  }
+}
+
 using Case = std::tuple<std::string, std::string>;  // strategy, backend
 class MessagePattern : public ::testing::TestWithParam<Case> {};
 
@@ -103,42 +148,10 @@ TEST_P(MessagePattern, OneSynchronizationFollowsThePapersPattern) {
     }
   }
   EXPECT_EQ(profiles, expected);
-  // Data: from senders to receivers; nobody both sends and receives; a pair at most once.
   const auto& work = by_type["work"];
   ASSERT_FALSE(work.empty()) << "the slow member's surplus should move";
-  std::set<int> senders, receivers;
-  std::set<std::pair<int, int>> pairs;
-  for (const auto& m : work) {
-    EXPECT_TRUE(members.count(m.from) && members.count(m.to)) << m.from << " -> " << m.to;
-    EXPECT_TRUE(pairs.insert({m.from, m.to}).second) << "two transfers " << m.from << "->" << m.to;
-    EXPECT_GT(m.bytes, 0);
-    senders.insert(m.from);
-    receivers.insert(m.to);
-  }
-  for (int s : senders) EXPECT_EQ(receivers.count(s), 0u) << "slave " << s << " sends and receives";
-  EXPECT_TRUE(senders.count(K)) << "the slow member " << K << " holds the surplus";
-  // The decision is computed by the master (centralized) and sent as instructions to the
-  // senders only, one per transfer (psi = beta L, section 1.3.2): the receivers learn from the
-  // data; a notice goes only to a member that ran out and gets nothing. Distributed: every
-  // member computed it, nobody is told.
-  EXPECT_TRUE(by_type["decision"].empty()) << "the decision went to every member";
-  std::multiset<int> instructed;
-  for (const auto& m : by_type["instruction"]) {
-    EXPECT_EQ(m.from, 0);
-    instructed.insert(m.to);
-  }
-  std::multiset<int> shipping;
-  for (const auto& m : work) shipping.insert(m.from);
-  for (const auto& m : by_type["notice"]) {
-    EXPECT_EQ(m.from, 0);
-    EXPECT_EQ(receivers.count(m.to), 0u) << "a notice to a receiver";
-  }
-  if (central) {
-    EXPECT_EQ(instructed, shipping) << "instructions go to the senders, one per transfer";
-  } else {
-    EXPECT_TRUE(instructed.empty());
-    EXPECT_TRUE(by_type["notice"].empty());
-  }
+  const std::set<int> receivers = expect_transfers(work, members, K);
+  expect_told(by_type, work, receivers, central);
   // Nothing of this synchronization comes from the master but instructions and notices.
   for (const auto& m : sync)
     EXPECT_TRUE(m.from != 0 || m.type == "instruction" || m.type == "notice") << m.type;

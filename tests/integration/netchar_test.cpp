@@ -92,7 +92,7 @@ TEST(NetworkCharacterization, MeasuresBackThePapersNetwork) {
   }
   // All-to-one and all-to-all share the medium, which is reserved in wall-clock order: a sender
   // that wakes late on a loaded machine queues behind messages sent later in emulated time
-  // (lib/README.md). Only their shape is certain: at least one latency, and an all-to-all costs
+  // (docs/design/clocks.md). Only their shape is certain: at least one latency, and an all-to-all costs
   // at least what its one-to-all part does.
   for (double p : {4.0, 8.0}) {
     EXPECT_GE(dlb::core::evaluate(measured.all_to_one, p), 0.9 * 2414.5e-6) << "p = " << p;

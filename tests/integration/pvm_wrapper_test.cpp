@@ -52,6 +52,75 @@ std::string encoding_name(pvm::encoding e) {
 
 class RoundTrip : public ::testing::TestWithParam<pvm::encoding> {};
 
+// One value of every packable type, 64-bit extremes included.
+struct every_type {
+  std::int8_t i8 = std::numeric_limits<std::int8_t>::min();
+  std::uint8_t u8 = std::numeric_limits<std::uint8_t>::max();
+  std::int16_t i16 = std::numeric_limits<std::int16_t>::min();
+  std::uint16_t u16 = std::numeric_limits<std::uint16_t>::max();
+  std::int32_t i32 = std::numeric_limits<std::int32_t>::min();
+  std::uint32_t u32 = std::numeric_limits<std::uint32_t>::max();
+  std::int64_t i64min = std::numeric_limits<std::int64_t>::min();
+  std::int64_t i64max = std::numeric_limits<std::int64_t>::max();
+  std::uint64_t u64 = std::numeric_limits<std::uint64_t>::max();
+  std::int64_t notes_value = 5781045144000;  // truncated to 19163584 by pvm_pklong under XDR
+  long long ll = -1234567890123456789LL;
+  float f = 3.5e-20f;
+  double d = -1.0 / 3.0;
+  bool flag = true;
+  char c = 'z';
+  std::string text = "profile of slave 7 \xc3\xa9";
+  std::string empty;
+  std::vector<std::int64_t> wide{i64min, -1, 0, 1, i64max, notes_value};
+  std::vector<std::uint16_t> shorts{0, 1, 65535};
+  std::vector<point> points{{1, 0.5, -0.5, "a"}, {i64max, 1e300, -1e-300, ""}};
+  std::vector<std::string> strings{"x", "", "yz"};
+  std::vector<double> big = std::vector<double>(1'000'000);
+  double fixed[3] = {1.0, 2.0, 3.0};
+
+  every_type() {
+    for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<double>(i) * 0.25 - 7.0;
+  }
+  void pack_into(pvm::send_buffer& b) const {
+    b.pack(i8, u8, i16, u16, i32, u32, i64min, i64max, u64, notes_value, ll, f, d, flag, c, text,
+           empty);
+    b.pack(wide, shorts, points, strings, big);
+    b << std::span<const double>(fixed, 3);
+  }
+  // The message holds these values, in this order, and nothing after them.
+  void expect_in(pvm::message& m) const {
+    EXPECT_EQ(m.get<std::int8_t>(), i8);
+    EXPECT_EQ(m.get<std::uint8_t>(), u8);
+    EXPECT_EQ(m.get<std::int16_t>(), i16);
+    EXPECT_EQ(m.get<std::uint16_t>(), u16);
+    EXPECT_EQ(m.get<std::int32_t>(), i32);
+    EXPECT_EQ(m.get<std::uint32_t>(), u32);
+    EXPECT_EQ(m.get<std::int64_t>(), i64min);
+    EXPECT_EQ(m.get<std::int64_t>(), i64max);
+    EXPECT_EQ(m.get<std::uint64_t>(), u64);
+    EXPECT_EQ(m.get<std::int64_t>(), notes_value);
+    EXPECT_EQ(m.get<long long>(), ll);
+    EXPECT_EQ(m.get<float>(), f);
+    EXPECT_EQ(m.get<double>(), d);
+    EXPECT_EQ(m.get<bool>(), flag);
+    EXPECT_EQ(m.get<char>(), c);
+    EXPECT_EQ(m.get<std::string>(), text);
+    EXPECT_EQ(m.get<std::string>(), empty);
+    EXPECT_EQ(m.get<std::vector<std::int64_t>>(), wide);
+    EXPECT_EQ(m.get<std::vector<std::uint16_t>>(), shorts);
+    EXPECT_EQ(m.get<std::vector<point>>(), points);
+    EXPECT_EQ(m.get<std::vector<std::string>>(), strings);
+    EXPECT_EQ(m.get<std::vector<double>>(), big);
+    double back[3] = {0, 0, 0};
+    std::span<double> into(back, 3);
+    m.unpack(into);
+    EXPECT_EQ(back[0], 1.0);
+    EXPECT_EQ(back[2], 3.0);
+    // Reading past the end is an error, not garbage.
+    EXPECT_THROW(m.get<int>(), pvm::error);
+  }
+};
+
 // Every packable type crosses a real task (an echo task forwards the message back) and
 // arrives intact, 64-bit extremes included, under each encoding.
 TEST_P(RoundTrip, EveryPackableTypeThroughAnEchoTask) {
@@ -59,72 +128,15 @@ TEST_P(RoundTrip, EveryPackableTypeThroughAnEchoTask) {
   auto sp = s.spawn(kTask, {"echo"}, 1);
   ASSERT_TRUE(sp.complete()) << sp.summary();
   const tid echo = sp.started.at(0);
-
-  const std::int8_t i8 = std::numeric_limits<std::int8_t>::min();
-  const std::uint8_t u8 = std::numeric_limits<std::uint8_t>::max();
-  const std::int16_t i16 = std::numeric_limits<std::int16_t>::min();
-  const std::uint16_t u16 = std::numeric_limits<std::uint16_t>::max();
-  const std::int32_t i32 = std::numeric_limits<std::int32_t>::min();
-  const std::uint32_t u32 = std::numeric_limits<std::uint32_t>::max();
-  const std::int64_t i64min = std::numeric_limits<std::int64_t>::min();
-  const std::int64_t i64max = std::numeric_limits<std::int64_t>::max();
-  const std::uint64_t u64 = std::numeric_limits<std::uint64_t>::max();
-  const std::int64_t notes_value = 5781045144000;  // truncated to 19163584 by pvm_pklong under XDR
-  const long long ll = -1234567890123456789LL;
-  const float f = 3.5e-20f;
-  const double d = -1.0 / 3.0;
-  const bool flag = true;
-  const char c = 'z';
-  const std::string text = "profile of slave 7 \xc3\xa9";
-  const std::string empty;
-  const std::vector<std::int64_t> wide{i64min, -1, 0, 1, i64max, notes_value};
-  const std::vector<std::uint16_t> shorts{0, 1, 65535};
-  const std::vector<point> points{{1, 0.5, -0.5, "a"}, {i64max, 1e300, -1e-300, ""}};
-  const std::vector<std::string> strings{"x", "", "yz"};
-  std::vector<double> big(1'000'000);
-  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<double>(i) * 0.25 - 7.0;
-  const double fixed[3] = {1.0, 2.0, 3.0};
-
+  const every_type v;
   auto b = s.buffer(GetParam());
-  b.pack(i8, u8, i16, u16, i32, u32, i64min, i64max, u64, notes_value, ll, f, d, flag, c, text,
-         empty);
-  b.pack(wide, shorts, points, strings, big);
-  b << std::span<const double>(fixed, 3);
+  v.pack_into(b);
   s.send(echo, kData, b);
 
   auto m = s.recv_for(30s, echo, kData);
   ASSERT_TRUE(m.has_value()) << "no echo within 30 s";
   EXPECT_EQ(m->sender(), echo);
-  EXPECT_EQ(m->get<std::int8_t>(), i8);
-  EXPECT_EQ(m->get<std::uint8_t>(), u8);
-  EXPECT_EQ(m->get<std::int16_t>(), i16);
-  EXPECT_EQ(m->get<std::uint16_t>(), u16);
-  EXPECT_EQ(m->get<std::int32_t>(), i32);
-  EXPECT_EQ(m->get<std::uint32_t>(), u32);
-  EXPECT_EQ(m->get<std::int64_t>(), i64min);
-  EXPECT_EQ(m->get<std::int64_t>(), i64max);
-  EXPECT_EQ(m->get<std::uint64_t>(), u64);
-  EXPECT_EQ(m->get<std::int64_t>(), notes_value);
-  EXPECT_EQ(m->get<long long>(), ll);
-  EXPECT_EQ(m->get<float>(), f);
-  EXPECT_EQ(m->get<double>(), d);
-  EXPECT_EQ(m->get<bool>(), flag);
-  EXPECT_EQ(m->get<char>(), c);
-  EXPECT_EQ(m->get<std::string>(), text);
-  EXPECT_EQ(m->get<std::string>(), empty);
-  EXPECT_EQ(m->get<std::vector<std::int64_t>>(), wide);
-  EXPECT_EQ(m->get<std::vector<std::uint16_t>>(), shorts);
-  EXPECT_EQ(m->get<std::vector<point>>(), points);
-  EXPECT_EQ(m->get<std::vector<std::string>>(), strings);
-  EXPECT_EQ(m->get<std::vector<double>>(), big);
-  double back[3] = {0, 0, 0};
-  std::span<double> into(back, 3);
-  m->unpack(into);
-  EXPECT_EQ(back[0], 1.0);
-  EXPECT_EQ(back[2], 3.0);
-  // Reading past the end is an error, not garbage.
-  EXPECT_THROW(m->get<int>(), pvm::error);
-
+  v.expect_in(*m);
   s.send(echo, kStop, s.buffer());
 }
 

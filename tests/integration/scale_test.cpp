@@ -1,9 +1,9 @@
-// Simulated runs at scale (lib/README.md, "Simulated runs at scale"; experiments/configs/
+// Simulated runs at scale (docs/design/scale.md, "Simulated runs at scale"; experiments/configs/
 // scale.conf): the memory a simulated slave's arrays hold follows what it owns (O(I/P) plus the
 // slices moved to it), not the full-size arrays of the generated code (O(I) per slave, P x I per
 // run); measured deterministically as the bytes in resident pages of each task's arrays
 // (synthetic --report-arrays 1, dlb::task_buffer::resident_bytes), in weak scaling (I = 20 P);
-// and the interrupts of a synchronization (lib/README.md, "Simulated runs at scale"): one
+// and the interrupts of a synchronization (docs/design/scale.md, "Simulated runs at scale"): one
 // synchronization per epoch, one interrupt per slave and epoch, each to the K - 1 others.
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -64,6 +64,27 @@ std::vector<std::string> args_of(const std::string& policy, const std::string& b
           "--quiet"};
 }
 
+// The chunks: the rule's sequence (whoever asks, for every rule whose chunks depend on no
+// measurement; WF's weights are the speeds, all 1 here); the others positive, covering the loop
+// exactly; FSC's all of one size (from the run's h and sigma) but the last.
+void expect_chunks_follow(const std::string& policy, const std::vector<std::int64_t>& chunks,
+                          const std::string& out) {
+  const dlb::core::policy p = dlb::core::parse_policy(policy);
+  const auto rule = p.rule();
+  if (rule != dlb::core::chunk_rule::awf && rule != dlb::core::chunk_rule::fsc &&
+      !dlb::core::adapts_to_measurements(rule)) {
+    EXPECT_EQ(chunks, dlb::core::chunk_sequence({rule, kIterations, kProcs, p.chunk()})) << out;
+  } else {
+    for (auto c : chunks) EXPECT_GT(c, 0);
+    EXPECT_EQ(std::accumulate(chunks.begin(), chunks.end(), std::int64_t{0}), kIterations);
+  }
+  if (rule == dlb::core::chunk_rule::fsc) {
+    ASSERT_FALSE(chunks.empty());
+    for (std::size_t k = 0; k + 1 < chunks.size(); ++k) EXPECT_EQ(chunks[k], chunks[0]) << out;
+    EXPECT_LE(chunks.back(), chunks[0]);
+  }
+}
+
 using Case = std::tuple<std::string, std::string>;  // policy, backend
 class SelfScheduling : public ::testing::TestWithParam<Case> {};
 
@@ -85,24 +106,8 @@ TEST_P(SelfScheduling, ChunksFollowTheRuleOneRequestEach) {
   EXPECT_EQ(res["wrong"], "0");
   EXPECT_EQ(res["stats_ok"], "1");
 
-  // The chunks: the rule's sequence (whoever asks, for every rule whose chunks depend on no
-  // measurement; WF's weights are the speeds, all 1 here); the others positive, covering the loop
-  // exactly; FSC's all of one size (from the run's h and sigma) but the last.
   const auto chunks = chunks_of(r.out);
-  const dlb::core::policy p = dlb::core::parse_policy(policy);
-  const auto rule = p.rule();
-  if (rule != dlb::core::chunk_rule::awf && rule != dlb::core::chunk_rule::fsc &&
-      !dlb::core::adapts_to_measurements(rule)) {
-    EXPECT_EQ(chunks, dlb::core::chunk_sequence({rule, kIterations, kProcs, p.chunk()})) << r.out;
-  } else {
-    for (auto c : chunks) EXPECT_GT(c, 0);
-    EXPECT_EQ(std::accumulate(chunks.begin(), chunks.end(), std::int64_t{0}), kIterations);
-  }
-  if (rule == dlb::core::chunk_rule::fsc) {
-    ASSERT_FALSE(chunks.empty());
-    for (std::size_t k = 0; k + 1 < chunks.size(); ++k) EXPECT_EQ(chunks[k], chunks[0]) << r.out;
-    EXPECT_LE(chunks.back(), chunks[0]);
-  }
+  expect_chunks_follow(policy, chunks, r.out);
   // The first P chunks come with the scatter; then every chunk a worker got is answered by one
   // REQUEST when it is done: requests = chunks (each worker's last is answered with none).
   std::map<std::string, int> count;

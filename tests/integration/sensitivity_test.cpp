@@ -61,6 +61,36 @@ class SensitivityChain : public ::testing::Test {
   fs::path dir_;
 };
 
+// The analysis of the complete study in `out`: the claims at the defaults and over the region
+// under both readings, per point, the Markdown page and Table 1.4's rows.
+void expect_the_analysis(const fs::path& out) {
+  const auto claims = dlb::sweep::read_csv_table(out / "claims.csv");
+  ASSERT_EQ(claims.rows.size(), 16u);
+  EXPECT_EQ(claims.field(claims.rows[0], "claim"), "M1");
+  // MXM on one P: M1-M3 and M5 are judged at the one region point, M4 (needs two P) is not.
+  EXPECT_EQ(claims.field(claims.rows[0], "points_measured"), "1");
+  EXPECT_EQ(claims.field(claims.rows[3], "points_measured"), "0");
+  EXPECT_NE(claims.field(claims.rows[0], "defaults_verdict"), "not measured");
+  // Both readings: the tendency reading is counted over the same points (M4 again unmeasured).
+  EXPECT_EQ(claims.field(claims.rows[0], "tendency_points_measured"), "1");
+  EXPECT_EQ(claims.field(claims.rows[3], "tendency_points_measured"), "0");
+  EXPECT_NE(claims.field(claims.rows[0], "defaults_tendency"), "not measured");
+  const auto per_point = dlb::sweep::read_csv_table(out / "point_claims.csv");
+  EXPECT_EQ(per_point.rows.size(), 32u);
+  for (const auto& r : per_point.rows) {
+    EXPECT_FALSE(per_point.field(r, "tendency_verdict").empty()) << per_point.field(r, "claim");
+  }
+  const std::string md = slurp(out / "SENSITIVITY.md");
+  EXPECT_NE(md.find("## Claims: at the defaults, and over the region"), std::string::npos);
+  EXPECT_NE(md.find("The calibrated point"), std::string::npos);
+  EXPECT_NE(md.find("| MXM P=4 n=40 r=40 | GDDLB |"), std::string::npos);  // Table 1.4's rows
+  EXPECT_NE(md.find("| MXM P=4 n=400 r=400 | GDDLB | not measured |"), std::string::npos);
+  const auto rows = dlb::sweep::read_csv_table(out / "rows.csv");
+  ASSERT_EQ(rows.rows.size(), 2u);
+  EXPECT_EQ(rows.field(rows.rows[0], "points_measured"), "1");
+  EXPECT_EQ(rows.field(rows.rows[1], "points_measured"), "0");
+}
+
 TEST_F(SensitivityChain, PlanSweepAnalyzeResume) {
   const auto plan = run({DLB_SENSITIVITY_BIN, "plan", "--design", (dir_ / "study.design").string(),
                          "--out-dir", (dir_ / "out").string()});
@@ -83,31 +113,7 @@ TEST_F(SensitivityChain, PlanSweepAnalyzeResume) {
   const auto a1 = analyze();
   ASSERT_EQ(a1.exit_code, 0) << a1.err;
   EXPECT_EQ(a1.err.find("incomplete"), std::string::npos) << a1.err;
-  const auto claims = dlb::sweep::read_csv_table(dir_ / "out/claims.csv");
-  ASSERT_EQ(claims.rows.size(), 16u);
-  EXPECT_EQ(claims.field(claims.rows[0], "claim"), "M1");
-  // MXM on one P: M1-M3 and M5 are judged at the one region point, M4 (needs two P) is not.
-  EXPECT_EQ(claims.field(claims.rows[0], "points_measured"), "1");
-  EXPECT_EQ(claims.field(claims.rows[3], "points_measured"), "0");
-  EXPECT_NE(claims.field(claims.rows[0], "defaults_verdict"), "not measured");
-  // Both readings: the tendency reading is counted over the same points (M4 again unmeasured).
-  EXPECT_EQ(claims.field(claims.rows[0], "tendency_points_measured"), "1");
-  EXPECT_EQ(claims.field(claims.rows[3], "tendency_points_measured"), "0");
-  EXPECT_NE(claims.field(claims.rows[0], "defaults_tendency"), "not measured");
-  const auto per_point = dlb::sweep::read_csv_table(dir_ / "out/point_claims.csv");
-  EXPECT_EQ(per_point.rows.size(), 32u);
-  for (const auto& r : per_point.rows) {
-    EXPECT_FALSE(per_point.field(r, "tendency_verdict").empty()) << per_point.field(r, "claim");
-  }
-  const std::string md = slurp(dir_ / "out/SENSITIVITY.md");
-  EXPECT_NE(md.find("## Claims: at the defaults, and over the region"), std::string::npos);
-  EXPECT_NE(md.find("The calibrated point"), std::string::npos);
-  EXPECT_NE(md.find("| MXM P=4 n=40 r=40 | GDDLB |"), std::string::npos);  // Table 1.4's rows
-  EXPECT_NE(md.find("| MXM P=4 n=400 r=400 | GDDLB | not measured |"), std::string::npos);
-  const auto rows = dlb::sweep::read_csv_table(dir_ / "out/rows.csv");
-  ASSERT_EQ(rows.rows.size(), 2u);
-  EXPECT_EQ(rows.field(rows.rows[0], "points_measured"), "1");
-  EXPECT_EQ(rows.field(rows.rows[1], "points_measured"), "0");
+  expect_the_analysis(dir_ / "out");
 
   // Resume: nothing to run, no row duplicated.
   const auto s2 = sweep();

@@ -206,9 +206,10 @@ dlb::run_params compute_params(int procs, const std::vector<double>& speeds, int
   return p;
 }
 
-TEST(SimWorlds, SeveralRunsInOneEngineAreIndependentAndHostsFollowTheLoadFunction) {
+// Two loops of the synthetic application, different in P, strategy, network, load, speeds and
+// loop, with their specs.
+std::vector<loop_world> two_loops(std::vector<dlb::app_spec>& specs) {
   std::vector<loop_world> loops(2);
-  // Different P, strategy, network, load, speeds and loop.
   loops[0].name = "alpha";
   loops[0].args = {"--strategy", "GDDLB",      "--procs",   "3",   "--speeds",     "1,2,0.5",
                    "--seed",     "5",          "--tl",      "0.5", "--iterations", "90",
@@ -217,7 +218,6 @@ TEST(SimWorlds, SeveralRunsInOneEngineAreIndependentAndHostsFollowTheLoadFunctio
   loops[1].args = {"--strategy", "LCDLB", "--procs",      "8",   "--group",   "2",
                    "--network",  "ideal", "--seed",       "9",   "--ml",      "3",
                    "--tl",       "1",     "--iterations", "200", "--work-ms", "30"};
-  std::vector<dlb::app_spec> specs;
   for (auto& lw : loops) {
     specs.push_back(loop_spec_of(lw.name));
     auto with = lw.args;
@@ -228,8 +228,11 @@ TEST(SimWorlds, SeveralRunsInOneEngineAreIndependentAndHostsFollowTheLoadFunctio
     lw.params = dlb::read_params(lw.opts);
   }
 
-  // The same hosts, loaded (a load that changes every 0.3 s; a constant load) and unloaded.
-  const std::vector<double> speeds{1.5, 0.7, 1.0};
+  return loops;
+}
+
+// The same hosts, loaded (a load that changes every 0.3 s; a constant load) and unloaded.
+std::vector<compute_world> three_computes(const std::vector<double>& speeds) {
   std::vector<compute_world> computes(3);
   computes[0] = {"loaded", compute_params(3, speeds, 5, 0.3, 4), 0.37, 2.0, {}};
   computes[1] = {"constant",
@@ -239,6 +242,11 @@ TEST(SimWorlds, SeveralRunsInOneEngineAreIndependentAndHostsFollowTheLoadFunctio
                  {}};
   computes[2] = {"unloaded", compute_params(3, speeds, 0, 0.3, 4), 0.37, 2.0, {}};
 
+  return computes;
+}
+
+// The master's workstation shared with slave 1, and a dedicated one.
+std::vector<cost_world> two_costs() {
   std::vector<cost_world> costs(2);
   for (std::size_t k = 0; k < costs.size(); ++k) {
     costs[k].name = k == 0 ? "shared-cpu" : "dedicated";
@@ -248,29 +256,11 @@ TEST(SimWorlds, SeveralRunsInOneEngineAreIndependentAndHostsFollowTheLoadFunctio
     costs[k].params.balancer_on_master = k == 0;
   }
 
-  dlb::sim::engine e;
-  std::vector<std::unique_ptr<dlb::sim::world>> worlds;
-  for (std::size_t i = 0; i < loops.size(); ++i) {
-    worlds.push_back(std::make_unique<dlb::sim::world>(e, loops[i].name, loops[i].params));
-    worlds.back()->start(runtime_task(loops[i], specs[i], worlds.back()->segment()));
-  }
-  for (auto& cw : computes) {
-    worlds.push_back(std::make_unique<dlb::sim::world>(e, cw.name, cw.params));
-    worlds.back()->start(compute_task(cw));
-  }
-  for (auto& cw : costs) {
-    worlds.push_back(std::make_unique<dlb::sim::world>(e, cw.name, cw.params));
-    worlds.back()->start(cost_task(cw, worlds.back()->segment()));
-  }
-  const double end = e.run();
+  return costs;
+}
 
-  for (const auto& w : worlds) {
-    EXPECT_FALSE(w->deadlocked()) << w->deadlock_report();
-    for (std::size_t r = 0; r < w->exit_codes().size(); ++r)
-      EXPECT_EQ(w->exit_codes()[r], 0) << "rank " << r;
-  }
-
-  // Each run: right results, statistics that add up, and exactly the run it is alone.
+// Each run: right results, statistics that add up, and exactly the run it is alone.
+void expect_each_run_as_alone(std::vector<loop_world>& loops, double end) {
   double last = 0;
   for (auto& lw : loops) {
     SCOPED_TRACE(lw.name);
@@ -303,7 +293,11 @@ TEST(SimWorlds, SeveralRunsInOneEngineAreIndependentAndHostsFollowTheLoadFunctio
   }
   EXPECT_NE(loops[0].outcome.stats.total_time(), loops[1].outcome.stats.total_time());
   EXPECT_GE(end + 1e-9, last);
+}
 
+void expect_hosts_follow_the_load(const std::vector<compute_world>& computes,
+                                  const std::vector<cost_world>& costs,
+                                  const std::vector<double>& speeds) {
   // The hosts: w base seconds started at t0 end at core::finish_time, the load function's
   // answer; under load later than unloaded, and unloaded at t0 + w / S_i.
   for (auto& cw : computes) {
@@ -330,6 +324,39 @@ TEST(SimWorlds, SeveralRunsInOneEngineAreIndependentAndHostsFollowTheLoadFunctio
     EXPECT_NEAR(computes[1].ends[s + 1], 0.37 + 2.0 * (l + 1) / speeds[s], 1e-6)
         << "slave " << s + 1;
   }
+}
+
+TEST(SimWorlds, SeveralRunsInOneEngineAreIndependentAndHostsFollowTheLoadFunction) {
+  std::vector<dlb::app_spec> specs;
+  std::vector<loop_world> loops = two_loops(specs);
+  const std::vector<double> speeds{1.5, 0.7, 1.0};
+  std::vector<compute_world> computes = three_computes(speeds);
+  std::vector<cost_world> costs = two_costs();
+
+  dlb::sim::engine e;
+  std::vector<std::unique_ptr<dlb::sim::world>> worlds;
+  for (std::size_t i = 0; i < loops.size(); ++i) {
+    worlds.push_back(std::make_unique<dlb::sim::world>(e, loops[i].name, loops[i].params));
+    worlds.back()->start(runtime_task(loops[i], specs[i], worlds.back()->segment()));
+  }
+  for (auto& cw : computes) {
+    worlds.push_back(std::make_unique<dlb::sim::world>(e, cw.name, cw.params));
+    worlds.back()->start(compute_task(cw));
+  }
+  for (auto& cw : costs) {
+    worlds.push_back(std::make_unique<dlb::sim::world>(e, cw.name, cw.params));
+    worlds.back()->start(cost_task(cw, worlds.back()->segment()));
+  }
+  const double end = e.run();
+
+  for (const auto& w : worlds) {
+    EXPECT_FALSE(w->deadlocked()) << w->deadlock_report();
+    for (std::size_t r = 0; r < w->exit_codes().size(); ++r)
+      EXPECT_EQ(w->exit_codes()[r], 0) << "rank " << r;
+  }
+
+  expect_each_run_as_alone(loops, end);
+  expect_hosts_follow_the_load(computes, costs, speeds);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// slave_loss_test: surviving a lost workstation (lib/README.md, "When a
+// slave_loss_test: surviving a lost workstation (docs/design/recovery.md, "When a
 // workstation is lost"). apps/synthetic runs with --on-loss recover while one slave dies:
 //  - simulated backend: the slave's actor is killed at a virtual time (--kill-slave, --kill-at),
 //    at seeded random points and at points taken from a trace of the same run without a kill
@@ -99,26 +99,10 @@ std::vector<std::string> kill_args(const kill_point& k) {
   return a;
 }
 
-class SimLoss : public ::testing::TestWithParam<std::string> {};
-
-// 8 points from the trace of the run without a kill, 16 seeded random ones: 24 per strategy.
-TEST_P(SimLoss, EveryKillPointCompletesVerified) {
-  const std::string s = GetParam();
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("dlb-loss-" + s + "-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const auto base =
-      run_process(sim_run(s, {"--on-loss", "recover", "--trace-dir", dir.string()}), 60);
-  ASSERT_EQ(base.exit_code, 0) << base.out << base.err;
-  const auto bf = fields_of(base.out, "RESULT ");
-  EXPECT_EQ(bf.at("lost_slaves"), "0");
-  const double total = std::stod(bf.at("total_s"));
-  // Every task's messages, in time order, so that "the nth profile" is the run's nth.
-  auto trace = read_trace(dir);
-  std::filesystem::remove_all(dir);
-  std::sort(trace.begin(), trace.end(),
-            [](const traced_message& a, const traced_message& b) { return a.time < b.time; });
-
+// 8 points from the trace of the run without a kill (time-ordered), then seeded random ones
+// before `total`, 24 in all.
+std::vector<kill_point> kill_points(const std::string& s, const std::vector<traced_message>& trace,
+                                    double total) {
   std::vector<kill_point> points;
   const auto add_first = [&](const std::string& type, int nth, double dt, bool sender,
                              const std::string& why) {
@@ -146,6 +130,30 @@ TEST_P(SimLoss, EveryKillPointCompletesVerified) {
   std::uniform_int_distribution<int> who(1, 4);
   while (points.size() < 24)
     points.push_back({who(rng), {"--kill-at", fixed(when(rng))}, "seeded random"});
+  return points;
+}
+
+class SimLoss : public ::testing::TestWithParam<std::string> {};
+
+// 8 points from the trace of the run without a kill, 16 seeded random ones: 24 per strategy.
+TEST_P(SimLoss, EveryKillPointCompletesVerified) {
+  const std::string s = GetParam();
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("dlb-loss-" + s + "-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto base =
+      run_process(sim_run(s, {"--on-loss", "recover", "--trace-dir", dir.string()}), 60);
+  ASSERT_EQ(base.exit_code, 0) << base.out << base.err;
+  const auto bf = fields_of(base.out, "RESULT ");
+  EXPECT_EQ(bf.at("lost_slaves"), "0");
+  const double total = std::stod(bf.at("total_s"));
+  // Every task's messages, in time order, so that "the nth profile" is the run's nth.
+  auto trace = read_trace(dir);
+  std::filesystem::remove_all(dir);
+  std::sort(trace.begin(), trace.end(),
+            [](const traced_message& a, const traced_message& b) { return a.time < b.time; });
+
+  const std::vector<kill_point> points = kill_points(s, trace, total);
   int lost = 0;
   for (const auto& k : points) {
     const auto r = run_process(sim_run(s, kill_args(k)), 60);
@@ -182,11 +190,10 @@ TEST_P(SimLoss, TrfdSurvivesALossInEitherLoop) {
   // t_op pinned at 1.15e-6 (the calibration before issue 34), so that the kill times keep their
   // places in the run whatever the compiled-in default.
   for (const char* at : {"3", "15"}) {  // the first loop ends at about 12.6 s
-    const auto r =
-        run_process({TRFD_BIN, "--backend", "sim", "--procs", "4", "--strategy", GetParam(),
-                     "--t-op", "1.15e-6", "--quiet", "--on-loss", "recover", "--kill-slave", "2",
-                     "--kill-at", at},
-                    60);
+    const auto r = run_process(
+        {TRFD_BIN, "--backend", "sim", "--procs", "4", "--strategy", GetParam(), "--t-op",
+         "1.15e-6", "--quiet", "--on-loss", "recover", "--kill-slave", "2", "--kill-at", at},
+        60);
     SCOPED_TRACE(std::string("slave 2 killed at ") + at + " s");
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     const auto f = fields_of(r.out, "RESULT ");
@@ -205,7 +212,7 @@ TEST(SimLoss, LostEarlyEveryIterationIsRecoveredAndTimed) {
   const auto f = fields_of(r.out, "RESULT ");
   // Its whole initial block: blocks of equal work on the triangular loop (cost 240 - i), so
   // slave 2 starts with [32, 70), whose prefix work 7184 and 14385 are nearest 1/4 and 2/4 of
-  // 28920 (lib/README.md, "Work, not iterations").
+  // 28920 (docs/design/protocol.md, "Work, not iterations").
   EXPECT_GE(std::stoll(f.at("recovered_iters")), 38);
   EXPECT_GT(std::stod(f.at("recovery_s")), 0.0);
   const auto base = run_process(sim_run("GDDLB", {"--on-loss", "recover"}), 60);

@@ -85,273 +85,271 @@ std::vector<std::string> derive_expected(const std::string& out, const std::stri
           "--out",        out,       "--markdown",        markdown};
 }
 
-const std::vector<tool_case>& table() {
-  static const std::vector<tool_case> t{
-      // 1. No tool writes over its inputs (the same file by any spelling or link).
-      {"SummaryOutIsResults",
-       summary_of("{R}/results.csv", "{R}/results.csv"),
-       2,
-       {"--out {R}/results.csv", "--results {R}/results.csv"}},
-      {"SummaryOutIsResultsDotSpelling",
-       summary_of("{R}/results.csv", "{R}/./results.csv"),
-       2,
-       {"--out {R}/./results.csv", "--results {R}/results.csv"}},
-      {"SummaryOutIsResultsDotDotSpelling",
-       summary_of("{R}/results.csv", "{R}/../R/results.csv"),
-       2,
-       {"{R}/../R/results.csv", "--results {R}/results.csv"}},
-      {"SummaryOutIsResultsViaSymlink",
-       summary_of("{R}/results.csv", "{R}/link_results.csv"),
-       2,
-       {"--out {R}/link_results.csv", "--results {R}/results.csv"}},
-      {"SummaryOutIsResultsViaHardLink",
-       summary_of("{R}/results.csv", "{R}/hard_results.csv"),
-       2,
-       {"--out {R}/hard_results.csv", "--results {R}/results.csv"}},
-      {"SummaryOutIsSecondResults",
-       {"dlb_summary", "--results", "{R}/results.csv", "--results", "{R}/more.csv", "--out",
-        "{R}/more.csv"},
-       2,
-       {"--out {R}/more.csv", "--results {R}/more.csv"}},
-      {"ReportOutIsResults",
-       report_with("{R}/results.csv", "{fix}/paper", "{R}/results.csv"),
-       2,
-       {"--out {R}/results.csv", "--results {R}/results.csv"}},
-      {"ReportOutIsSummary",
-       report_with("{R}/results.csv", "{fix}/paper", "{R}/summary.csv"),
-       2,
-       {"--out {R}/summary.csv", "--summary {R}/summary.csv"}},
-      {"ReportOutIsSummaryViaSymlink",
-       report_with("{R}/results.csv", "{fix}/paper", "{R}/link_summary.csv"),
-       2,
-       {"--out {R}/link_summary.csv", "--summary {R}/summary.csv"}},
-      {"ReportOutIsSummaryDotSpelling",
-       report_with("{R}/results.csv", "{fix}/paper", "{R}/./summary.csv"),
-       2,
-       {"--out {R}/./summary.csv", "--summary {R}/summary.csv"}},
-      {"ReportOutIsPaperTable",
-       report_with("{R}/results.csv", "{fix}/paper", "{fix}/paper/table1_1_mxm_nodlb.csv"),
-       2,
-       {"--out {fix}/paper/table1_1_mxm_nodlb.csv", "--paper-dir"}},
-      {"ReportOutIsCrosscheck",
-       cat(report_with("{R}/results.csv", "{fix}/paper", "{R}/more_summary.csv"),
-           {"--crosscheck", "{R}/more_summary.csv"}),
-       2,
-       {"--out {R}/more_summary.csv", "--crosscheck {R}/more_summary.csv"}},
-      {"AgreementOutIsAnInput",
-       {"dlb_agreement", "--a", "{R}/summary.csv", "--b", "{R}/summary.csv", "--out",
-        "{R}/link_summary.csv"},
-       2,
-       {"--out {R}/link_summary.csv", "--a {R}/summary.csv"}},
-      {"SweepOutIsConfig",
-       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{fix}/good.conf", "--bin-dir",
-        APPS_BIN_DIR},
-       2,
-       {"--out {fix}/good.conf", "--config {fix}/good.conf"}},
-      {"SweepOutIsConfigViaSymlink",
-       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{fix}/link_good.conf", "--bin-dir",
-        APPS_BIN_DIR},
-       2,
-       {"--out {fix}/link_good.conf", "--config {fix}/good.conf"}},
-      // 2. One writer per results folder: this test holds the lock, as a live sweep would.
-      {"SweepFolderLocked", sweep_conf("{fix}/good.conf"), 2, {"{R}", "pid {pid}"}, true},
-      {"SweepFolderLockedAnotherResultsFile",
-       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/other.csv", "--bin-dir",
-        APPS_BIN_DIR},
-       2,
-       {"{R}", "pid {pid}"},
-       true},
-      // 4. Every input checked where it is read: not a regular file, too large, binary.
-      {"SweepConfigDevZero", sweep_conf("/dev/zero"), 2, {"/dev/zero", "not a regular file"}},
-      {"SweepConfigBinary", sweep_conf("{fix}/binary.conf"), 2, {"binary.conf:2", "NUL"}},
-      {"SweepConfigTooLarge",
-       sweep_conf("{fix}/huge_file.conf"),
-       2,
-       {"huge_file.conf", "over the limit"}},
-      {"SweepConfigFifo", sweep_conf("{fix}/fifo.conf"), 2, {"fifo.conf", "not a regular file"}},
-      {"SweepConfigDirectory", sweep_conf("{fix}"), 2, {"{fix}"}},
-      {"SweepHostfileDevZero",
-       cat(sweep_conf("{fix}/good.conf"), {"--hostfile", "/dev/zero"}),
-       2,
-       {"--hostfile", "/dev/zero"}},
-      {"SummaryResultsDevZero", summary_of("/dev/zero"), 2, {"/dev/zero"}},
-      {"SummaryResultsBinary", summary_of("{fix}/binary.csv"), 2, {"binary.csv:3", "NUL"}},
-      {"ReportSummaryDevZero",
-       {"dlb_report", "--summary", "/dev/zero", "--results", "{R}/results.csv", "--paper-dir",
-        "{fix}/paper", "--out", "{out}/report.md"},
-       2,
-       {"--summary /dev/zero"}},
-      {"TimelineTraceDevZero",
-       {"dlb_plot_timeline", "--trace-dir", "{fix}/trace_zero", "--out-dir", "{out}/fig", "--name",
-        "t"},
-       2,
-       {"states.1.csv", "not a regular file"}},
-      {"TimelineTraceBinary",
-       {"dlb_plot_timeline", "--trace-dir", "{fix}/trace_binary", "--out-dir", "{out}/fig",
-        "--name", "t"},
-       2,
-       {"states.1.csv:2", "NUL"}},
-      {"SensitivityDesignDevZero",
-       {"dlb_sensitivity", "plan", "--design", "/dev/zero", "--out-dir", "{out}/plan"},
-       2,
-       {"/dev/zero"}},
-      // Numeric fields of results files, parsed strictly: file:line:column.
-      {"SummaryResultsPIsFour",
-       summary_of("{R}/p_four.csv"),
-       2,
-       {"p_four.csv:5:2", "column P", "'four'"}},
-      {"SweepResumeResultsPIsFour",
-       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/p_four.csv", "--bin-dir",
-        APPS_BIN_DIR},
-       2,
-       {"p_four.csv:5:2", "'four'"}},
-      {"ReportResultsPIsFour",
-       report_with("{R}/p_four.csv", "{fix}/paper"),
-       2,
-       {"p_four.csv:5:2", "'four'"}},
-      {"SummaryResultsSeedNegative",
-       summary_of("{R}/seed_negative.csv"),
-       2,
-       {"seed_negative.csv:3:7", "column seed"}},
-      {"SummaryResultsTotalNotANumber",
-       summary_of("{R}/total_text.csv"),
-       2,
-       {"total_text.csv:3:", "column total_s", "'12s'"}},
-      {"SummaryResultsUnknownStatus",
-       summary_of("{R}/bad_status.csv"),
-       2,
-       {"bad_status.csv:3:", "column status", "'maybe'"}},
-      {"SweepResumeResultsUnknownStatus",
-       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/bad_status.csv", "--bin-dir",
-        APPS_BIN_DIR},
-       2,
-       {"bad_status.csv:3:", "'maybe'"}},
-      {"SummaryResultsShortRow", summary_of("{R}/short_row.csv"), 2, {"short_row.csv:3"}},
-      {"SweepResumeResultsShortRow",
-       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/short_row.csv", "--bin-dir",
-        APPS_BIN_DIR},
-       2,
-       {"short_row.csv:3"}},
-      // Paper tables: a row cut short is an error, not the end of the table.
-      {"ReportPaperTableCutMidRow",
-       report_with("{R}/results.csv", "{fix}/paper_cut"),
-       2,
-       {"table1_1_mxm_nodlb.csv:5", "cut short"}},
-      {"ReportPaperTablePIsFour",
-       report_with("{R}/results.csv", "{fix}/paper_four"),
-       2,
-       {"table1_1_mxm_nodlb.csv:3:1", "column P", "'four'"}},
-      {"ReportPaperTableShortRow",
-       report_with("{R}/results.csv", "{fix}/paper_short"),
-       2,
-       {"table1_1_mxm_nodlb.csv:3"}},
-      {"ReportPaperTableTimeNotANumber",
-       report_with("{R}/results.csv", "{fix}/paper_time"),
-       2,
-       {"table1_2_trfd_nodlb.csv:4:4", "column time_s"}},
-      // repetitions and seeds must agree where one scope sets both.
-      {"ConfigRepetitionsFewerThanSeeds",
-       sweep_conf("{fix}/reps_seeds.conf"),
-       2,
-       {"reps_seeds.conf:3", "repetitions = 1 (line 3)", "seeds lists 3 values (line 4)"}},
-      {"ConfigSeedsFewerThanRepetitions",
-       sweep_conf("{fix}/seeds_reps.conf"),
-       2,
-       {"seeds_reps.conf:5", "repetitions = 3 (line 6)", "seeds lists 2 values (line 5)"}},
-      {"ConfigSectionRepetitionsBeyondSeeds",
-       sweep_conf("{fix}/section_reps.conf"),
-       2,
-       {"section_reps.conf:", "seeds lists 2 values for 3 repetitions"}},
-      // A simulated task's usage error: exit 2 naming the path, as on PVM.
-      {"TrfdSimTraceDirUnwritable",
-       {"trfd", "--backend", "sim", "--procs", "2", "--n", "10", "--trace-dir", "/proc"},
-       2,
-       {"--trace-dir", "/proc/messages."}},
-      {"MxmSimTraceDirUnwritable",
-       {"mxm", "--backend", "sim", "--procs", "2", "--n", "8", "--r", "4", "--m", "4",
-        "--trace-dir", "/proc"},
-       2,
-       {"--trace-dir", "/proc/messages."}},
-      {"TrfdSimTraceDirUnderAFile",
-       {"trfd", "--backend", "sim", "--procs", "2", "--n", "10", "--trace-dir",
-        "{fix}/good.conf/x"},
-       2,
-       {"--trace-dir", "{fix}/good.conf/x"}},
-      {"MxmSimTraceDirMissingParent",
-       {"mxm", "--backend", "sim", "--procs", "2", "--trace-dir", "{fix}/no_such/dir"},
-       2,
-       {"--trace-dir", "{fix}/no_such/dir"}},
-      // 5. An expected-values file carries its row count and checksum: cut or edited, refused.
-      {"ExpectedFileCutShort",
-       check_against("{fix}/expected_cut.csv"),
-       2,
-       {"--expected {fix}/expected_cut.csv", "cut short", "integrity"}},
-      {"ExpectedFileCutInHalf",
-       check_against("{fix}/expected_half.csv"),
-       2,
-       {"--expected {fix}/expected_half.csv", "no integrity line"}},
-      {"ExpectedFileEdited",
-       check_against("{fix}/expected_edited.csv"),
-       2,
-       {"--expected {fix}/expected_edited.csv", "checksum"}},
-      {"ExpectedFileLastRowRemoved",
-       check_against("{fix}/expected_row_gone.csv"),
-       2,
-       {"--expected {fix}/expected_row_gone.csv", "checksum"}},
-      // 6. Two outputs naming one file, by any spelling: refused before anything is written.
-      {"ExpectedOutAndMarkdownOneFile",
-       derive_expected("{out}/E.csv", "{out}/./E.csv"),
-       2,
-       {"--out {out}/E.csv", "--markdown {out}/./E.csv", "name one file"}},
-      {"ExpectedOutAndMarkdownOneFileDotDot",
-       derive_expected("{out}/E.csv", "{out}/no_such/../E.csv"),
-       2,
-       {"--out {out}/E.csv", "--markdown {out}/no_such/../E.csv", "name one file"}},
-      {"ExpectedOutAndMarkdownOneFileViaSymlink",
-       derive_expected("{fix}/expected_target.csv", "{fix}/link_expected.csv"),
-       2,
-       {"--out {fix}/expected_target.csv", "--markdown {fix}/link_expected.csv", "name one file"}},
-      {"NodlbFitOutAndCsvOneFile",
-       {"dlb_nodlb_fit", "--bin-dir", APPS_BIN_DIR, "--paper-dir", "{fix}/paper", "--out",
-        "{out}/fit.md", "--csv", "{out}/./fit.md"},
-       2,
-       {"--out {out}/fit.md", "--csv {out}/./fit.md", "name one file"}},
-      {"PlotLoadWriteCsvIsTheFigure",
-       {"dlb_plot_load", "--out-dir", "{out}", "--seed", "1", "--slave", "1", "--ml", "5", "--tl",
-        "5", "--duration", "10", "--write-csv", "{out}/fig1_3_load.svg"},
-       2,
-       {"--write-csv {out}/fig1_3_load.svg", "name one file"}},
-      // 7. I/O errors exit 1 naming the file: a file-size limit (no SIGXFSZ death, no temporary
-      // file left), an unwritable results folder or output folder.
-      {"SummaryFileSizeLimit",
-       summary_of("{R}/results.csv"),
-       1,
-       {"cannot write {out}/summary.csv", "File too large"},
-       false,
-       0},
-      {"SweepFileSizeLimit",
-       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/new.csv", "--bin-dir",
-        APPS_BIN_DIR},
-       1,
-       {"{R}/new.csv", "File too large"},
-       false,
-       1},
-      {"SweepResultsFolderUnwritable",
-       {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "/proc/dlb_results.csv", "--bin-dir",
-        APPS_BIN_DIR},
-       1,
-       {"/proc/.dlb_sweep.lock"}},
-      {"ImpliedOutUnwritable",
-       {"dlb_implied", "--paper-dir", "{fix}/paper", "--out", "/proc/implied.csv"},
-       1,
-       {"/proc"}},
-      {"ImpliedPaperDirMissing",
-       {"dlb_implied", "--paper-dir", "{fix}/no_such_paper", "--out", "{out}/implied.csv"},
-       2,
-       {"{fix}/no_such_paper"}},
-  };
-  return t;
-}
+const std::vector<tool_case> kToolCases{
+    // 1. No tool writes over its inputs (the same file by any spelling or link).
+    {"SummaryOutIsResults",
+     summary_of("{R}/results.csv", "{R}/results.csv"),
+     2,
+     {"--out {R}/results.csv", "--results {R}/results.csv"}},
+    {"SummaryOutIsResultsDotSpelling",
+     summary_of("{R}/results.csv", "{R}/./results.csv"),
+     2,
+     {"--out {R}/./results.csv", "--results {R}/results.csv"}},
+    {"SummaryOutIsResultsDotDotSpelling",
+     summary_of("{R}/results.csv", "{R}/../R/results.csv"),
+     2,
+     {"{R}/../R/results.csv", "--results {R}/results.csv"}},
+    {"SummaryOutIsResultsViaSymlink",
+     summary_of("{R}/results.csv", "{R}/link_results.csv"),
+     2,
+     {"--out {R}/link_results.csv", "--results {R}/results.csv"}},
+    {"SummaryOutIsResultsViaHardLink",
+     summary_of("{R}/results.csv", "{R}/hard_results.csv"),
+     2,
+     {"--out {R}/hard_results.csv", "--results {R}/results.csv"}},
+    {"SummaryOutIsSecondResults",
+     {"dlb_summary", "--results", "{R}/results.csv", "--results", "{R}/more.csv", "--out",
+      "{R}/more.csv"},
+     2,
+     {"--out {R}/more.csv", "--results {R}/more.csv"}},
+    {"ReportOutIsResults",
+     report_with("{R}/results.csv", "{fix}/paper", "{R}/results.csv"),
+     2,
+     {"--out {R}/results.csv", "--results {R}/results.csv"}},
+    {"ReportOutIsSummary",
+     report_with("{R}/results.csv", "{fix}/paper", "{R}/summary.csv"),
+     2,
+     {"--out {R}/summary.csv", "--summary {R}/summary.csv"}},
+    {"ReportOutIsSummaryViaSymlink",
+     report_with("{R}/results.csv", "{fix}/paper", "{R}/link_summary.csv"),
+     2,
+     {"--out {R}/link_summary.csv", "--summary {R}/summary.csv"}},
+    {"ReportOutIsSummaryDotSpelling",
+     report_with("{R}/results.csv", "{fix}/paper", "{R}/./summary.csv"),
+     2,
+     {"--out {R}/./summary.csv", "--summary {R}/summary.csv"}},
+    {"ReportOutIsPaperTable",
+     report_with("{R}/results.csv", "{fix}/paper", "{fix}/paper/table1_1_mxm_nodlb.csv"),
+     2,
+     {"--out {fix}/paper/table1_1_mxm_nodlb.csv", "--paper-dir"}},
+    {"ReportOutIsCrosscheck",
+     cat(report_with("{R}/results.csv", "{fix}/paper", "{R}/more_summary.csv"),
+         {"--crosscheck", "{R}/more_summary.csv"}),
+     2,
+     {"--out {R}/more_summary.csv", "--crosscheck {R}/more_summary.csv"}},
+    {"AgreementOutIsAnInput",
+     {"dlb_agreement", "--a", "{R}/summary.csv", "--b", "{R}/summary.csv", "--out",
+      "{R}/link_summary.csv"},
+     2,
+     {"--out {R}/link_summary.csv", "--a {R}/summary.csv"}},
+    {"SweepOutIsConfig",
+     {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{fix}/good.conf", "--bin-dir",
+      APPS_BIN_DIR},
+     2,
+     {"--out {fix}/good.conf", "--config {fix}/good.conf"}},
+    {"SweepOutIsConfigViaSymlink",
+     {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{fix}/link_good.conf", "--bin-dir",
+      APPS_BIN_DIR},
+     2,
+     {"--out {fix}/link_good.conf", "--config {fix}/good.conf"}},
+    // 2. One writer per results folder: this test holds the lock, as a live sweep would.
+    {"SweepFolderLocked", sweep_conf("{fix}/good.conf"), 2, {"{R}", "pid {pid}"}, true},
+    {"SweepFolderLockedAnotherResultsFile",
+     {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/other.csv", "--bin-dir",
+      APPS_BIN_DIR},
+     2,
+     {"{R}", "pid {pid}"},
+     true},
+    // 4. Every input checked where it is read: not a regular file, too large, binary.
+    {"SweepConfigDevZero", sweep_conf("/dev/zero"), 2, {"/dev/zero", "not a regular file"}},
+    {"SweepConfigBinary", sweep_conf("{fix}/binary.conf"), 2, {"binary.conf:2", "NUL"}},
+    {"SweepConfigTooLarge",
+     sweep_conf("{fix}/huge_file.conf"),
+     2,
+     {"huge_file.conf", "over the limit"}},
+    {"SweepConfigFifo", sweep_conf("{fix}/fifo.conf"), 2, {"fifo.conf", "not a regular file"}},
+    {"SweepConfigDirectory", sweep_conf("{fix}"), 2, {"{fix}"}},
+    {"SweepHostfileDevZero",
+     cat(sweep_conf("{fix}/good.conf"), {"--hostfile", "/dev/zero"}),
+     2,
+     {"--hostfile", "/dev/zero"}},
+    {"SummaryResultsDevZero", summary_of("/dev/zero"), 2, {"/dev/zero"}},
+    {"SummaryResultsBinary", summary_of("{fix}/binary.csv"), 2, {"binary.csv:3", "NUL"}},
+    {"ReportSummaryDevZero",
+     {"dlb_report", "--summary", "/dev/zero", "--results", "{R}/results.csv", "--paper-dir",
+      "{fix}/paper", "--out", "{out}/report.md"},
+     2,
+     {"--summary /dev/zero"}},
+    {"TimelineTraceDevZero",
+     {"dlb_plot_timeline", "--trace-dir", "{fix}/trace_zero", "--out-dir", "{out}/fig", "--name",
+      "t"},
+     2,
+     {"states.1.csv", "not a regular file"}},
+    {"TimelineTraceBinary",
+     {"dlb_plot_timeline", "--trace-dir", "{fix}/trace_binary", "--out-dir", "{out}/fig", "--name",
+      "t"},
+     2,
+     {"states.1.csv:2", "NUL"}},
+    {"SensitivityDesignDevZero",
+     {"dlb_sensitivity", "plan", "--design", "/dev/zero", "--out-dir", "{out}/plan"},
+     2,
+     {"/dev/zero"}},
+    // Numeric fields of results files, parsed strictly: file:line:column.
+    {"SummaryResultsPIsFour",
+     summary_of("{R}/p_four.csv"),
+     2,
+     {"p_four.csv:5:2", "column P", "'four'"}},
+    {"SweepResumeResultsPIsFour",
+     {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/p_four.csv", "--bin-dir",
+      APPS_BIN_DIR},
+     2,
+     {"p_four.csv:5:2", "'four'"}},
+    {"ReportResultsPIsFour",
+     report_with("{R}/p_four.csv", "{fix}/paper"),
+     2,
+     {"p_four.csv:5:2", "'four'"}},
+    {"SummaryResultsSeedNegative",
+     summary_of("{R}/seed_negative.csv"),
+     2,
+     {"seed_negative.csv:3:7", "column seed"}},
+    {"SummaryResultsTotalNotANumber",
+     summary_of("{R}/total_text.csv"),
+     2,
+     {"total_text.csv:3:", "column total_s", "'12s'"}},
+    {"SummaryResultsUnknownStatus",
+     summary_of("{R}/bad_status.csv"),
+     2,
+     {"bad_status.csv:3:", "column status", "'maybe'"}},
+    {"SweepResumeResultsUnknownStatus",
+     {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/bad_status.csv", "--bin-dir",
+      APPS_BIN_DIR},
+     2,
+     {"bad_status.csv:3:", "'maybe'"}},
+    {"SummaryResultsShortRow", summary_of("{R}/short_row.csv"), 2, {"short_row.csv:3"}},
+    {"SweepResumeResultsShortRow",
+     {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/short_row.csv", "--bin-dir",
+      APPS_BIN_DIR},
+     2,
+     {"short_row.csv:3"}},
+    // Paper tables: a row cut short is an error, not the end of the table.
+    {"ReportPaperTableCutMidRow",
+     report_with("{R}/results.csv", "{fix}/paper_cut"),
+     2,
+     {"table1_1_mxm_nodlb.csv:5", "cut short"}},
+    {"ReportPaperTablePIsFour",
+     report_with("{R}/results.csv", "{fix}/paper_four"),
+     2,
+     {"table1_1_mxm_nodlb.csv:3:1", "column P", "'four'"}},
+    {"ReportPaperTableShortRow",
+     report_with("{R}/results.csv", "{fix}/paper_short"),
+     2,
+     {"table1_1_mxm_nodlb.csv:3"}},
+    {"ReportPaperTableTimeNotANumber",
+     report_with("{R}/results.csv", "{fix}/paper_time"),
+     2,
+     {"table1_2_trfd_nodlb.csv:4:4", "column time_s"}},
+    // repetitions and seeds must agree where one scope sets both.
+    {"ConfigRepetitionsFewerThanSeeds",
+     sweep_conf("{fix}/reps_seeds.conf"),
+     2,
+     {"reps_seeds.conf:3", "repetitions = 1 (line 3)", "seeds lists 3 values (line 4)"}},
+    {"ConfigSeedsFewerThanRepetitions",
+     sweep_conf("{fix}/seeds_reps.conf"),
+     2,
+     {"seeds_reps.conf:5", "repetitions = 3 (line 6)", "seeds lists 2 values (line 5)"}},
+    {"ConfigSectionRepetitionsBeyondSeeds",
+     sweep_conf("{fix}/section_reps.conf"),
+     2,
+     {"section_reps.conf:", "seeds lists 2 values for 3 repetitions"}},
+    // A simulated task's usage error: exit 2 naming the path, as on PVM.
+    {"TrfdSimTraceDirUnwritable",
+     {"trfd", "--backend", "sim", "--procs", "2", "--n", "10", "--trace-dir", "/proc"},
+     2,
+     {"--trace-dir", "/proc/messages."}},
+    {"MxmSimTraceDirUnwritable",
+     {"mxm", "--backend", "sim", "--procs", "2", "--n", "8", "--r", "4", "--m", "4", "--trace-dir",
+      "/proc"},
+     2,
+     {"--trace-dir", "/proc/messages."}},
+    {"TrfdSimTraceDirUnderAFile",
+     {"trfd", "--backend", "sim", "--procs", "2", "--n", "10", "--trace-dir", "{fix}/good.conf/x"},
+     2,
+     {"--trace-dir", "{fix}/good.conf/x"}},
+    {"MxmSimTraceDirMissingParent",
+     {"mxm", "--backend", "sim", "--procs", "2", "--trace-dir", "{fix}/no_such/dir"},
+     2,
+     {"--trace-dir", "{fix}/no_such/dir"}},
+    // 5. An expected-values file carries its row count and checksum: cut or edited, refused.
+    {"ExpectedFileCutShort",
+     check_against("{fix}/expected_cut.csv"),
+     2,
+     {"--expected {fix}/expected_cut.csv", "cut short", "integrity"}},
+    {"ExpectedFileCutInHalf",
+     check_against("{fix}/expected_half.csv"),
+     2,
+     {"--expected {fix}/expected_half.csv", "no integrity line"}},
+    {"ExpectedFileEdited",
+     check_against("{fix}/expected_edited.csv"),
+     2,
+     {"--expected {fix}/expected_edited.csv", "checksum"}},
+    {"ExpectedFileLastRowRemoved",
+     check_against("{fix}/expected_row_gone.csv"),
+     2,
+     {"--expected {fix}/expected_row_gone.csv", "checksum"}},
+    // 6. Two outputs naming one file, by any spelling: refused before anything is written.
+    {"ExpectedOutAndMarkdownOneFile",
+     derive_expected("{out}/E.csv", "{out}/./E.csv"),
+     2,
+     {"--out {out}/E.csv", "--markdown {out}/./E.csv", "name one file"}},
+    {"ExpectedOutAndMarkdownOneFileDotDot",
+     derive_expected("{out}/E.csv", "{out}/no_such/../E.csv"),
+     2,
+     {"--out {out}/E.csv", "--markdown {out}/no_such/../E.csv", "name one file"}},
+    {"ExpectedOutAndMarkdownOneFileViaSymlink",
+     derive_expected("{fix}/expected_target.csv", "{fix}/link_expected.csv"),
+     2,
+     {"--out {fix}/expected_target.csv", "--markdown {fix}/link_expected.csv", "name one file"}},
+    {"NodlbFitOutAndCsvOneFile",
+     {"dlb_nodlb_fit", "--bin-dir", APPS_BIN_DIR, "--paper-dir", "{fix}/paper", "--out",
+      "{out}/fit.md", "--csv", "{out}/./fit.md"},
+     2,
+     {"--out {out}/fit.md", "--csv {out}/./fit.md", "name one file"}},
+    {"PlotLoadWriteCsvIsTheFigure",
+     {"dlb_plot_load", "--out-dir", "{out}", "--seed", "1", "--slave", "1", "--ml", "5", "--tl",
+      "5", "--duration", "10", "--write-csv", "{out}/fig1_3_load.svg"},
+     2,
+     {"--write-csv {out}/fig1_3_load.svg", "name one file"}},
+    // 7. I/O errors exit 1 naming the file: a file-size limit (no SIGXFSZ death, no temporary
+    // file left), an unwritable results folder or output folder.
+    {"SummaryFileSizeLimit",
+     summary_of("{R}/results.csv"),
+     1,
+     {"cannot write {out}/summary.csv", "File too large"},
+     false,
+     0},
+    {"SweepFileSizeLimit",
+     {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{R}/new.csv", "--bin-dir",
+      APPS_BIN_DIR},
+     1,
+     {"{R}/new.csv", "File too large"},
+     false,
+     1},
+    {"SweepResultsFolderUnwritable",
+     {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "/proc/dlb_results.csv", "--bin-dir",
+      APPS_BIN_DIR},
+     1,
+     {"/proc/.dlb_sweep.lock"}},
+    {"ImpliedOutUnwritable",
+     {"dlb_implied", "--paper-dir", "{fix}/paper", "--out", "/proc/implied.csv"},
+     1,
+     {"/proc"}},
+    {"ImpliedPaperDirMissing",
+     {"dlb_implied", "--paper-dir", "{fix}/no_such_paper", "--out", "{out}/implied.csv"},
+     2,
+     {"{fix}/no_such_paper"}},
+};
+
+const std::vector<tool_case>& table() { return kToolCases; }
 
 #endif
 
@@ -478,79 +476,10 @@ class ToolsFixture {
     fix_ = root_ / "fix";
     out_ = root_ / "out";
     for (const auto& d : {R_, fix_, out_}) fs::create_directories(d);
-    const std::string rows = results_row("NONE") + results_row("GDDLB", "2", "1", "ok", "60");
-    write(R_ / "results.csv", results_file(rows));
-    write(R_ / "more.csv", results_file(results_row("NONE", "2", "2")));
-    write(R_ / "summary.csv",
-          "# dlb_summary (test fixture)\napp,P,K,size,ml,strategy,runs,total_median,norm_median\n"
-          "mxm,2,1,n=8 r=4 m=4,5,NONE,1,80,1\nmxm,2,1,n=8 r=4 m=4,5,GDDLB,1,60,0.75\n");
-    fs::copy_file(R_ / "summary.csv", R_ / "more_summary.csv");
-    fs::create_symlink("results.csv", R_ / "link_results.csv");
-    fs::create_symlink("summary.csv", R_ / "link_summary.csv");
-    fs::create_hard_link(R_ / "results.csv", R_ / "hard_results.csv");
-    write(R_ / "p_four.csv",
-          results_file(rows + results_row("LDDLB", "four")));  // line 5: comment, header, 2 rows
-    write(R_ / "seed_negative.csv", results_file(results_row("NONE", "2", "-1")));
-    write(R_ / "total_text.csv", results_file(results_row("NONE", "2", "1", "ok", "12s")));
-    write(R_ / "bad_status.csv", results_file(results_row("NONE", "2", "1", "maybe")));
-    write(R_ / "short_row.csv",
-          results_file("mxm,2,1\n" + results_row("GDDLB")));  // a short row, then a whole one
-
-    const std::string good =
-        "backend = sim\nprocs = 2\nstrategies = NONE\n[app mxm]\nsizes = n=8 r=4 m=4\n";
-    write(fix_ / "good.conf", good);
-    fs::create_symlink("good.conf", fix_ / "link_good.conf");
-    write(fix_ / "binary.conf", "procs = 2\nstr\0\x01\x02ategies = NONE\n"s);
-    write(fix_ / "binary.csv", "# x\napp,P\nmxm,\0\0\n"s);
-    {
-      std::ofstream(fix_ / "huge_file.conf") << "procs = 2\n";
-      fs::resize_file(fix_ / "huge_file.conf", 5u << 20);  // sparse: no disk used
-    }
-    ::mkfifo((fix_ / "fifo.conf").c_str(), 0644);
-    write(fix_ / "reps_seeds.conf",
-          "procs = 2\nstrategies = NONE\nrepetitions = 1\nseeds = 1 2 3\n[app mxm]\n"
-          "sizes = n=8 r=4 m=4\n");
-    write(fix_ / "seeds_reps.conf",
-          "procs = 2\nstrategies = NONE\n[app mxm]\nsizes = n=8 r=4 m=4\nseeds = 1 2\n"
-          "repetitions = 3\n");
-    write(fix_ / "section_reps.conf",
-          "procs = 2\nstrategies = NONE\nseeds = 1 2\nrepetitions = 2\n[app mxm]\n"
-          "repetitions = 3\nsizes = n=8 r=4 m=4\n");
-    // The paper's tables, and copies with one fault each.
-    for (const std::string dir :
-         {"paper", "paper_cut", "paper_four", "paper_short", "paper_time"}) {
-      fs::create_directories(fix_ / dir);
-      for (const auto& e : fs::directory_iterator(DLB_SOURCE_DIR "/experiments/paper"))
-        fs::copy_file(e.path(), fix_ / dir / e.path().filename());
-    }
-    const std::string t11 = slurp(fix_ / "paper" / "table1_1_mxm_nodlb.csv");
-    // Cut in the middle of its 5th line (the 3rd row), as a truncated copy would be.
-    std::size_t at = 0;
-    for (int i = 0; i < 4; ++i) at = t11.find('\n', at) + 1;
-    write(fix_ / "paper_cut" / "table1_1_mxm_nodlb.csv", t11.substr(0, at + 5));
-    const auto line3 = t11.find('\n', t11.find('\n') + 1) + 1;  // the first row
-    write(fix_ / "paper_four" / "table1_1_mxm_nodlb.csv",
-          t11.substr(0, line3) + "four" + t11.substr(t11.find(',', line3)));
-    write(fix_ / "paper_short" / "table1_1_mxm_nodlb.csv",
-          t11.substr(0, line3) + "4,400\n" + t11.substr(line3));
-    const std::string t12 = slurp(fix_ / "paper" / "table1_2_trfd_nodlb.csv");
-    {
-      std::istringstream in(t12);
-      std::string l, out;
-      int k = 0;
-      while (std::getline(in, l)) {
-        ++k;
-        if (k == 4) l = l.substr(0, l.rfind(',') + 1) + "abc";
-        out += l + "\n";
-      }
-      write(fix_ / "paper_time" / "table1_2_trfd_nodlb.csv", out);
-    }
-    // Trace folders: a states file that is /dev/zero, one that is binary.
-    fs::create_directories(fix_ / "trace_zero");
-    fs::create_symlink("/dev/zero", fix_ / "trace_zero" / "states.1.csv");
-    fs::create_directories(fix_ / "trace_binary");
-    write(fix_ / "trace_binary" / "states.1.csv",
-          "start,end,state,loop,iterations\n0,1,comp\0te,0,1\n"s);
+    write_results();
+    write_configs();
+    write_paper_copies();
+    write_traces();
   }
   ~ToolsFixture() {
     std::error_code ec;
@@ -586,6 +515,90 @@ class ToolsFixture {
     fs::create_symlink("expected_target.csv", fix_ / "link_expected.csv");
   }
 #endif
+
+  // R: results and summaries, good, linked and with one fault each.
+  void write_results() {
+    const std::string rows = results_row("NONE") + results_row("GDDLB", "2", "1", "ok", "60");
+    write(R_ / "results.csv", results_file(rows));
+    write(R_ / "more.csv", results_file(results_row("NONE", "2", "2")));
+    write(R_ / "summary.csv",
+          "# dlb_summary (test fixture)\napp,P,K,size,ml,strategy,runs,total_median,norm_median\n"
+          "mxm,2,1,n=8 r=4 m=4,5,NONE,1,80,1\nmxm,2,1,n=8 r=4 m=4,5,GDDLB,1,60,0.75\n");
+    fs::copy_file(R_ / "summary.csv", R_ / "more_summary.csv");
+    fs::create_symlink("results.csv", R_ / "link_results.csv");
+    fs::create_symlink("summary.csv", R_ / "link_summary.csv");
+    fs::create_hard_link(R_ / "results.csv", R_ / "hard_results.csv");
+    write(R_ / "p_four.csv",
+          results_file(rows + results_row("LDDLB", "four")));  // line 5: comment, header, 2 rows
+    write(R_ / "seed_negative.csv", results_file(results_row("NONE", "2", "-1")));
+    write(R_ / "total_text.csv", results_file(results_row("NONE", "2", "1", "ok", "12s")));
+    write(R_ / "bad_status.csv", results_file(results_row("NONE", "2", "1", "maybe")));
+    write(R_ / "short_row.csv",
+          results_file("mxm,2,1\n" + results_row("GDDLB")));  // a short row, then a whole one
+  }
+  // fix: configurations, good and bad.
+  void write_configs() {
+    const std::string good =
+        "backend = sim\nprocs = 2\nstrategies = NONE\n[app mxm]\nsizes = n=8 r=4 m=4\n";
+    write(fix_ / "good.conf", good);
+    fs::create_symlink("good.conf", fix_ / "link_good.conf");
+    write(fix_ / "binary.conf", "procs = 2\nstr\0\x01\x02ategies = NONE\n"s);
+    write(fix_ / "binary.csv", "# x\napp,P\nmxm,\0\0\n"s);
+    {
+      std::ofstream(fix_ / "huge_file.conf") << "procs = 2\n";
+      fs::resize_file(fix_ / "huge_file.conf", 5u << 20);  // sparse: no disk used
+    }
+    ::mkfifo((fix_ / "fifo.conf").c_str(), 0644);
+    write(fix_ / "reps_seeds.conf",
+          "procs = 2\nstrategies = NONE\nrepetitions = 1\nseeds = 1 2 3\n[app mxm]\n"
+          "sizes = n=8 r=4 m=4\n");
+    write(fix_ / "seeds_reps.conf",
+          "procs = 2\nstrategies = NONE\n[app mxm]\nsizes = n=8 r=4 m=4\nseeds = 1 2\n"
+          "repetitions = 3\n");
+    write(fix_ / "section_reps.conf",
+          "procs = 2\nstrategies = NONE\nseeds = 1 2\nrepetitions = 2\n[app mxm]\n"
+          "repetitions = 3\nsizes = n=8 r=4 m=4\n");
+  }
+  // fix: the paper's tables, and copies with one fault each.
+  void write_paper_copies() {
+    for (const std::string dir :
+         {"paper", "paper_cut", "paper_four", "paper_short", "paper_time"}) {
+      fs::create_directories(fix_ / dir);
+      for (const auto& e : fs::directory_iterator(DLB_SOURCE_DIR "/experiments/paper"))
+        fs::copy_file(e.path(), fix_ / dir / e.path().filename());
+    }
+    const std::string t11 = slurp(fix_ / "paper" / "table1_1_mxm_nodlb.csv");
+    // Cut in the middle of its 5th line (the 3rd row), as a truncated copy would be.
+    std::size_t at = 0;
+    for (int i = 0; i < 4; ++i) at = t11.find('\n', at) + 1;
+    write(fix_ / "paper_cut" / "table1_1_mxm_nodlb.csv", t11.substr(0, at + 5));
+    const auto line3 = t11.find('\n', t11.find('\n') + 1) + 1;  // the first row
+    write(fix_ / "paper_four" / "table1_1_mxm_nodlb.csv",
+          t11.substr(0, line3) + "four" + t11.substr(t11.find(',', line3)));
+    write(fix_ / "paper_short" / "table1_1_mxm_nodlb.csv",
+          t11.substr(0, line3) + "4,400\n" + t11.substr(line3));
+    const std::string t12 = slurp(fix_ / "paper" / "table1_2_trfd_nodlb.csv");
+    {
+      std::istringstream in(t12);
+      std::string l, out;
+      int k = 0;
+      while (std::getline(in, l)) {
+        ++k;
+        if (k == 4) l = l.substr(0, l.rfind(',') + 1) + "abc";
+        out += l + "\n";
+      }
+      write(fix_ / "paper_time" / "table1_2_trfd_nodlb.csv", out);
+    }
+  }
+  // fix: trace folders that cannot be read.
+  void write_traces() {
+    // Trace folders: a states file that is /dev/zero, one that is binary.
+    fs::create_directories(fix_ / "trace_zero");
+    fs::create_symlink("/dev/zero", fix_ / "trace_zero" / "states.1.csv");
+    fs::create_directories(fix_ / "trace_binary");
+    write(fix_ / "trace_binary" / "states.1.csv",
+          "start,end,state,loop,iterations\n0,1,comp\0te,0,1\n"s);
+  }
 
   std::map<std::string, std::string> tokens() const {
     return {{"{R}", R_.string()},

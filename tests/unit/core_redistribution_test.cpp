@@ -147,87 +147,89 @@ TEST(ApplyPlan, RejectsACountsOnlyPlan) {
   EXPECT_THROW(apply_plan(remaining, plan_counts({4, 0}, {2, 2})), std::invalid_argument);
 }
 
+struct decide_row {
+  const char* why;
+  std::vector<std::int64_t> remaining;
+  std::vector<double> speeds;
+  balance_params params;
+  balance_reason reason;
+  std::vector<std::int64_t> proposed;
+  std::int64_t alpha;
+  double before;
+  double after;
+};
+// Each outcome of decide_balance, with its reason.
+const std::vector<decide_row> kDecideRows = {
+    {"nothing left", {0, 0}, {1, 1}, {}, balance_reason::nothing_left, {0, 0}, 0, 0, 0},
+    // Gamma 4 at equal speeds: 2 and 2; before 4/2 = 2 s, after 2/2 = 1 s: 50% better.
+    {"imbalance worth moving", {0, 4}, {2, 2}, {}, balance_reason::moved, {2, 2}, 2, 2, 1},
+    {"alpha 2 below a threshold of 3",
+     {0, 4},
+     {2, 2},
+     {3, 0.10},
+     balance_reason::below_threshold,
+     {2, 2},
+     2,
+     2,
+     1},
+    {"alpha 2 at a threshold of 2 moves",
+     {0, 4},
+     {2, 2},
+     {2, 0.10},
+     balance_reason::moved,
+     {2, 2},
+     2,
+     2,
+     1},
+    // Gamma 3 split 2:1 is what the slaves already hold.
+    {"already balanced", {2, 1}, {2, 1}, {}, balance_reason::below_threshold, {2, 1}, 0, 1, 1},
+    // Gamma 3 at speeds 1:2 -> quotas 1 and 2 -> proposed {1, 2}: alpha 1; before
+    // max(2/1, 1/2) = 2, after max(1/1, 2/2) = 1.
+    {"50% better", {2, 1}, {1, 2}, {}, balance_reason::moved, {1, 2}, 1, 2, 1},
+    {"50% better but 60% asked",
+     {2, 1},
+     {1, 2},
+     {1, 0.6},
+     balance_reason::not_profitable,
+     {1, 2},
+     1,
+     2,
+     1},
+    // Gamma 2 at equal speeds: quotas 2/3 each, the two leftovers to slaves 0 and 1 ->
+    // {1, 1, 0}; alpha 1, but some slave still has one iteration: before 1, after 1.
+    {"moving does not help",
+     {0, 1, 1},
+     {1, 1, 1},
+     {},
+     balance_reason::not_profitable,
+     {1, 1, 0},
+     1,
+     1,
+     1},
+    // Gamma 6, speed 0 for slave 0 -> {0, 6}; before: slave 0 never finishes; after 6/2 = 3.
+    {"work stuck on a slave that does nothing",
+     {3, 3},
+     {0, 2},
+     {},
+     balance_reason::moved,
+     {0, 6},
+     3,
+     kInf,
+     3},
+    // No speed at all: equal split {3, 3}; nobody is predicted to finish either way.
+    {"no speed information",
+     {6, 0},
+     {0, 0},
+     {},
+     balance_reason::not_profitable,
+     {3, 3},
+     3,
+     kInf,
+     kInf},
+};
+
 TEST(DecideBalance, GivesTheReasonForEveryOutcome) {
-  struct row {
-    const char* why;
-    std::vector<std::int64_t> remaining;
-    std::vector<double> speeds;
-    balance_params params;
-    balance_reason reason;
-    std::vector<std::int64_t> proposed;
-    std::int64_t alpha;
-    double before;
-    double after;
-  };
-  const std::vector<row> table = {
-      {"nothing left", {0, 0}, {1, 1}, {}, balance_reason::nothing_left, {0, 0}, 0, 0, 0},
-      // Gamma 4 at equal speeds: 2 and 2; before 4/2 = 2 s, after 2/2 = 1 s: 50% better.
-      {"imbalance worth moving", {0, 4}, {2, 2}, {}, balance_reason::moved, {2, 2}, 2, 2, 1},
-      {"alpha 2 below a threshold of 3",
-       {0, 4},
-       {2, 2},
-       {3, 0.10},
-       balance_reason::below_threshold,
-       {2, 2},
-       2,
-       2,
-       1},
-      {"alpha 2 at a threshold of 2 moves",
-       {0, 4},
-       {2, 2},
-       {2, 0.10},
-       balance_reason::moved,
-       {2, 2},
-       2,
-       2,
-       1},
-      // Gamma 3 split 2:1 is what the slaves already hold.
-      {"already balanced", {2, 1}, {2, 1}, {}, balance_reason::below_threshold, {2, 1}, 0, 1, 1},
-      // Gamma 3 at speeds 1:2 -> quotas 1 and 2 -> proposed {1, 2}: alpha 1; before
-      // max(2/1, 1/2) = 2, after max(1/1, 2/2) = 1.
-      {"50% better", {2, 1}, {1, 2}, {}, balance_reason::moved, {1, 2}, 1, 2, 1},
-      {"50% better but 60% asked",
-       {2, 1},
-       {1, 2},
-       {1, 0.6},
-       balance_reason::not_profitable,
-       {1, 2},
-       1,
-       2,
-       1},
-      // Gamma 2 at equal speeds: quotas 2/3 each, the two leftovers to slaves 0 and 1 ->
-      // {1, 1, 0}; alpha 1, but some slave still has one iteration: before 1, after 1.
-      {"moving does not help",
-       {0, 1, 1},
-       {1, 1, 1},
-       {},
-       balance_reason::not_profitable,
-       {1, 1, 0},
-       1,
-       1,
-       1},
-      // Gamma 6, speed 0 for slave 0 -> {0, 6}; before: slave 0 never finishes; after 6/2 = 3.
-      {"work stuck on a slave that does nothing",
-       {3, 3},
-       {0, 2},
-       {},
-       balance_reason::moved,
-       {0, 6},
-       3,
-       kInf,
-       3},
-      // No speed at all: equal split {3, 3}; nobody is predicted to finish either way.
-      {"no speed information",
-       {6, 0},
-       {0, 0},
-       {},
-       balance_reason::not_profitable,
-       {3, 3},
-       3,
-       kInf,
-       kInf},
-  };
-  for (const auto& r : table) {
+  for (const auto& r : kDecideRows) {
     SCOPED_TRACE(r.why);
     const balance_decision d = decide_balance(r.remaining, r.speeds, r.params);
     EXPECT_EQ(d.reason, r.reason) << to_string(d.reason);

@@ -23,14 +23,16 @@ self_scheduling_input idle(chunk_rule rule, std::int64_t iterations, std::size_t
   return in;
 }
 
-TEST(SelfSchedulingModel, HandWorkedTable) {
-  struct row {
-    const char* what;
-    self_scheduling_input in;
-    double total;
-    std::size_t messages;
-  };
-  std::vector<row> rows;
+struct ss_row {
+  const char* what;
+  self_scheduling_input in;
+  double total;
+  std::size_t messages;
+};
+
+// The rows where messages cost: free, latency, a shared medium or not.
+std::vector<ss_row> message_rows() {
+  std::vector<ss_row> rows;
   // SS, one chunk per iteration, 2 workers, 4 iterations of 1 s, free messages: 2 s; 4 chunks and
   // a final empty answer per worker, two messages each.
   rows.push_back({"SS idle uniform", idle(chunk_rule::ss, 4, 2), 2.0, 12});
@@ -57,6 +59,13 @@ TEST(SelfSchedulingModel, HandWorkedTable) {
     in.network.shared_medium = false;
     rows.push_back({"CSS no shared medium", in, 1.4, 8});
   }
+  return rows;
+}
+
+// The rows where the work differs: slices with the answers, a load, a pool with holes, late
+// workers.
+std::vector<ss_row> work_rows() {
+  std::vector<ss_row> rows;
   {
     // The answer carries its chunk's input slices: D = 10 bytes per iteration at 100 B/s.
     // One worker, GSS on 3 iterations: one chunk of 3 (answer 0.3 s of wire), 3 s of work, then
@@ -89,6 +98,12 @@ TEST(SelfSchedulingModel, HandWorkedTable) {
     in.ready = {0.0, 5.0};
     rows.push_back({"SS ready", in, 5.0, 12});
   }
+  return rows;
+}
+
+TEST(SelfSchedulingModel, HandWorkedTable) {
+  std::vector<ss_row> rows = message_rows();
+  for (auto& r : work_rows()) rows.push_back(std::move(r));
   for (const auto& r : rows) {
     const auto p = predict_self_scheduling(r.in);
     EXPECT_NEAR(p.total_time, r.total, 1e-9) << r.what;

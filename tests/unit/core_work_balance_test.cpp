@@ -43,60 +43,62 @@ TEST(ProportionalWork, SplitsTheTotalByTheSpeeds) {
   EXPECT_THROW(proportional_work({1.0}, -1.0), std::invalid_argument);
 }
 
+struct plan_row {
+  const char* why;
+  std::vector<range_list> remaining;
+  std::vector<double> target;
+  iteration_cost cost;
+  std::vector<transfer> expected;
+};
+// plan_work's choices, each with why.
+const std::vector<plan_row> kPlanRows = {
+    {"slave 0 holds [0,4) (1+2+3+4 = 10), target 5 and 5: surplus 5; from the end 4 (dist 1) "
+     "beats 4+3 (dist 2), so it gives [3,4)",
+     {{{0, 4}}, {}},
+     {5, 5},
+     linear,
+     {{0, 1, 1, {{3, 4}}}}},
+    {"surplus 7: 4+3 = 7 exactly", {{{0, 4}}, {}}, {3, 7}, linear, {{0, 1, 2, {{2, 4}}}}},
+    {"a tie stays below: surplus 5.5 between 4 (1.5 short) and 7 (1.5 over) gives 4",
+     {{{0, 4}}, {}},
+     {4.5, 5.5},
+     linear,
+     {{0, 1, 1, {{3, 4}}}}},
+    {"one expensive iteration is not split: costs 1,1,1,50, surplus 26.5: 50 is 23.5 over, 0 is "
+     "26.5 short, so the 50 goes",
+     {{{0, 4}}, {}},
+     {26.5, 26.5},
+     table_cost({1, 1, 1, 50}),
+     {{0, 1, 1, {{3, 4}}}}},
+    {"surplus 20 of costs 1,1,1,50: the 50 alone is 30 over, nothing is 20 short: nothing moves",
+     {{{0, 4}}, {}},
+     {33, 20},
+     table_cost({1, 1, 1, 50}),
+     {}},
+    {"two receivers: slave 0 gives [4,8) (5+6+7+8 = 26 of its 36, target 10); slave 1 "
+     "(deficit 13) takes 5+6 = 11 (dist 2) rather than 18 (dist 5); slave 2, the last, takes "
+     "the rest",
+     {{{0, 8}}, {}, {}},
+     {10, 13, 13},
+     linear,
+     {{0, 1, 2, {{4, 6}}}, {0, 2, 2, {{6, 8}}}}},
+    {"two senders in slave order, pieces in pool order: slave 0 gives [2,3) (3 of 6, target 3), "
+     "slave 1 gives [5,6) (6 of 15, target 9); slave 2 (deficit 9) takes both",
+     {{{0, 3}}, {{3, 6}}, {}},
+     {3, 9, 9},
+     linear,
+     {{0, 2, 1, {{2, 3}}}, {1, 2, 1, {{5, 6}}}}},
+    {"work order, not index order: slave 0 works through [4,6) then [0,2); its end is [0,2) "
+     "(1+2); surplus 3 of (5+6+1+2 = 14, target 11)",
+     {{{4, 6}, {0, 2}}, {}},
+     {11, 3},
+     linear,
+     {{0, 1, 2, {{0, 2}}}}},
+    {"balanced within an iteration: nothing moves", {{{0, 2}}, {{2, 3}}}, {3, 3}, linear, {}},
+};
+
 TEST(PlanWork, GivesTheEndNearestTheSurplusAndFillsReceiversNearestTheirDeficit) {
-  struct row {
-    const char* why;
-    std::vector<range_list> remaining;
-    std::vector<double> target;
-    iteration_cost cost;
-    std::vector<transfer> expected;
-  };
-  const std::vector<row> table = {
-      {"slave 0 holds [0,4) (1+2+3+4 = 10), target 5 and 5: surplus 5; from the end 4 (dist 1) "
-       "beats 4+3 (dist 2), so it gives [3,4)",
-       {{{0, 4}}, {}},
-       {5, 5},
-       linear,
-       {{0, 1, 1, {{3, 4}}}}},
-      {"surplus 7: 4+3 = 7 exactly", {{{0, 4}}, {}}, {3, 7}, linear, {{0, 1, 2, {{2, 4}}}}},
-      {"a tie stays below: surplus 5.5 between 4 (1.5 short) and 7 (1.5 over) gives 4",
-       {{{0, 4}}, {}},
-       {4.5, 5.5},
-       linear,
-       {{0, 1, 1, {{3, 4}}}}},
-      {"one expensive iteration is not split: costs 1,1,1,50, surplus 26.5: 50 is 23.5 over, 0 is "
-       "26.5 short, so the 50 goes",
-       {{{0, 4}}, {}},
-       {26.5, 26.5},
-       table_cost({1, 1, 1, 50}),
-       {{0, 1, 1, {{3, 4}}}}},
-      {"surplus 20 of costs 1,1,1,50: the 50 alone is 30 over, nothing is 20 short: nothing moves",
-       {{{0, 4}}, {}},
-       {33, 20},
-       table_cost({1, 1, 1, 50}),
-       {}},
-      {"two receivers: slave 0 gives [4,8) (5+6+7+8 = 26 of its 36, target 10); slave 1 "
-       "(deficit 13) takes 5+6 = 11 (dist 2) rather than 18 (dist 5); slave 2, the last, takes "
-       "the rest",
-       {{{0, 8}}, {}, {}},
-       {10, 13, 13},
-       linear,
-       {{0, 1, 2, {{4, 6}}}, {0, 2, 2, {{6, 8}}}}},
-      {"two senders in slave order, pieces in pool order: slave 0 gives [2,3) (3 of 6, target 3), "
-       "slave 1 gives [5,6) (6 of 15, target 9); slave 2 (deficit 9) takes both",
-       {{{0, 3}}, {{3, 6}}, {}},
-       {3, 9, 9},
-       linear,
-       {{0, 2, 1, {{2, 3}}}, {1, 2, 1, {{5, 6}}}}},
-      {"work order, not index order: slave 0 works through [4,6) then [0,2); its end is [0,2) "
-       "(1+2); surplus 3 of (5+6+1+2 = 14, target 11)",
-       {{{4, 6}, {0, 2}}, {}},
-       {11, 3},
-       linear,
-       {{0, 1, 2, {{0, 2}}}}},
-      {"balanced within an iteration: nothing moves", {{{0, 2}}, {{2, 3}}}, {3, 3}, linear, {}},
-  };
-  for (const auto& r : table) {
+  for (const auto& r : kPlanRows) {
     SCOPED_TRACE(r.why);
     const movement_plan p = plan_work(r.remaining, r.target, r.cost);
     ASSERT_EQ(p.transfers.size(), r.expected.size());

@@ -114,7 +114,8 @@ TEST(Options, RefusedCombinationsFollowTheCapabilities) {
            {{"--strategy", "AUTO-ALL"}, false, false},  // ADAPTIVE among the default candidates
            {{"--strategy", "AUTO-ALL", "--candidates", "GCDLB LDDLB SS"}, false, true},
            {{"--strategy", "AUTO-ALL", "--candidates", "GCDLB SS", "--auto-force", "ADAPTIVE"},
-            false, false},
+            false,
+            false},
        }) {
     auto with = [&r](std::vector<std::string> more) {
       auto a = r.strategy;
@@ -216,3 +217,53 @@ TEST(Options, ThresholdPercent) {
   EXPECT_EQ(usage_error_of({"--threshold-pct", "-1"}),
             "option --threshold-pct must be in [0, 100], got -1");
 }
+
+namespace {
+
+// A backend's refusals follow from its capability columns (lib/runtime/backend_table.hpp): each
+// option is refused exactly by the backends that cannot have it, and the message names the
+// option and the backends that can.
+TEST(Options, BackendRefusalsFollowTheBackendsColumns) {
+  struct row {
+    std::vector<std::string> asked;
+    const char* option;
+    bool pvm, sim, mpi;  // which backends take it
+    const char* can;     // the backends the refusal names
+  };
+  const std::vector<row> table = {
+      {{"--clock", "native"}, "--clock native", true, false, true, "pvm or mpi"},
+      {{"--hostfile", "hosts"}, "--hostfile", true, false, false, "pvm"},
+      {{"--join-vm"}, "--join-vm", true, false, false, "pvm"},
+      {{"--kill-slave", "1", "--fault-mark", "mark"},
+       "--fault-mark",
+       true,
+       false,
+       true,
+       "pvm or mpi"},
+      {{"--on-loss", "recover"}, "--on-loss recover", true, true, false, "pvm or sim"},
+      {{"--master-rank", "computes"}, "--master-rank computes", false, false, true, "mpi"},
+  };
+  for (const auto& r : table) {
+    for (const auto& [backend, takes] :
+         {std::pair{"pvm", r.pvm}, std::pair{"sim", r.sim}, std::pair{"mpi", r.mpi}}) {
+      auto args = r.asked;
+      args.insert(args.end(), {"--backend", backend});
+      const std::string e = usage_error_of(args);
+      if (takes) {
+        // Something else may refuse the run (the emulated clock, under --master-rank computes):
+        // never this option's refusal.
+        EXPECT_EQ(e.find(std::string("option ") + r.option + " needs --backend"), std::string::npos)
+            << backend << ": " << e;
+      } else {
+        EXPECT_EQ(e.find(std::string("option ") + r.option + " needs --backend " + r.can + ": "),
+                  0u)
+            << backend << ": " << e;
+      }
+    }
+  }
+  EXPECT_NE(usage_error_of({"--backend", "pvm", "--procs", "65"}).find("at most 64"),
+            std::string::npos);
+  EXPECT_EQ(usage_error_of({"--backend", "sim", "--procs", "4096"}), "");
+}
+
+}  // namespace

@@ -134,9 +134,11 @@ TEST(SweepClaims, RankingFallsBackToTimesWithoutNormalization) {
   EXPECT_EQ(*predicted_best(configs[0]), "GDDLB");
 }
 
-TEST(SweepReport, RendersTheSectionsBesideThePaper) {
-  std::string tmpl = (fs::temp_directory_path() / "sweep_report_XXXXXX").string();
-  const fs::path dir = ::mkdtemp(tmpl.data());
+namespace {
+
+// The report's inputs for RendersTheSectionsBesideThePaper: the paper's tables written to `dir`,
+// the summary of mxm_rows and three raw runs (one failed, one lagged).
+report_inputs sample_inputs(const fs::path& dir) {
   std::ofstream(dir / "table1_1_mxm_nodlb.csv")
       << "# t\nP,n,r,m,time_s\n4,400,400,400,143.7\n16,1600,400,400,266.1\n";
   std::ofstream(dir / "table1_2_trfd_nodlb.csv") << "P,n,array,time_s\n4,30,465,31.4\n";
@@ -149,7 +151,6 @@ TEST(SweepReport, RendersTheSectionsBesideThePaper) {
   in.paper_dir = dir.string();
   in.paper_nodlb = read_paper_nodlb(dir);
   in.paper_best = read_paper_best(dir);
-  ASSERT_EQ(in.paper_best[0].size.at("m"), 400);  // implicit m=400 for MXM
   in.summary_path = "summary.csv";
   in.summary_table.columns = summary_columns();
   for (const auto& r : mxm_rows()) {
@@ -172,6 +173,16 @@ TEST(SweepReport, RendersTheSectionsBesideThePaper) {
   in.results = {{"results.csv", raw}};
   in.figures = {"figures/fig1_7_mxm.png"};
   in.report_command = "dlb_report --summary summary.csv";
+  return in;
+}
+
+}  // namespace
+
+TEST(SweepReport, RendersTheSectionsBesideThePaper) {
+  std::string tmpl = (fs::temp_directory_path() / "sweep_report_XXXXXX").string();
+  const fs::path dir = ::mkdtemp(tmpl.data());
+  const report_inputs in = sample_inputs(dir);
+  EXPECT_EQ(in.paper_best[0].size.at("m"), 400);  // implicit m=400 for MXM
   const std::string md = render_report(in);
   fs::remove_all(dir);
 

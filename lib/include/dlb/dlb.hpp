@@ -20,7 +20,7 @@
 // or, without writing it out: dlb::parallel_for(rt, loop, arrays, body).
 //
 // The strategies share the pure core (dlb::core: the decision, the plan, the groups) and differ
-// only in who receives the profiles and who computes and sends the plan (lib/README.md).
+// only in who receives the profiles and who computes and sends the plan (docs/design/protocol.md).
 #pragma once
 
 #include <cstddef>
@@ -93,7 +93,7 @@ struct DLB_array {
 //    oracle read it. The master calls it too (for every iteration, for the model). Under
 //    --balance-by work (the default) it is also the balancer's unit: speeds are work per second,
 //    moves are sized in work and the block start is blocks of equal work, so every task calls it
-//    for the iterations it decides about (lib/README.md, "Work, not iterations"); it must be
+//    for the iterations it decides about (docs/design/protocol.md, "Work, not iterations"); it must be
 //    cheap and give the same value on every task.
 //  - Without one (work empty), the body reports its own cost to the clock with
 //    runtime::compute(base_seconds) (under the native clock, real time is the cost and the body

@@ -93,6 +93,40 @@ int failing_run(int thrower) {
   return all == size ? 0 : 1;
 }
 
+// The library's defaults on communicator `part`: the policy from the environment (DLB_POLICY),
+// every rank a worker, no simulated load; one loop, whose result it returns.
+bool every_rank_a_worker(MPI_Comm part, int part_rank, int part_size, int world_rank) {
+  // The policy from the environment (DLB_POLICY), as OMP_SCHEDULE.
+  dlb::mpi::session s(part, {.quiet = true});
+  const char* env = std::getenv("DLB_POLICY");
+  check(env && dlb::core::to_string(s.runtime().params().policy) == env, "the policy of DLB_POLICY",
+        world_rank);
+  check(s.master() == (part_rank == 0), "rank 0 of the communicator is the master", world_rank);
+  // The default: every rank a worker, rank 0 also slave P.
+  check(s.slaves() == part_size, "P is the communicator's ranks", world_rank);
+  // A real program's default: no simulated external load (the paper's ml = 5 is asked for).
+  check(s.runtime().params().load.max_load == 0, "no simulated load by default", world_rank);
+  dlb::run_stats st;
+  const bool ok = balanced_loop(s, 300, 2.0, &st);
+  if (part_rank == 0) {
+    check(st.slaves.size() == static_cast<std::size_t>(part_size) &&
+              st.slaves.back().iterations_done > 0,
+          "rank 0 computed iterations of its own (slave P)", world_rank);
+  }
+  s.finish();
+  return ok;
+}
+
+// The job's end: no rank may have failed; this rank's exit status.
+int finish(int world_rank) {
+  int all_failures = 0;
+  MPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  check(all_failures == failures && all_failures == 0, "no rank failed", world_rank);
+  if (failures == 0) std::printf("embed: rank %d: OK\n", world_rank);
+  MPI_Finalize();
+  return failures == 0 ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   if (const char* f = std::getenv("DLB_EMBED_FAIL"); f && *f)
@@ -118,27 +152,7 @@ int main(int argc, char** argv) {
     MPI_Comm_size(part, &part_size);
     bool ok1 = false, ok2 = false;
     try {
-      {
-        // The policy from the environment (DLB_POLICY), as OMP_SCHEDULE.
-        dlb::mpi::session s(part, {.quiet = true});
-        const char* env = std::getenv("DLB_POLICY");
-        check(env && dlb::core::to_string(s.runtime().params().policy) == env,
-              "the policy of DLB_POLICY", world_rank);
-        check(s.master() == (part_rank == 0), "rank 0 of the communicator is the master",
-              world_rank);
-        // The default: every rank a worker, rank 0 also slave P.
-        check(s.slaves() == part_size, "P is the communicator's ranks", world_rank);
-        // A real program's default: no simulated external load (the paper's ml = 5 is asked for).
-        check(s.runtime().params().load.max_load == 0, "no simulated load by default", world_rank);
-        dlb::run_stats st;
-        ok1 = balanced_loop(s, 300, 2.0, &st);
-        if (part_rank == 0) {
-          check(st.slaves.size() == static_cast<std::size_t>(part_size) &&
-                    st.slaves.back().iterations_done > 0,
-                "rank 0 computed iterations of its own (slave P)", world_rank);
-        }
-        s.finish();
-      }
+      ok1 = every_rank_a_worker(part, part_rank, part_size, world_rank);
       {
         // The paper's layout, one parameter away: rank 0 balances only.
         dlb::mpi::session s(part, {.policy = dlb::core::parse_policy("AUTO-ALL"),
@@ -169,10 +183,5 @@ int main(int argc, char** argv) {
     check(token == 42, "MPI on the rank outside", world_rank);
   }
 
-  int all_failures = 0;
-  MPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  check(all_failures == failures && all_failures == 0, "no rank failed", world_rank);
-  if (failures == 0) std::printf("embed: rank %d: OK\n", world_rank);
-  MPI_Finalize();
-  return failures == 0 ? 0 : 1;
+  return finish(world_rank);
 }

@@ -2,7 +2,7 @@
 // master re-runs the cost model at every re-selection synchronization on what remains (the
 // slaves' remaining work after that synchronization's decision under each strategy, the speeds
 // and load from now on) and commits to the strategy predicted to finish first, for the next
-// stretch; lib/README.md, "ADAPTIVE". The rule itself is a function of values.
+// stretch; docs/design/policies.md, "ADAPTIVE". The rule itself is a function of values.
 #pragma once
 
 #include <array>

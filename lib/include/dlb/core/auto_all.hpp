@@ -1,4 +1,4 @@
-// AUTO-ALL (beyond the paper; lib/README.md, "AUTO-ALL"): customized mode over every policy. At
+// AUTO-ALL (beyond the paper; docs/design/policies.md, "AUTO-ALL"): customized mode over every policy. At
 // the loop's first synchronization (the master's: global, centralized) the master predicts the
 // loop's time under each candidate policy and commits to the fastest:
 //   - the paper's four strategies: the cost model, exactly as AUTO (cost_model.hpp), from the
@@ -57,7 +57,7 @@ double predict_adaptive(const prediction& best, const network_profile& net, std:
 // Throws std::invalid_argument for a speed <= 0 or in.start of the wrong size.
 double first_run_out(const model_input& in);
 
-// The choice before the scatter (beyond the paper; lib/README.md, "AUTO-ALL"): at DLB_init,
+// The choice before the scatter (beyond the paper; docs/design/policies.md, "AUTO-ALL"): at DLB_init,
 // before any data crosses the network, AUTO-ALL compares the loop's time from its start under
 // each way to begin: the paper's equal blocks (then a balancing row, ADAPTIVE, or a chunk rule
 // taken up at the first synchronization: `blocks`) against a chunk rule from the start

@@ -24,6 +24,10 @@ std::uint64_t splitmix64(std::uint64_t x);
 
 // The 0-based persistence block containing time t: floor(t / tl). tl may be +infinity (one block).
 std::int64_t load_block(double t, double persistence);
+// When block k ends: (k + 1) tl, the one rule of a load block's end (+infinity under an infinite
+// tl: block 0 never ends). Rounding in floor(t / tl) can name the block that ends exactly at t;
+// its users skip it.
+double block_end(std::int64_t k, double persistence);
 
 // l_i(k), uniform in 0..max_load. Throws std::invalid_argument for max_load < 0.
 int load_in_block(std::uint64_t seed, std::size_t slave, std::int64_t block, int max_load);

@@ -3,7 +3,7 @@
 // HPDC 1996 paper "Customized Dynamic Load Balancing for a Network of Workstations") that states it. Everything else in the tree that means one of these
 // values names it from here; what the paper does not state (tl, the split of a message's cost,
 // the move threshold, delta, ...) is ours, and its default is written beside its option with its
-// source (lib/README.md).
+// source (docs/deviations.md).
 #pragma once
 
 namespace dlb::paper {

@@ -105,7 +105,7 @@ std::string_view known_policy_names();
 // combinations it refuses (option_table.cpp, refuse_combinations). A new policy kind is a row of
 // capabilities_of's table; the refusals follow.
 struct capabilities {
-  // --on-loss recover: the survivors take a lost slave's unfinished iterations (lib/README.md,
+  // --on-loss recover: the survivors take a lost slave's unfinished iterations (docs/design/recovery.md,
   // "When a workstation is lost"). The self-scheduling rules hand out chunks without it;
   // ADAPTIVE waits for every slave's profile; AUTO-ALL may commit to either.
   bool survives_loss = true;

@@ -1,5 +1,5 @@
 // A model of loop self-scheduling (chunks.hpp) over the iterations that remain: what AUTO-ALL
-// (beyond the paper; lib/README.md, "AUTO-ALL") compares with the cost model's prediction of the
+// (beyond the paper; docs/design/policies.md, "AUTO-ALL") compares with the cost model's prediction of the
 // paper's four strategies before it commits.
 //
 // predict_self_scheduling() is a small deterministic event simulation of the master-worker

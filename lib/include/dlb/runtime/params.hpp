@@ -74,7 +74,7 @@ struct network_params {
   }
 };
 
-// Who owns a loop's first synchronization (section 1.4.2; lib/README.md, "The first
+// Who owns a loop's first synchronization (section 1.4.2; docs/design/protocol.md, "The first
 // synchronization").
 enum class first_sync_owner {
   strategy,      // the strategy's own protocol, in its groups

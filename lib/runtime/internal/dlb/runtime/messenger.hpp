@@ -134,7 +134,7 @@ class messenger {
   // Messages this task will never take (a slave's interrupts of a loop it has left): dropped
   // from the pending lists now and on arrival from now on, their receive overhead still
   // charged. Without it an idle slave kept every later interrupt of the loop: P per slave, P^2
-  // per simulated run, under the interrupt storm at P = 4096 (lib/README.md).
+  // per simulated run, under the interrupt storm at P = 4096 (docs/design/scale.md).
   void discard(match m);
 
   // Task-exit notifications for these ranks are failures; for others they are ignored.

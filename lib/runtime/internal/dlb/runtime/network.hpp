@@ -10,7 +10,7 @@
 //              receiver is doing, its computation included, as an interrupt would (messenger).
 // with l = L - o_s - o_r - (h + 1)/B, so a 1-byte ping-pong gives back L one way and large
 // messages B. The split (o_s, o_r, h) is ours to choose and to vary; the defaults and their
-// sources are in default_network() (network.cpp) and lib/README.md.
+// sources are in default_network() (network.cpp) and docs/design/clocks.md.
 //
 // Media (--network):
 //   ethernet1996  one shared medium that every transmission (headers and payload) holds in turn;

@@ -152,7 +152,7 @@ struct gather_msg {
 };
 
 // LOST, master -> every surviving slave (--on-loss recover): a slave was lost; the loop it was
-// lost in stops balancing (lib/README.md, "When a workstation is lost").
+// lost in stops balancing (docs/design/recovery.md, "When a workstation is lost").
 struct lost_msg {
   int loop = 0;
   std::size_t slave = 0;  // 0-based

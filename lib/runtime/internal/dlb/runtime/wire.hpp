@@ -1,7 +1,7 @@
 // wire.hpp: the byte format of the runtime's messages. A writer appends fixed-width values in
 // the host's byte order; a reader takes them back in the same order and throws on a short or
 // malformed message. All tasks of a run share one architecture (emulated mode runs on one host;
-// a native run on several hosts needs hosts of the same PVM_ARCH; see lib/README.md).
+// a native run on several hosts needs hosts of one PVM_ARCH).
 #pragma once
 
 #include <cstddef>
