@@ -392,6 +392,13 @@ std::string run_spec::describe() const {
   return d;
 }
 
+bool grows_from(const run_spec& later, const run_spec& earlier) {
+  return later.procs > earlier.procs && later.app == earlier.app &&
+         later.strategy == earlier.strategy && later.extra_args == earlier.extra_args &&
+         later.network == earlier.network && later.backend == earlier.backend &&
+         later.clock == earlier.clock && later.ml == earlier.ml;
+}
+
 namespace {
 
 // The config's text as the defaults (lines before the first section) and its sections, every

@@ -87,6 +87,12 @@ struct sweep_plan {
   std::string text;  // the config file's text, recorded in the results header
 };
 
+// Is `later` the same policy as `earlier` on the same program (app, extra arguments), network,
+// backend, clock and load maximum at a larger P (size, K, tl and seed aside)? Such a run is
+// expected to take longer still: `dlb_sweep --skip-after-timeout` does not make it once
+// `earlier` ran out of time.
+bool grows_from(const run_spec& later, const run_spec& earlier);
+
 // Parses a config. `source` names it in errors ("FILE:LINE: message"). Throws config_error on
 // any bad key, value or combination, and if two sections plan the same run.
 sweep_plan parse_config(std::string_view text, std::string_view source);
