@@ -43,6 +43,10 @@ struct run {
 // The verified runs of a results table (dlb_sweep's format), in file order. Throws
 // std::runtime_error naming the column if a needed one is missing.
 std::vector<run> verified_runs(const sweep::csv_table& table);
+// The runs recorded as timeout (stopped by the sweep after its time bound), in file order: their
+// identity and `wall`, the wall seconds after which they were stopped (no times: they ended
+// with no result).
+std::vector<run> timed_out_runs(const sweep::csv_table& table);
 
 // The runs of one configuration: time per policy and seed, oracle per seed.
 struct config_runs {
@@ -64,9 +68,15 @@ struct config_runs {
   std::map<std::string, double> rss_mb;                             // policy -> the largest run's
   std::map<std::string, std::map<std::string, std::string>> chose;  // policy -> seed -> run.chose
   std::vector<std::string> policies;                                // in order of first appearance
+  // Policies whose run was stopped at the sweep's time bound (add_timeouts): the longest wall
+  // seconds after which one was stopped.
+  std::map<std::string, double> timed_out;
 };
 // Grouped by configuration, in order of first appearance.
 std::vector<config_runs> by_config(const std::vector<run>& runs);
+// Adds the timed-out runs (timed_out_runs) to their configurations (a configuration with none
+// verified is added after the others); their policies join the configuration's policies.
+void add_timeouts(std::vector<config_runs>& configs, const std::vector<run>& timed_out);
 
 // Median over the seeds of a policy's time, of time / oracle, or of time / the
 // communication-aware bound; nullopt if not measured.
@@ -111,6 +121,8 @@ std::optional<ratio_estimate> best_against_best(const config_runs& c,
 // differ only in P and in the first size parameter (n, iterations) belong to one workload; it
 // is strong scaling where that parameter is the same for several P ("mxm r=128 m=128, n=3072
 // (strong)"), weak otherwise, labelled by the parameter per slave ("... n = 32 P (weak)").
+// Where the configurations hold more than one network, each network is a workload of its own
+// ("synthetic ... ml=5 on switched, iterations = 20 P (weak)").
 std::map<std::string, std::string> workload_labels(const std::vector<config_runs>& configs);
 
 // The distinct workloads of `labels` (workload_labels), in order of first appearance.
@@ -149,6 +161,13 @@ struct scale_target_result {
   bool met() const { return missing == 0 && workloads > 0 && within == workloads; }
 };
 scale_target_result judge(const std::vector<config_runs>& configs, const scale_target& t);
+
+// The smallest P of `c`'s workload (workload_labels) below c.procs at which `policy` was
+// stopped at the time bound, and so not run at c's P (dlb_sweep --skip-after-timeout); nullopt
+// if there is none, or if `policy` has a result or a timeout of its own at c.
+std::optional<int> skipped_after_timeout(const std::vector<config_runs>& configs,
+                                         const std::map<std::string, std::string>& labels,
+                                         const config_runs& c, const std::string& policy);
 
 // AUTO-ALL (lib/README.md, "AUTO-ALL") against every fixed policy of a configuration: each
 // policy measured there but NONE and AUTO-ALL itself (the paper's four, ADAPTIVE, the
