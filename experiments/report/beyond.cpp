@@ -130,21 +130,30 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
   return out;
 }
 
+namespace {
+
+// The configuration of a run, without runs.
+config_runs config_of(const run& r) {
+  config_runs c;
+  c.config = r.config;
+  c.app = r.app;
+  c.procs = r.procs;
+  c.size = r.size;
+  c.args = r.args;
+  c.ml = r.ml;
+  c.network = r.network;
+  return c;
+}
+
+}  // namespace
+
 std::vector<config_runs> by_config(const std::vector<run>& runs) {
   std::vector<config_runs> out;
   std::map<std::string, std::size_t> index;
   for (const auto& r : runs) {
     auto [it, fresh] = index.emplace(r.config, out.size());
     if (fresh) {
-      config_runs c;
-      c.config = r.config;
-      c.app = r.app;
-      c.procs = r.procs;
-      c.size = r.size;
-      c.args = r.args;
-      c.ml = r.ml;
-      c.network = r.network;
-      out.push_back(std::move(c));
+      out.push_back(config_of(r));
     }
     auto& c = out[it->second];
     if (!c.time.count(r.policy)) c.policies.push_back(r.policy);
@@ -172,15 +181,7 @@ void add_timeouts(std::vector<config_runs>& configs, const std::vector<run>& tim
     auto it = std::find_if(configs.begin(), configs.end(),
                            [&](const config_runs& c) { return c.config == r.config; });
     if (it == configs.end()) {
-      config_runs c;
-      c.config = r.config;
-      c.app = r.app;
-      c.procs = r.procs;
-      c.size = r.size;
-      c.args = r.args;
-      c.ml = r.ml;
-      c.network = r.network;
-      configs.push_back(std::move(c));
+      configs.push_back(config_of(r));
       it = configs.end() - 1;
     }
     double& wall = it->timed_out[r.policy];
