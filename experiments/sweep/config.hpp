@@ -64,6 +64,8 @@ struct run_spec {
                                 // (MPI ranks: the app under mpirun, $DLB_MPIRUN or mpirun)
   std::string extra_args;       // passed through to the app after the standard options
   double timeout_s = 600.0;     // not part of the identity: a longer timeout is the same run
+  double cpu_timeout_s = 0.0;   // CPU seconds of the run's process before it is stopped (0: no
+                                // bound); not part of the identity either
 
   // Column names of the identity, in results-file order, and this run's values for them.
   static const std::vector<std::string>& key_columns();
