@@ -77,6 +77,8 @@ run identity_of(const sweep::csv_table& t, const std::vector<std::string>& row) 
   r.policy = std::string(t.field(row, "strategy"));
   r.seed = std::string(t.field(row, "seed"));
   r.wall = number(t.field(row, "run_wall_s"));
+  r.status = std::string(t.field(row, "status"));
+  if (r.status == "ok") r.status = "unverified";  // verified = 0
   return r;
 }
 
@@ -88,11 +90,12 @@ void need_identity(const sweep::csv_table& t) {
 
 }  // namespace
 
-std::vector<run> timed_out_runs(const sweep::csv_table& t) {
+std::vector<run> unfinished_runs(const sweep::csv_table& t) {
   need_identity(t);
   std::vector<run> out;
   for (const auto& row : t.rows)
-    if (t.field(row, "status") == "timeout") out.push_back(identity_of(t, row));
+    if (t.field(row, "status") != "ok" || t.field(row, "verified") == "0")
+      out.push_back(identity_of(t, row));
   return out;
 }
 
@@ -176,16 +179,20 @@ std::vector<config_runs> by_config(const std::vector<run>& runs) {
   return out;
 }
 
-void add_timeouts(std::vector<config_runs>& configs, const std::vector<run>& timed_out) {
-  for (const auto& r : timed_out) {
+void add_unfinished(std::vector<config_runs>& configs, const std::vector<run>& unfinished) {
+  for (const auto& r : unfinished) {
     auto it = std::find_if(configs.begin(), configs.end(),
                            [&](const config_runs& c) { return c.config == r.config; });
     if (it == configs.end()) {
       configs.push_back(config_of(r));
       it = configs.end() - 1;
     }
-    double& wall = it->timed_out[r.policy];
-    wall = std::max(wall, r.wall);
+    if (r.status == "timeout") {
+      double& wall = it->timed_out[r.policy];
+      wall = std::max(wall, r.wall);
+    } else {
+      it->failed[r.policy] = r.status;
+    }
     if (std::find(it->policies.begin(), it->policies.end(), r.policy) == it->policies.end())
       it->policies.push_back(r.policy);
   }
@@ -396,7 +403,8 @@ scale_target_result judge(const std::vector<config_runs>& configs, const scale_t
 std::optional<int> skipped_after_timeout(const std::vector<config_runs>& configs,
                                          const std::map<std::string, std::string>& labels,
                                          const config_runs& c, const std::string& policy) {
-  if (c.time.count(policy) || c.timed_out.count(policy)) return std::nullopt;
+  if (c.time.count(policy) || c.timed_out.count(policy) || c.failed.count(policy))
+    return std::nullopt;
   std::optional<int> at;
   for (const auto& o : configs) {
     if (o.procs < c.procs && o.timed_out.count(policy) &&

@@ -28,6 +28,7 @@ struct run {
   int ml = 0;
   std::string network;
   std::string policy;  // strategy column: NONE, GCDLB, ..., AUTO, ADAPTIVE, SS, CSS:16, ...
+  std::string status;  // ok, or for unfinished_runs: timeout, failed or unverified
   std::string seed;
   double time = 0;    // total_s
   double oracle = 0;  // oracle_s (0: none)
@@ -43,10 +44,10 @@ struct run {
 // The verified runs of a results table (dlb_sweep's format), in file order. Throws
 // std::runtime_error naming the column if a needed one is missing.
 std::vector<run> verified_runs(const sweep::csv_table& table);
-// The runs recorded as timeout (stopped by the sweep after its time bound), in file order: their
-// identity and `wall`, the wall seconds after which they were stopped (no times: they ended
-// with no result).
-std::vector<run> timed_out_runs(const sweep::csv_table& table);
+// The runs recorded as timeout (stopped by the sweep after its time bound), failed or
+// unverified, in file order: their identity, `status` and `wall`, the wall seconds after which
+// they ended (no times: they ended with no result).
+std::vector<run> unfinished_runs(const sweep::csv_table& table);
 
 // The runs of one configuration: time per policy and seed, oracle per seed.
 struct config_runs {
@@ -68,15 +69,17 @@ struct config_runs {
   std::map<std::string, double> rss_mb;                             // policy -> the largest run's
   std::map<std::string, std::map<std::string, std::string>> chose;  // policy -> seed -> run.chose
   std::vector<std::string> policies;                                // in order of first appearance
-  // Policies whose run was stopped at the sweep's time bound (add_timeouts): the longest wall
-  // seconds after which one was stopped.
+  // Policies whose run was stopped at the sweep's time bound (add_unfinished): the longest wall
+  // seconds after which one was stopped; and those whose run failed or was not verified: the
+  // status.
   std::map<std::string, double> timed_out;
+  std::map<std::string, std::string> failed;
 };
 // Grouped by configuration, in order of first appearance.
 std::vector<config_runs> by_config(const std::vector<run>& runs);
-// Adds the timed-out runs (timed_out_runs) to their configurations (a configuration with none
+// Adds the unfinished runs (unfinished_runs) to their configurations (a configuration with none
 // verified is added after the others); their policies join the configuration's policies.
-void add_timeouts(std::vector<config_runs>& configs, const std::vector<run>& timed_out);
+void add_unfinished(std::vector<config_runs>& configs, const std::vector<run>& unfinished);
 
 // Median over the seeds of a policy's time, of time / oracle, or of time / the
 // communication-aware bound; nullopt if not measured.

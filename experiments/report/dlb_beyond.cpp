@@ -332,6 +332,7 @@ std::string scale_cell(const std::vector<config_runs>& configs,
   if (const auto r = median_over_oracle(c, p)) return fixed(*r);
   if (const auto it = c.timed_out.find(p); it != c.timed_out.end())
     return "> " + fixed(it->second, 0) + " s";
+  if (const auto it = c.failed.find(p); it != c.failed.end()) return it->second;
   if (skipped_after_timeout(configs, labels, c, p)) return "not run";
   return "-";
 }
@@ -363,12 +364,15 @@ void scale_section(const std::vector<config_runs>& configs) {
     }
   }
   bool stopped = false;
-  for (const auto& c : configs) stopped = stopped || !c.timed_out.empty();
+  for (const auto& c : configs) stopped = stopped || !c.timed_out.empty() || !c.failed.empty();
   if (stopped) {
-    std::cout << "\n`> N s`: the run did not finish within the sweep's time bound (stopped after "
-                 "N s of wall time, no result); `not run`: that policy was stopped at a smaller "
-                 "P of the same workload, and the sweep did not run it at this P "
-                 "(`dlb_sweep --skip-after-timeout`); `-`: not in the configuration.\n";
+    std::cout
+        << "\n`> N s`: the run did not finish within the sweep's time bound (stopped after "
+           "N s of wall time, no result); `not run`: that policy was stopped at a smaller "
+           "P of the same workload, and the sweep did not run it at this P "
+           "(`dlb_sweep --skip-after-timeout`); `failed`, `unverified`: the run ended without a "
+           "verified result (its log is in the results folder); `-`: not in the "
+           "configuration.\n";
   }
   std::cout
       << "\n**The simulation itself** (wall seconds of one run as the driver measured it, "
@@ -519,7 +523,7 @@ int main(int argc, char** argv) {
   sweep::cli_args args(argc - 1, argv + 1, "dlb_beyond", kUsage, {"results"}, {"targets"});
   const auto files = args.values("results");
   if (files.empty()) args.usage_error("--results is required");
-  std::vector<run> runs, timed_out;
+  std::vector<run> runs, unfinished;
   std::vector<uneven::run> uneven_runs;
   std::size_t rows = 0;
   try {
@@ -532,8 +536,8 @@ int main(int argc, char** argv) {
       } else {
         auto more = verified_runs(table);
         runs.insert(runs.end(), more.begin(), more.end());
-        auto stopped = timed_out_runs(table);
-        timed_out.insert(timed_out.end(), stopped.begin(), stopped.end());
+        auto more_unfinished = unfinished_runs(table);
+        unfinished.insert(unfinished.end(), more_unfinished.begin(), more_unfinished.end());
       }
     }
   } catch (const std::exception& e) {
@@ -546,7 +550,7 @@ int main(int argc, char** argv) {
     return uneven_runs.size() == rows ? 0 : 1;
   }
   auto configs = by_config(runs);
-  if (section == "scale") add_timeouts(configs, timed_out);
+  if (section == "scale") add_unfinished(configs, unfinished);
   if (section == "oracle") oracle_section(configs, args.flag("targets"));
   if (section == "choice") choice_section(configs);
   if (section == "baselines") baselines_section(configs);

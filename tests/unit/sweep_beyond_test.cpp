@@ -202,16 +202,19 @@ TEST(BeyondScale, TimedOutRunsAndNetworksAsWorkloads) {
       row("synthetic", 64, "iterations=1280", "NONE", 1, 10, 5) +
       row("synthetic", 64, "iterations=1280", "GDDLB", 1, 20, 5, "timeout", "") +
       row("synthetic", 128, "iterations=2560", "NONE", 1, 10, 5) +
+      row("synthetic", 128, "iterations=2560", "LCDLB", 1, 10, 5, "failed", "") +
       on(row("synthetic", 64, "iterations=1280", "GDDLB", 1, 7.5, 5), "switched") +
       on(row("synthetic", 128, "iterations=2560", "GDDLB", 1, 8, 5), "switched");
   const auto t = dlb::sweep::parse_csv_table(kHeader + rows, "test");
-  const auto stopped = timed_out_runs(t);
-  ASSERT_EQ(stopped.size(), 1u);
+  const auto stopped = unfinished_runs(t);
+  ASSERT_EQ(stopped.size(), 2u);
+  EXPECT_EQ(stopped[0].status, "timeout");
+  EXPECT_EQ(stopped[1].status, "failed");
   EXPECT_EQ(stopped[0].policy, "GDDLB");
   EXPECT_DOUBLE_EQ(stopped[0].wall, 0.5);
   auto c = by_config(verified_runs(t));
   ASSERT_EQ(c.size(), 4u);
-  add_timeouts(c, stopped);
+  add_unfinished(c, stopped);
   ASSERT_EQ(c.size(), 4u);
   EXPECT_EQ(c[0].timed_out.at("GDDLB"), 0.5);
   EXPECT_EQ(c[0].policies, (std::vector<std::string>{"NONE", "GDDLB"}));
@@ -227,6 +230,8 @@ TEST(BeyondScale, TimedOutRunsAndNetworksAsWorkloads) {
   EXPECT_FALSE(skipped_after_timeout(c, labels, c[3], "GDDLB"));
   EXPECT_FALSE(skipped_after_timeout(c, labels, c[1], "NONE"));
   EXPECT_FALSE(skipped_after_timeout(c, labels, c[1], "LCDLB"));
+  EXPECT_EQ(c[1].failed.at("LCDLB"), "failed");
+  EXPECT_EQ(c[1].policies, (std::vector<std::string>{"NONE", "LCDLB"}));
   const auto target = judge(c, {"GDDLB", 64});
   EXPECT_EQ(target.workloads, 2);
   EXPECT_EQ(target.within, 1);
