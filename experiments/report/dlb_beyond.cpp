@@ -371,8 +371,8 @@ void scale_section(const std::vector<config_runs>& configs) {
            "N s of wall time, no result); `not run`: that policy was stopped at a smaller "
            "P of the same workload, and the sweep did not run it at this P "
            "(`dlb_sweep --skip-after-timeout`); `failed`, `unverified`: the run ended without a "
-           "verified result (its log is in the results folder); `-`: not in the "
-           "configuration.\n";
+           "verified result (its log is in the results folder); `-`: no run recorded (not "
+           "in the configuration, or not run yet: the sweep resumes where it stopped).\n";
   }
   std::cout
       << "\n**The simulation itself** (wall seconds of one run as the driver measured it, "
