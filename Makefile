@@ -257,6 +257,7 @@ irregular heterogeneous scale: build
 # P = 4 ... 4096, every policy that finishes within the time bound (scale-switched.conf):
 # resumable, its runs in results/beyond/scale-switched, its tables in
 # experiments/SCALE-SWITCHED.md and its figures in experiments/beyond/scale-switched*.
+# REPORT_ONLY=1: no runs, the tables and figures of the runs recorded so far.
 scale-switched: build
 	BUILD=$(BUILD) JOBS=$(JOBS) PARTS=$@ DOC=experiments/SCALE-SWITCHED.md FIG=experiments/beyond \
 	  bash scripts/beyond
