@@ -260,7 +260,7 @@ irregular heterogeneous scale: build
 # REPORT_ONLY=1: no runs, the tables and figures of the runs recorded so far.
 scale-switched: build
 	BUILD=$(BUILD) JOBS=$(JOBS) PARTS=$@ DOC=experiments/SCALE-SWITCHED.md FIG=experiments/beyond \
-	  bash scripts/beyond
+	  REPORT_ONLY=$(REPORT_ONLY) bash scripts/beyond
 
 # Everything beyond the paper, simulated, resumable, into results/beyond and
 # experiments/BEYOND.md (+ experiments/beyond/ figures): the paper under every policy against the
