@@ -337,6 +337,21 @@ std::string scale_cell(const std::vector<config_runs>& configs,
   return "-";
 }
 
+// What the scale tables' cells other than times mean, where the results have such cells.
+void unfinished_legend(const std::vector<config_runs>& configs) {
+  bool stopped = false;
+  for (const auto& c : configs) stopped = stopped || !c.timed_out.empty() || !c.failed.empty();
+  if (stopped) {
+    std::cout
+        << "\n`> N s`: the run did not finish within the sweep's time bound (stopped after "
+           "N s of wall time, no result); `not run`: that policy was stopped at a smaller "
+           "P of the same workload, and the sweep did not run it at this P "
+           "(`dlb_sweep --skip-after-timeout`); `failed`, `unverified`: the run ended without a "
+           "verified result (its log is in the results folder); `-`: no run recorded (not "
+           "in the configuration, or not run yet: the sweep resumes where it stopped).\n";
+  }
+}
+
 void scale_section(const std::vector<config_runs>& configs) {
   const auto labels = workload_labels(configs);
   for (const auto& w : workloads_in_order(configs, labels)) {
@@ -363,17 +378,7 @@ void scale_section(const std::vector<config_runs>& configs) {
       std::cout << " " << (best ? *best : "-") << " |\n";
     }
   }
-  bool stopped = false;
-  for (const auto& c : configs) stopped = stopped || !c.timed_out.empty() || !c.failed.empty();
-  if (stopped) {
-    std::cout
-        << "\n`> N s`: the run did not finish within the sweep's time bound (stopped after "
-           "N s of wall time, no result); `not run`: that policy was stopped at a smaller "
-           "P of the same workload, and the sweep did not run it at this P "
-           "(`dlb_sweep --skip-after-timeout`); `failed`, `unverified`: the run ended without a "
-           "verified result (its log is in the results folder); `-`: no run recorded (not "
-           "in the configuration, or not run yet: the sweep resumes where it stopped).\n";
-  }
+  unfinished_legend(configs);
   std::cout
       << "\n**The simulation itself** (wall seconds of one run as the driver measured it, "
          "two runs at a time on the machine; peak resident memory of the simulation "
