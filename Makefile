@@ -12,7 +12,7 @@ PREFIX ?= /usr/local
 STRESS_BUSY ?=
 
 # (mpi-only: below.)
-.PHONY: mpi-only install-mpi bench-embed all deps configure build install test test-stress check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce quick quick-expected reproduce-pvm agreement agreement-mpi bench-mpi bench-runtime scale cost-ablation uneven sensitivity sensitivity-quick irregular heterogeneous beyond timeline format clean
+.PHONY: mpi-only install-mpi bench-embed all deps configure build install test test-stress check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce quick quick-expected reproduce-pvm agreement agreement-mpi bench-mpi bench-runtime scale scale-switched cost-ablation uneven sensitivity sensitivity-quick irregular heterogeneous beyond timeline format clean
 
 all: build
 
@@ -252,6 +252,15 @@ uneven: build
 irregular heterogeneous scale: build
 	BUILD=$(BUILD) JOBS=$(JOBS) PARTS=$@ DOC=results/beyond/$@.md FIG=results/beyond/$@-figures \
 	  bash scripts/beyond
+
+# The scale study on a switched cluster beside the shared Ethernet, at the paper's load regime,
+# P = 4 ... 4096, every policy that finishes within the time bound (scale-switched.conf):
+# resumable, its runs in results/beyond/scale-switched, its tables in
+# experiments/SCALE-SWITCHED.md and its figures in experiments/beyond/scale-switched*.
+# REPORT_ONLY=1: no runs, the tables and figures of the runs recorded so far.
+scale-switched: build
+	BUILD=$(BUILD) JOBS=$(JOBS) PARTS=$@ DOC=experiments/SCALE-SWITCHED.md FIG=experiments/beyond \
+	  REPORT_ONLY=$(REPORT_ONLY) bash scripts/beyond
 
 # Everything beyond the paper, simulated, resumable, into results/beyond and
 # experiments/BEYOND.md (+ experiments/beyond/ figures): the paper under every policy against the

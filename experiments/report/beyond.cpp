@@ -58,31 +58,57 @@ std::string with_scatter_marks(const std::string& committed, const std::string& 
 
 }  // namespace
 
-std::vector<run> verified_runs(const sweep::csv_table& t) {
-  for (const char* c : {"app", "P", "K", "size", "strategy", "seed", "ml", "tl", "network",
-                        "backend", "extra_args", "status", "verified", "total_s"})
+namespace {
+
+// A row's identity: its configuration, policy and seed, and the run's wall seconds.
+run identity_of(const sweep::csv_table& t, const std::vector<std::string>& row) {
+  run r;
+  r.app = std::string(t.field(row, "app"));
+  r.procs = static_cast<int>(number(t.field(row, "P")));
+  r.size = std::string(t.field(row, "size"));
+  r.args = std::string(t.field(row, "extra_args"));
+  r.ml = static_cast<int>(number(t.field(row, "ml")));
+  r.config = r.app + " P=" + std::string(t.field(row, "P")) +
+             " K=" + std::string(t.field(row, "K")) + " " + r.size +
+             " ml=" + std::string(t.field(row, "ml")) + " tl=" + std::string(t.field(row, "tl"));
+  r.network = std::string(t.field(row, "network"));
+  if (r.network != "ethernet1996") r.config += " " + r.network;
+  if (!r.args.empty()) r.config += " `" + r.args + "`";
+  r.policy = std::string(t.field(row, "strategy"));
+  r.seed = std::string(t.field(row, "seed"));
+  r.wall = number(t.field(row, "run_wall_s"));
+  r.status = std::string(t.field(row, "status"));
+  if (r.status == "ok") r.status = "unverified";  // verified = 0
+  return r;
+}
+
+void need_identity(const sweep::csv_table& t) {
+  for (const char* c :
+       {"app", "P", "K", "size", "strategy", "seed", "ml", "tl", "network", "extra_args", "status"})
     need(t, c);
+}
+
+}  // namespace
+
+std::vector<run> unfinished_runs(const sweep::csv_table& t) {
+  need_identity(t);
+  std::vector<run> out;
+  for (const auto& row : t.rows)
+    if (t.field(row, "status") != "ok" || t.field(row, "verified") == "0")
+      out.push_back(identity_of(t, row));
+  return out;
+}
+
+std::vector<run> verified_runs(const sweep::csv_table& t) {
+  need_identity(t);
+  for (const char* c : {"backend", "verified", "total_s"}) need(t, c);
   std::vector<run> out;
   for (const auto& row : t.rows) {
     if (t.field(row, "status") != "ok" || t.field(row, "verified") != "1") continue;
-    run r;
-    r.app = std::string(t.field(row, "app"));
-    r.procs = static_cast<int>(number(t.field(row, "P")));
-    r.size = std::string(t.field(row, "size"));
-    r.args = std::string(t.field(row, "extra_args"));
-    r.ml = static_cast<int>(number(t.field(row, "ml")));
-    r.config = r.app + " P=" + std::string(t.field(row, "P")) +
-               " K=" + std::string(t.field(row, "K")) + " " + r.size +
-               " ml=" + std::string(t.field(row, "ml")) + " tl=" + std::string(t.field(row, "tl"));
-    r.network = std::string(t.field(row, "network"));
-    if (r.network != "ethernet1996") r.config += " " + r.network;
-    if (!r.args.empty()) r.config += " `" + r.args + "`";
-    r.policy = std::string(t.field(row, "strategy"));
-    r.seed = std::string(t.field(row, "seed"));
+    run r = identity_of(t, row);
     r.time = number(t.field(row, "total_s"));
     r.oracle = number(t.field(row, "oracle_s"));
     r.bound = number(t.field(row, "comm_bound_s"));
-    r.wall = number(t.field(row, "run_wall_s"));
     r.rss_mb = number(t.field(row, "max_rss_mb"));
     // A program of two balanced loops (TRFD) reports each loop's: "loop 1 / loop 2".
     auto key = [&](const std::string& k) {
@@ -107,21 +133,30 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
   return out;
 }
 
+namespace {
+
+// The configuration of a run, without runs.
+config_runs config_of(const run& r) {
+  config_runs c;
+  c.config = r.config;
+  c.app = r.app;
+  c.procs = r.procs;
+  c.size = r.size;
+  c.args = r.args;
+  c.ml = r.ml;
+  c.network = r.network;
+  return c;
+}
+
+}  // namespace
+
 std::vector<config_runs> by_config(const std::vector<run>& runs) {
   std::vector<config_runs> out;
   std::map<std::string, std::size_t> index;
   for (const auto& r : runs) {
     auto [it, fresh] = index.emplace(r.config, out.size());
     if (fresh) {
-      config_runs c;
-      c.config = r.config;
-      c.app = r.app;
-      c.procs = r.procs;
-      c.size = r.size;
-      c.args = r.args;
-      c.ml = r.ml;
-      c.network = r.network;
-      out.push_back(std::move(c));
+      out.push_back(config_of(r));
     }
     auto& c = out[it->second];
     if (!c.time.count(r.policy)) c.policies.push_back(r.policy);
@@ -142,6 +177,25 @@ std::vector<config_runs> by_config(const std::vector<run>& runs) {
                        return strategy_rank(a) < strategy_rank(b);
                      });
   return out;
+}
+
+void add_unfinished(std::vector<config_runs>& configs, const std::vector<run>& unfinished) {
+  for (const auto& r : unfinished) {
+    auto it = std::find_if(configs.begin(), configs.end(),
+                           [&](const config_runs& c) { return c.config == r.config; });
+    if (it == configs.end()) {
+      configs.push_back(config_of(r));
+      it = configs.end() - 1;
+    }
+    if (r.status == "timeout") {
+      double& wall = it->timed_out[r.policy];
+      wall = std::max(wall, r.wall);
+    } else {
+      it->failed[r.policy] = r.status;
+    }
+    if (std::find(it->policies.begin(), it->policies.end(), r.policy) == it->policies.end())
+      it->policies.push_back(r.policy);
+  }
 }
 
 std::optional<double> median_time(const config_runs& c, const std::string& policy) {
@@ -265,7 +319,10 @@ std::map<std::string, std::string> workload_labels(const std::vector<config_runs
     std::string group, name;
     std::int64_t value = 0;
   };
-  auto split = [](const config_runs& c) {
+  std::set<std::string> networks;
+  for (const auto& c : configs) networks.insert(c.network);
+  const bool several_networks = networks.size() > 1;
+  auto split = [several_networks](const config_runs& c) {
     parts p;
     const auto size = size_of(c.size);
     p.group = c.app;
@@ -278,6 +335,7 @@ std::map<std::string, std::string> workload_labels(const std::vector<config_runs
       }
     }
     p.group += (c.args.empty() ? "" : " `" + c.args + "`") + " ml=" + std::to_string(c.ml);
+    if (several_networks) p.group += " on " + c.network;
     return p;
   };
   std::map<std::pair<std::string, std::int64_t>, std::set<int>> procs_of;  // (group, value) -> P
@@ -327,17 +385,33 @@ scale_target_result judge(const std::vector<config_runs>& configs, const scale_t
   for (const auto& c : configs) {
     if (c.app != "synthetic") continue;
     synthetic.insert(labels.at(c.config));
-    if (c.procs != t.procs || !c.wall.count(t.policy)) continue;
+    if (c.procs != t.procs) continue;
+    const bool stopped = !c.wall.count(t.policy) && c.timed_out.count(t.policy);
+    if (!c.wall.count(t.policy) && !stopped) continue;
     done.insert(labels.at(c.config));
     ++r.workloads;
-    const double w = c.wall.at(t.policy);
+    const double w = stopped ? c.timed_out.at(t.policy) : c.wall.at(t.policy);
     const double m = c.rss_mb.count(t.policy) ? c.rss_mb.at(t.policy) : 0.0;
     r.worst_wall = std::max(r.worst_wall, w);
     r.worst_rss = std::max(r.worst_rss, m);
-    if (w <= t.wall_s && m <= t.rss_mb) ++r.within;
+    if (!stopped && w <= t.wall_s && m <= t.rss_mb) ++r.within;
   }
   r.missing = static_cast<int>(synthetic.size() - done.size());
   return r;
+}
+
+std::optional<int> skipped_after_timeout(const std::vector<config_runs>& configs,
+                                         const std::map<std::string, std::string>& labels,
+                                         const config_runs& c, const std::string& policy) {
+  if (c.time.count(policy) || c.timed_out.count(policy) || c.failed.count(policy))
+    return std::nullopt;
+  std::optional<int> at;
+  for (const auto& o : configs) {
+    if (o.procs < c.procs && o.timed_out.count(policy) &&
+        labels.at(o.config) == labels.at(c.config) && (!at || o.procs < *at))
+      at = o.procs;
+  }
+  return at;
 }
 
 std::vector<simulation_cost> simulation_costs(const std::vector<config_runs>& configs) {

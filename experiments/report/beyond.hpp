@@ -28,6 +28,7 @@ struct run {
   int ml = 0;
   std::string network;
   std::string policy;  // strategy column: NONE, GCDLB, ..., AUTO, ADAPTIVE, SS, CSS:16, ...
+  std::string status;  // ok, or for unfinished_runs: timeout, failed or unverified
   std::string seed;
   double time = 0;    // total_s
   double oracle = 0;  // oracle_s (0: none)
@@ -43,6 +44,10 @@ struct run {
 // The verified runs of a results table (dlb_sweep's format), in file order. Throws
 // std::runtime_error naming the column if a needed one is missing.
 std::vector<run> verified_runs(const sweep::csv_table& table);
+// The runs recorded as timeout (stopped by the sweep after its time bound), failed or
+// unverified, in file order: their identity, `status` and `wall`, the wall seconds after which
+// they ended (no times: they ended with no result).
+std::vector<run> unfinished_runs(const sweep::csv_table& table);
 
 // The runs of one configuration: time per policy and seed, oracle per seed.
 struct config_runs {
@@ -64,9 +69,17 @@ struct config_runs {
   std::map<std::string, double> rss_mb;                             // policy -> the largest run's
   std::map<std::string, std::map<std::string, std::string>> chose;  // policy -> seed -> run.chose
   std::vector<std::string> policies;                                // in order of first appearance
+  // Policies whose run was stopped at the sweep's time bound (add_unfinished): the longest wall
+  // seconds after which one was stopped; and those whose run failed or was not verified: the
+  // status.
+  std::map<std::string, double> timed_out;
+  std::map<std::string, std::string> failed;
 };
 // Grouped by configuration, in order of first appearance.
 std::vector<config_runs> by_config(const std::vector<run>& runs);
+// Adds the unfinished runs (unfinished_runs) to their configurations (a configuration with none
+// verified is added after the others); their policies join the configuration's policies.
+void add_unfinished(std::vector<config_runs>& configs, const std::vector<run>& unfinished);
 
 // Median over the seeds of a policy's time, of time / oracle, or of time / the
 // communication-aware bound; nullopt if not measured.
@@ -111,6 +124,8 @@ std::optional<ratio_estimate> best_against_best(const config_runs& c,
 // differ only in P and in the first size parameter (n, iterations) belong to one workload; it
 // is strong scaling where that parameter is the same for several P ("mxm r=128 m=128, n=3072
 // (strong)"), weak otherwise, labelled by the parameter per slave ("... n = 32 P (weak)").
+// Where the configurations hold more than one network, each network is a workload of its own
+// ("synthetic ... ml=5 on switched, iterations = 20 P (weak)").
 std::map<std::string, std::string> workload_labels(const std::vector<config_runs>& configs);
 
 // The distinct workloads of `labels` (workload_labels), in order of first appearance.
@@ -149,6 +164,13 @@ struct scale_target_result {
   bool met() const { return missing == 0 && workloads > 0 && within == workloads; }
 };
 scale_target_result judge(const std::vector<config_runs>& configs, const scale_target& t);
+
+// The smallest P of `c`'s workload (workload_labels) below c.procs at which `policy` was
+// stopped at the time bound, and so not run at c's P (dlb_sweep --skip-after-timeout); nullopt
+// if there is none, or if `policy` has a result or a timeout of its own at c.
+std::optional<int> skipped_after_timeout(const std::vector<config_runs>& configs,
+                                         const std::map<std::string, std::string>& labels,
+                                         const config_runs& c, const std::string& policy);
 
 // AUTO-ALL (docs/design/policies.md, "AUTO-ALL") against every fixed policy of a configuration: each
 // policy measured there but NONE and AUTO-ALL itself (the paper's four, ADAPTIVE, the

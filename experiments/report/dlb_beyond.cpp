@@ -324,6 +324,34 @@ void baselines_section(const std::vector<config_runs>& configs) {
             << ", the rest within the seeds' noise.\n";
 }
 
+// A policy's cell of the scale table: its time over the oracle, "> N s" where the sweep
+// stopped it at its time bound, "not run" where it was stopped at a smaller P, else "-".
+std::string scale_cell(const std::vector<config_runs>& configs,
+                       const std::map<std::string, std::string>& labels, const config_runs& c,
+                       const std::string& p) {
+  if (const auto r = median_over_oracle(c, p)) return fixed(*r);
+  if (const auto it = c.timed_out.find(p); it != c.timed_out.end())
+    return "> " + fixed(it->second, 0) + " s";
+  if (const auto it = c.failed.find(p); it != c.failed.end()) return it->second;
+  if (skipped_after_timeout(configs, labels, c, p)) return "not run";
+  return "-";
+}
+
+// What the scale tables' cells other than times mean, where the results have such cells.
+void unfinished_legend(const std::vector<config_runs>& configs) {
+  bool stopped = false;
+  for (const auto& c : configs) stopped = stopped || !c.timed_out.empty() || !c.failed.empty();
+  if (stopped) {
+    std::cout
+        << "\n`> N s`: the run did not finish within the sweep's time bound (stopped after "
+           "N s of wall time, no result); `not run`: that policy was stopped at a smaller "
+           "P of the same workload, and the sweep did not run it at this P "
+           "(`dlb_sweep --skip-after-timeout`); `failed`, `unverified`: the run ended without a "
+           "verified result (its log is in the results folder); `-`: no run recorded (not "
+           "in the configuration, or not run yet: the sweep resumes where it stopped).\n";
+  }
+}
+
 void scale_section(const std::vector<config_runs>& configs) {
   const auto labels = workload_labels(configs);
   for (const auto& w : workloads_in_order(configs, labels)) {
@@ -344,12 +372,13 @@ void scale_section(const std::vector<config_runs>& configs) {
       double best_r = 0;
       for (const auto& p : policies) {
         const auto r = median_over_oracle(c, p);
-        std::cout << " " << cell(r) << " |";
+        std::cout << " " << scale_cell(configs, labels, c, p) << " |";
         if (r && (!best || *r < best_r)) best = p, best_r = *r;
       }
       std::cout << " " << (best ? *best : "-") << " |\n";
     }
   }
+  unfinished_legend(configs);
   std::cout
       << "\n**The simulation itself** (wall seconds of one run as the driver measured it, "
          "two runs at a time on the machine; peak resident memory of the simulation "
@@ -499,7 +528,7 @@ int main(int argc, char** argv) {
   sweep::cli_args args(argc - 1, argv + 1, "dlb_beyond", kUsage, {"results"}, {"targets"});
   const auto files = args.values("results");
   if (files.empty()) args.usage_error("--results is required");
-  std::vector<run> runs;
+  std::vector<run> runs, unfinished;
   std::vector<uneven::run> uneven_runs;
   std::size_t rows = 0;
   try {
@@ -512,6 +541,8 @@ int main(int argc, char** argv) {
       } else {
         auto more = verified_runs(table);
         runs.insert(runs.end(), more.begin(), more.end());
+        auto more_unfinished = unfinished_runs(table);
+        unfinished.insert(unfinished.end(), more_unfinished.begin(), more_unfinished.end());
       }
     }
   } catch (const std::exception& e) {
@@ -523,7 +554,8 @@ int main(int argc, char** argv) {
     uneven_section(uneven_runs, rows);
     return uneven_runs.size() == rows ? 0 : 1;
   }
-  const auto configs = by_config(runs);
+  auto configs = by_config(runs);
+  if (section == "scale") add_unfinished(configs, unfinished);
   if (section == "oracle") oracle_section(configs, args.flag("targets"));
   if (section == "choice") choice_section(configs);
   if (section == "baselines") baselines_section(configs);

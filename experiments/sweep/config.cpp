@@ -33,6 +33,7 @@ struct settings {
   std::optional<std::string> network;
   std::optional<std::string> backend;
   std::optional<double> timeout;
+  std::optional<double> cpu_timeout;
   std::optional<std::vector<size_spec>> sizes;
   std::optional<std::string> args;
 };
@@ -99,6 +100,7 @@ class parser {
                                                        {"network", &parser::set_network},
                                                        {"backend", &parser::set_backend},
                                                        {"timeout", &parser::set_timeout},
+                                                       {"cpu_timeout", &parser::set_cpu_timeout},
                                                        {"sizes", &parser::set_sizes},
                                                        {"args", &parser::set_args}};
     if (value.empty()) fail(line, "'" + key + "' has no value");
@@ -106,7 +108,7 @@ class parser {
     if (it == setters.end()) {
       fail(line, "unknown key '" + key +
                      "' (known: procs group strategies repetitions seeds ml tl clock scale "
-                     "network backend timeout sizes args)");
+                     "network backend timeout cpu_timeout sizes args)");
     }
     if (key == "sizes" && !in_section)
       fail(line, "sizes belong in an [app NAME] section (they depend on the app)");
@@ -214,6 +216,11 @@ class parser {
   void set_timeout(settings& s, std::size_t line, const std::string& value) const {
     once(s.timeout, line, "timeout");
     s.timeout = positive_double(line, "timeout", value);
+  }
+
+  void set_cpu_timeout(settings& s, std::size_t line, const std::string& value) const {
+    once(s.cpu_timeout, line, "cpu_timeout");
+    s.cpu_timeout = positive_double(line, "cpu_timeout", value);
   }
 
   void set_sizes(settings& s, std::size_t line, const std::string& value) const {
@@ -392,6 +399,13 @@ std::string run_spec::describe() const {
   return d;
 }
 
+bool grows_from(const run_spec& later, const run_spec& earlier) {
+  return later.procs > earlier.procs && later.app == earlier.app &&
+         later.strategy == earlier.strategy && later.extra_args == earlier.extra_args &&
+         later.network == earlier.network && later.backend == earlier.backend &&
+         later.clock == earlier.clock && later.ml == earlier.ml;
+}
+
 namespace {
 
 // The config's text as the defaults (lines before the first section) and its sections, every
@@ -500,6 +514,7 @@ run_spec base_run(const section& sec, const settings& d) {
   base.network = pick(s.network, d.network, std::string("ethernet1996"));
   base.backend = pick(s.backend, d.backend, std::string("pvm"));
   base.timeout_s = pick(s.timeout, d.timeout, 600.0);
+  base.cpu_timeout_s = pick(s.cpu_timeout, d.cpu_timeout, 0.0);
   // One canonical spacing, so the identity does not depend on how args were typed.
   for (const auto& w : split_blanks(pick(s.args, d.args, std::string())))
     base.extra_args += (base.extra_args.empty() ? "" : " ") + w;

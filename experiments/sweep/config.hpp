@@ -64,6 +64,8 @@ struct run_spec {
                                 // (MPI ranks: the app under mpirun, $DLB_MPIRUN or mpirun)
   std::string extra_args;       // passed through to the app after the standard options
   double timeout_s = 600.0;     // not part of the identity: a longer timeout is the same run
+  double cpu_timeout_s = 0.0;   // CPU seconds of the run's process before it is stopped (0: no
+                                // bound); not part of the identity either
 
   // Column names of the identity, in results-file order, and this run's values for them.
   static const std::vector<std::string>& key_columns();
@@ -86,6 +88,12 @@ struct sweep_plan {
   std::vector<run_spec> runs;
   std::string text;  // the config file's text, recorded in the results header
 };
+
+// Is `later` the same policy as `earlier` on the same program (app, extra arguments), network,
+// backend, clock and load maximum at a larger P (size, K, tl and seed aside)? Such a run is
+// expected to take longer still: `dlb_sweep --skip-after-timeout` does not make it once
+// `earlier` ran out of time.
+bool grows_from(const run_spec& later, const run_spec& earlier);
 
 // Parses a config. `source` names it in errors ("FILE:LINE: message"). Throws config_error on
 // any bad key, value or combination, and if two sections plan the same run.

@@ -6,10 +6,12 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
 
 #include "sweep/app_output.hpp"
 #include "sweep/child.hpp"
@@ -29,7 +31,7 @@ namespace {
 const char* kUsage =
     "usage: dlb_sweep --config FILE --out RESULTS.csv --bin-dir DIR [--log-dir DIR] [--jobs N]\n"
     "                 [--grace SECONDS] [--backend pvm|sim] [--hostfile FILE] [--dry-run]\n"
-    "                 [--retry-failed]\n"
+    "                 [--retry-failed] [--skip-after-timeout]\n"
     "Runs every run of the config (apps from DIR) and appends one row per run to RESULTS.csv.\n"
     "Re-running the same command resumes: runs already recorded are skipped.\n"
     "  --log-dir DIR     each run's output (default: RESULTS.csv.logs)\n"
@@ -44,7 +46,11 @@ const char* kUsage =
     "  --hostfile FILE   a PVM hostfile passed to every run on pvm (--hostfile FILE): each run\n"
     "                    starts its private virtual machine on those hosts (native clock only)\n"
     "  --dry-run         print the plan and the commands; run nothing, write nothing\n"
-    "  --retry-failed    run again the runs recorded as failed, unverified or timeout\n";
+    "  --retry-failed    run again the runs recorded as failed, unverified or timeout\n"
+    "  --skip-after-timeout\n"
+    "                    do not make a run whose policy ran out of time at a smaller P (same app,\n"
+    "                    arguments, network, backend, clock and ml; recorded or in this call):\n"
+    "                    said on the progress line, nothing recorded\n";
 
 using steady = std::chrono::steady_clock;
 
@@ -153,7 +159,7 @@ struct sweep_options {
   fs::path config_path, out, bin_dir, log_dir;
   int jobs = 1;
   std::chrono::milliseconds grace{3000};
-  bool dry_run = false, retry_failed = false;
+  bool dry_run = false, retry_failed = false, skip_after_timeout = false;
   std::string hostfile;  // absolute; empty: none
 };
 
@@ -167,6 +173,7 @@ sweep_options read_options(const cli_args& args) {
       std::chrono::milliseconds(static_cast<long long>(args.positive_double("grace", 3.0) * 1000));
   o.dry_run = args.flag("dry-run");
   o.retry_failed = args.flag("retry-failed");
+  o.skip_after_timeout = args.flag("skip-after-timeout");
   o.log_dir =
       args.value("log-dir") ? fs::path(*args.value("log-dir")) : fs::path(o.out.string() + ".logs");
   if (const auto h = args.value("hostfile")) {
@@ -287,8 +294,13 @@ void print_plan(const sweep_plan& plan, const sweep_options& o,
 class sweep_runner {
  public:
   sweep_runner(const sweep_plan& plan, const sweep_options& o, todo_list todo, results_store& store,
-               run_guard& guard)
-      : plan_(plan), o_(o), todo_(std::move(todo)), store_(store), guard_(guard) {}
+               run_guard& guard, const std::map<std::string, std::string>& recorded)
+      : plan_(plan), o_(o), todo_(std::move(todo)), store_(store), guard_(guard) {
+    for (const auto& r : plan_.runs) {
+      const auto it = recorded.find(r.key());
+      if (it != recorded.end() && it->second == "timeout") timed_out_.push_back(&r);
+    }
+  }
 
   // The exit status: 0, or 128 + the signal that stopped the sweep.
   int run() {
@@ -317,15 +329,31 @@ class sweep_runner {
     return true;
   }
 
+  // --skip-after-timeout: the run that `r` grows from and that ran out of time, if any.
+  const run_spec* timed_out_before(const run_spec& r) const {
+    if (!o_.skip_after_timeout) return nullptr;
+    for (const auto* t : timed_out_)
+      if (grows_from(r, *t)) return t;
+    return nullptr;
+  }
+
   void start_ready() {
-    while (stop_signal_ == 0 && next_ < todo_.size() && may_start(*todo_[next_].second)) {
+    while (stop_signal_ == 0 && next_ < todo_.size()) {
+      if (const auto* t = timed_out_before(*todo_[next_].second)) {
+        std::cerr << "run " << todo_[next_].first << " of " << plan_.runs.size() << ": not run ("
+                  << todo_[next_].second->describe() << "; " << t->strategy
+                  << " at P = " << t->procs << " did not finish within its time bound)\n";
+        ++next_, ++skipped_;
+        continue;
+      }
+      if (!may_start(*todo_[next_].second)) break;
       active_run a;
       a.index = todo_[next_].first;
       a.run = todo_[next_].second;
       ++next_;
       a.log = log_path_for(o_.log_dir, *a.run);
-      const auto eta =
-          estimate_remaining(finished_wall_, finished_, todo_.size() - finished_, o_.jobs);
+      const auto eta = estimate_remaining(finished_wall_, finished_,
+                                          todo_.size() - finished_ - skipped_, o_.jobs);
       std::cerr << progress_line(a.index, plan_.runs.size(), seconds_since(start_), eta,
                                  a.run->describe())
                 << "\n";
@@ -378,12 +406,29 @@ class sweep_runner {
     active_.clear();
   }
 
+  // Has the run's process used more CPU time than its bound (cpu_timeout)? Read from
+  // /proc/PID/stat (utime and stime); a process already gone has not.
+  static bool over_cpu_bound(const active_run& a) {
+    if (a.run->cpu_timeout_s <= 0) return false;
+    std::ifstream in("/proc/" + std::to_string(a.child->pid()) + "/stat");
+    std::string stat;
+    if (!std::getline(in, stat)) return false;
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) return false;
+    std::istringstream fields(stat.substr(close + 2));
+    std::string skip;
+    for (int k = 3; k < 14; ++k) fields >> skip;  // state (field 3) ... cmajflt (13)
+    double utime = 0, stime = 0;
+    if (!(fields >> utime >> stime)) return false;
+    return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK)) > a.run->cpu_timeout_s;
+  }
+
   // Records the runs that ended (or ran out of time).
   void reap() {
     for (std::size_t i = 0; i < active_.size();) {
       auto& a = active_[i];
       std::optional<child_end> end = a.child->poll();
-      if (!end && seconds_since(a.start) > a.run->timeout_s) {
+      if (!end && (seconds_since(a.start) > a.run->timeout_s || over_cpu_bound(a))) {
         a.child->terminate(o_.grace, signals_);
         end = child_end{child_end::kind::timed_out, 0};
       }
@@ -415,6 +460,7 @@ class sweep_runner {
     rec.log = fs::relative(a.log, o_.out.has_parent_path() ? o_.out.parent_path() : fs::path("."))
                   .string();
     store_.record(*a.run, rec);
+    if (rec.verdict.status == run_status::timeout) timed_out_.push_back(a.run);
     ++finished_;
     finished_wall_ += wall;
     ++counts_[std::string(to_string(rec.verdict.status))];
@@ -434,12 +480,15 @@ class sweep_runner {
     std::string tally;
     for (const auto& [k, v] : counts_)
       tally += (tally.empty() ? "" : ", ") + std::to_string(v) + " " + k;
+    if (skipped_ > 0)
+      tally +=
+          (tally.empty() ? "" : ", ") + std::to_string(skipped_) + " not run (after a timeout)";
     if (tally.empty()) tally = "no runs";
     std::cerr << "dlb_sweep: " << (stop_signal_ ? "stopped" : "done") << " after "
               << format_hms(seconds_since(start_)) << ": " << tally << " this time; "
               << store_.row_count() << " rows in " << o_.out.string() << "\n";
     if (stop_signal_ == 0) return 0;
-    std::cerr << "dlb_sweep: " << todo_.size() - finished_
+    std::cerr << "dlb_sweep: " << todo_.size() - finished_ - skipped_
               << " runs left; run the same command again to resume\n";
     return 128 + stop_signal_;
   }
@@ -452,7 +501,8 @@ class sweep_runner {
   const signal_block signals_;
   const steady::time_point start_ = steady::now();
   std::vector<active_run> active_;
-  std::size_t next_ = 0, finished_ = 0;
+  std::size_t next_ = 0, finished_ = 0, skipped_ = 0;
+  std::vector<const run_spec*> timed_out_;  // recorded or in this call as timeout
   double finished_wall_ = 0;
   std::map<std::string, int> counts_;
   int stop_signal_ = 0;
@@ -465,7 +515,7 @@ int main(int argc, char** argv) {
   const cli_args args(
       argc, argv, "dlb_sweep", kUsage,
       {"config", "out", "bin-dir", "log-dir", "jobs", "grace", "backend", "hostfile"},
-      {"dry-run", "retry-failed"});
+      {"dry-run", "retry-failed", "skip-after-timeout"});
   const sweep_options o = read_options(args);
   std::vector<std::pair<std::string, std::string>> inputs{{"--config", o.config_path.string()}};
   if (!o.hostfile.empty()) inputs.emplace_back("--hostfile", o.hostfile);
@@ -498,7 +548,7 @@ int main(int argc, char** argv) {
       print_plan(plan, o, recorded);
       return 0;
     }
-    return sweep_runner(plan, o, std::move(todo), *store, *guard).run();
+    return sweep_runner(plan, o, std::move(todo), *store, *guard, recorded).run();
   } catch (const csv_error& e) {  // an input unreadable, malformed, or a folder in use
     std::cerr << "dlb_sweep: " << e.what() << "\n";
     return 2;

@@ -108,6 +108,7 @@ double shared_medium::reserve(double ready, double duration) {
 
 void shared_medium::publish_busy(double start, double end) {
   const std::uint64_t n = seg_->published.load(std::memory_order_relaxed);
+  if (in_process_) unread_.emplace_back(start, end);
   seg_->slots[n % kLedgerSlots][0] = start;
   seg_->slots[n % kLedgerSlots][1] = end;
   seg_->published.store(n + 1, std::memory_order_release);
@@ -117,7 +118,11 @@ std::uint64_t shared_medium::busy_published() const {
   return seg_->published.load(std::memory_order_acquire);
 }
 
-std::pair<double, double> shared_medium::busy_interval(std::uint64_t i) const {
+std::pair<double, double> shared_medium::busy_interval(std::uint64_t i) {
+  if (in_process_ && i >= first_unread_ && i < first_unread_ + unread_.size()) {
+    for (; first_unread_ < i; ++first_unread_) unread_.pop_front();
+    return unread_.front();
+  }
   const std::pair<double, double> v{seg_->slots[i % kLedgerSlots][0],
                                     seg_->slots[i % kLedgerSlots][1]};
   if (busy_published() > i + kLedgerSlots)

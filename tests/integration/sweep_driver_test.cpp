@@ -452,6 +452,75 @@ TEST_F(SweepDriver, FailedUnverifiedAndTimedOutRunsAreRecordedAndExcludedFromThe
   EXPECT_EQ(st2.meta("used").value_or(""), "20 ok runs");
 }
 
+// --skip-after-timeout: a policy that ran out of time at one P is not run at a larger P of the
+// same program (in this call, and when the sweep is resumed); other policies and programs run.
+TEST_F(SweepDriver, SkipsLargerRunsOfAPolicyThatRanOutOfTime) {
+  const fs::path conf = write("t.conf", R"(procs = 4 8 16
+group = 4:2 8:4 16:8
+strategies = NONE LDDLB
+seeds = 5
+timeout = 0.3
+
+[app trfd]
+sizes = n=30
+
+[app mxm]
+sizes = n=400 r=400 m=400
+)");
+  auto args = sweep_args(conf);
+  args.push_back("--skip-after-timeout");
+  const env_list env{{"FAKE_APP_SLEEP", "0.01"}, {"FAKE_APP_HANG", "trfd:LDDLB:*"}};
+  const auto r = run(args, env);
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::map<std::string, std::string> status;  // "app strategy P" -> status
+  for (const auto& row : results().rows) {
+    status[std::string(results().field(row, "app")) + " " +
+           std::string(results().field(row, "strategy")) + " " +
+           std::string(results().field(row, "P"))] = std::string(results().field(row, "status"));
+  }
+  EXPECT_EQ(status.size(), 10u);
+  EXPECT_EQ(status["trfd LDDLB 4"], "timeout");
+  EXPECT_EQ(status.count("trfd LDDLB 8"), 0u);
+  EXPECT_EQ(status.count("trfd LDDLB 16"), 0u);
+  EXPECT_EQ(status["trfd NONE 16"], "ok");
+  EXPECT_EQ(status["mxm LDDLB 16"], "ok");
+  EXPECT_NE(r.err.find("not run (trfd P=8 K=4 n=30 LDDLB"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("LDDLB at P = 4 did not finish within its time bound"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("2 not run (after a timeout)"), std::string::npos) << r.err;
+  // Resumed, the recorded timeout still keeps them out; nothing else is left to run.
+  const auto again = run(args, env);
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.err.find("2 not run (after a timeout)"), std::string::npos) << again.err;
+  EXPECT_EQ(results().rows.size(), 10u);
+}
+
+// cpu_timeout: a run that computes past its CPU seconds is stopped and recorded as timeout long
+// before its wall-time bound, whatever else the machine runs.
+TEST_F(SweepDriver, StopsARunAtItsCpuTimeBound) {
+  const fs::path conf = write("t.conf", R"(procs = 4
+group = 4:2
+strategies = NONE LDDLB
+seeds = 5
+timeout = 60
+cpu_timeout = 0.2
+
+[app trfd]
+sizes = n=30
+)");
+  const auto start = std::chrono::steady_clock::now();
+  const auto r =
+      run(sweep_args(conf), {{"FAKE_APP_SLEEP", "0.01"}, {"FAKE_APP_SPIN", "trfd:LDDLB:*"}});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(50));
+  std::map<std::string, std::string> status;
+  for (const auto& row : results().rows)
+    status[std::string(results().field(row, "strategy"))] =
+        std::string(results().field(row, "status"));
+  EXPECT_EQ(status["NONE"], "ok");
+  EXPECT_EQ(status["LDDLB"], "timeout");
+}
+
 TEST_F(SweepDriver, ResumesAfterSigintWithoutRepeatingOrLosingRuns) {
   const auto args = sweep_args(write("t.conf", kTwentyRuns));
   const pid_t pid = spawn(args, {{"FAKE_APP_SLEEP", "0.25"}}, "first");

@@ -214,6 +214,32 @@ TEST(Network, ArrivalTimesPerProfile) {
       << "a second owner of one medium";
 }
 
+// The ledger of the master's busy intervals that slave 1, sharing its workstation, reads. In one
+// process (the simulated backend) it keeps every interval not yet read, however far behind its
+// reader is (at P = 2048 the master published more than a ring holds while slave 1 computed);
+// between processes (/dev/shm) it is a ring, and a reader that fell behind is told.
+TEST(SharedMedium, TheLedgerKeepsWhatItsReaderHasNotReadInOneProcess) {
+  const std::uint64_t n = dlb::shared_medium::kLedgerSlots * 2 + 5;
+  dlb::shared_medium in_process;
+  for (std::uint64_t i = 0; i < n; ++i)
+    in_process.publish_busy(static_cast<double>(i), static_cast<double>(i) + 0.5);
+  EXPECT_EQ(in_process.busy_published(), n);
+  std::uint64_t wrong = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const auto [start, end] = in_process.busy_interval(i);
+    if (start != static_cast<double>(i) || end != static_cast<double>(i) + 0.5) ++wrong;
+  }
+  EXPECT_EQ(wrong, 0u);
+  in_process.publish_busy(1e6, 2e6);
+  EXPECT_EQ(in_process.busy_interval(n), (std::pair<double, double>{1e6, 2e6}));
+
+  const std::string name = "dlb-test-ledger-" + std::to_string(getpid());
+  dlb::shared_medium between(name, true);
+  for (std::uint64_t i = 0; i <= dlb::shared_medium::kLedgerSlots; ++i) between.publish_busy(1, 2);
+  EXPECT_THROW(between.busy_interval(0), std::runtime_error);
+  EXPECT_EQ(between.busy_interval(1), (std::pair<double, double>{1, 2}));
+}
+
 // Wire share 1 (--wire-share 1) gives back the paper's totals with every byte on the wire: a
 // 1-byte message takes L one way, and the wire carries b bytes at B.
 TEST(Network, AllOnTheWireGivesBackThePapersLatencyAndBandwidth) {

@@ -190,6 +190,57 @@ TEST(BeyondScale, TargetsJudgedOnEverySyntheticWorkload) {
   EXPECT_FALSE(r.met());
 }
 
+// The scale study on two networks: each network its own workload; a run stopped at the time
+// bound shows in its configuration, the same policy at a larger P of that workload (not run)
+// is known as skipped, and a target at a stopped run is missed, not "not run".
+TEST(BeyondScale, TimedOutRunsAndNetworksAsWorkloads) {
+  auto on = [](std::string r, const std::string& network) {
+    r.replace(r.find(",ethernet1996,"), 14, "," + network + ",");
+    return r;
+  };
+  const std::string rows =
+      row("synthetic", 64, "iterations=1280", "NONE", 1, 10, 5) +
+      row("synthetic", 64, "iterations=1280", "GDDLB", 1, 20, 5, "timeout", "") +
+      row("synthetic", 128, "iterations=2560", "NONE", 1, 10, 5) +
+      row("synthetic", 128, "iterations=2560", "LCDLB", 1, 10, 5, "failed", "") +
+      on(row("synthetic", 64, "iterations=1280", "GDDLB", 1, 7.5, 5), "switched") +
+      on(row("synthetic", 128, "iterations=2560", "GDDLB", 1, 8, 5), "switched");
+  const auto t = dlb::sweep::parse_csv_table(kHeader + rows, "test");
+  const auto stopped = unfinished_runs(t);
+  ASSERT_EQ(stopped.size(), 2u);
+  EXPECT_EQ(stopped[0].status, "timeout");
+  EXPECT_EQ(stopped[1].status, "failed");
+  EXPECT_EQ(stopped[0].policy, "GDDLB");
+  EXPECT_DOUBLE_EQ(stopped[0].wall, 0.5);
+  auto c = by_config(verified_runs(t));
+  ASSERT_EQ(c.size(), 4u);
+  add_unfinished(c, stopped);
+  ASSERT_EQ(c.size(), 4u);
+  EXPECT_EQ(c[0].timed_out.at("GDDLB"), 0.5);
+  EXPECT_EQ(c[0].policies, (std::vector<std::string>{"NONE", "GDDLB"}));
+  EXPECT_FALSE(median_over_oracle(c[0], "GDDLB"));
+  const auto labels = workload_labels(c);
+  EXPECT_NE(labels.at(c[0].config).find("on ethernet1996"), std::string::npos);
+  EXPECT_NE(labels.at(c[2].config).find("on switched"), std::string::npos);
+  EXPECT_EQ(workloads_in_order(c, labels).size(), 2u);
+  // GDDLB at P = 128 on the Ethernet: not run after its timeout at 64; on the switched
+  // network it ran; NONE was never stopped.
+  EXPECT_EQ(skipped_after_timeout(c, labels, c[1], "GDDLB"), 64);
+  EXPECT_FALSE(skipped_after_timeout(c, labels, c[0], "GDDLB"));
+  EXPECT_FALSE(skipped_after_timeout(c, labels, c[3], "GDDLB"));
+  EXPECT_FALSE(skipped_after_timeout(c, labels, c[1], "NONE"));
+  EXPECT_FALSE(skipped_after_timeout(c, labels, c[1], "LCDLB"));
+  EXPECT_EQ(c[1].failed.at("LCDLB"), "failed");
+  EXPECT_EQ(c[1].policies, (std::vector<std::string>{"NONE", "LCDLB"}));
+  const auto target = judge(c, {"GDDLB", 64});
+  EXPECT_EQ(target.workloads, 2);
+  EXPECT_EQ(target.within, 1);
+  EXPECT_FALSE(target.met());
+  // One network only: no network in the labels (the scale study on the Ethernet alone).
+  const auto one = configs_of(row("synthetic", 64, "iterations=1280", "NONE", 1, 10, 5));
+  EXPECT_EQ(workload_labels(one).begin()->second.find(" on "), std::string::npos);
+}
+
 TEST(BeyondConfigs, WhatACustomizedRunChose) {
   // ADAPTIVE's sequence over AUTO's commitment; a program of two loops reports each loop's.
   const std::string header =

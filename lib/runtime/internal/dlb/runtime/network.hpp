@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -80,8 +81,11 @@ class shared_medium {
   void publish_busy(double start, double end);
   std::uint64_t busy_published() const;
   // Interval i; throws std::runtime_error if the writer has overwritten it (the reader fell more
-  // than kLedgerSlots behind).
-  std::pair<double, double> busy_interval(std::uint64_t i) const;
+  // than kLedgerSlots behind). In a segment private to the process (the simulated backend) the
+  // ledger is not a ring: it keeps every interval not yet read, however far behind the reader
+  // is (slave 1 computing a long block while the master sends to thousands of slaves), and the
+  // reader reads in order (reading interval i forgets those before it).
+  std::pair<double, double> busy_interval(std::uint64_t i);
   static constexpr std::uint64_t kLedgerSlots = 16384;
 
  private:
@@ -91,6 +95,8 @@ class shared_medium {
   bool in_process_ = false;
   bool unlinked_ = false;
   layout* seg_ = nullptr;
+  std::deque<std::pair<double, double>> unread_;  // in process: intervals first_unread_, ...
+  std::uint64_t first_unread_ = 0;
 };
 
 class network_model {
