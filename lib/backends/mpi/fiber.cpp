@@ -42,7 +42,6 @@ void finish_switch([[maybe_unused]] void* fake, [[maybe_unused]] const void** bo
 extern "C" {
 __attribute__((visibility("hidden"))) void dlb_fiber_swap(void** save, void* load);
 __attribute__((visibility("hidden"))) void dlb_fiber_start();
-__attribute__((visibility("hidden"))) void dlb_fiber_run(void* f) { static_cast<fiber*>(f)->run(); }
 }
 asm(R"(
   .text
@@ -183,3 +182,7 @@ void fiber::yield() {
 }
 
 }  // namespace dlb::mpi_detail
+
+#if defined(__x86_64__)
+void dlb_fiber_run(void* f) { static_cast<dlb::mpi_detail::fiber*>(f)->run(); }
+#endif

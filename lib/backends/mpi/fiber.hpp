@@ -18,6 +18,9 @@
 #include <exception>
 #include <functional>
 
+// The register switching's first entry into a new fiber (fiber.cpp).
+extern "C" __attribute__((visibility("hidden"))) void dlb_fiber_run(void* f);
+
 namespace dlb::mpi_detail {
 
 class fiber {
@@ -36,7 +39,7 @@ class fiber {
   explicit fiber(std::function<void()> body, std::size_t stack_bytes = std::size_t{8} << 20,
                  switching how = native_switching);
   // A fiber destroyed before its body ended (a suspended body) leaves its frames unwound:
-  // callers run it to its end first (mpi_port::serve_until).
+  // callers run it to its end first (mpi_port::serve_master).
   ~fiber();
   fiber(const fiber&) = delete;
   fiber& operator=(const fiber&) = delete;
@@ -49,12 +52,9 @@ class fiber {
   bool finished() const { return finished_; }
 
  private:
+  friend void ::dlb_fiber_run(void* f);
   static void entry(unsigned hi, unsigned lo);
-
- public:
   void run();  // the body, then back for good (called on the fiber's stack)
-
- private:
   void leave(bool for_good);
   void arrived_from_caller();
   void switch_in();

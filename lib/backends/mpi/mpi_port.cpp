@@ -171,7 +171,8 @@ void mpi_port::pause(int me, std::chrono::microseconds d) {
     run_master_if_due();
     const int slot = me < 0 ? -1 : slot_of(me);
     if (slot >= 0 && !inbox_[static_cast<std::size_t>(slot)].empty()) return;
-    d = std::min(d, std::chrono::duration_cast<std::chrono::microseconds>(master_due_ - now));
+    d = std::min(d, std::chrono::duration_cast<std::chrono::microseconds>(
+                        master_due_ - std::chrono::steady_clock::now()));
   }
   sleep_for(d);
 }
