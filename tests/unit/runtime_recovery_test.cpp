@@ -50,6 +50,10 @@ struct recovery_world {
     task(0).net().send(rank, dlb::tag::recover,
                        protocol::encode(protocol::recover_msg{1, std::move(ranges), {}}));
   }
+  // The master tells slave `rank` that slave `lost` (0-based) was lost in loop `loop`.
+  void tell_lost(int rank, int loop, std::size_t lost) {
+    task(0).net().send(rank, dlb::tag::lost, protocol::encode(protocol::lost_msg{loop, lost, 1.0}));
+  }
   // What slave `rank` handed in last, as the master receives it.
   protocol::gather_msg handed_in_by(int rank) {
     const auto d = task(0).net().wait(dlb::with_tag_from(dlb::tag::gather, rank), "results");
@@ -122,23 +126,20 @@ TEST(SlaveRecovery, StaysWhenOutOfWorkOnlyWhenOn) {
 // A LOST of the slave's loop closes its balancing and marks the slave lost; one of an earlier
 // loop marks it lost only. Off, the losses are not read at all.
 TEST(SlaveRecovery, ALossOfItsLoopClosesBalancing) {
-  recovery_world x(3, 30, true);
-  auto& s = x.slave(1);
-  x.task(0).net().send(1, dlb::tag::lost, protocol::encode(protocol::lost_msg{0, 2, 1.0}));
-  s.recovery_.take_losses(s);
-  EXPECT_TRUE(s.rt_.lost(3));
-  EXPECT_FALSE(s.slave_.closed());
-  x.task(0).net().send(1, dlb::tag::lost, protocol::encode(protocol::lost_msg{1, 1, 2.0}));
-  s.recovery_.take_losses(s);
-  EXPECT_TRUE(s.rt_.lost(2));
-  EXPECT_TRUE(s.slave_.closed());
-
-  recovery_world off(3, 30, false);
-  auto& o = off.slave(1);
-  off.task(0).net().send(1, dlb::tag::lost, protocol::encode(protocol::lost_msg{1, 1, 2.0}));
-  o.recovery_.take_losses(o);
-  EXPECT_FALSE(o.rt_.lost(2));
-  EXPECT_FALSE(o.slave_.closed());
+  struct row {
+    bool on;
+    int loop;  // 1: the slave's loop; 0: an earlier one
+    bool marked, closed;
+  };
+  for (const row& r :
+       {row{true, 0, true, false}, row{true, 1, true, true}, row{false, 1, false, false}}) {
+    recovery_world x(3, 30, r.on);
+    auto& s = x.slave(1);
+    x.tell_lost(1, r.loop, 2);
+    s.recovery_.take_losses(s);
+    EXPECT_EQ(s.rt_.lost(3), r.marked) << r.on << " loop " << r.loop;
+    EXPECT_EQ(s.slave_.closed(), r.closed) << r.on << " loop " << r.loop;
+  }
 }
 
 // A synchronization's wait: on, a LOST of this loop abandons it; one of an earlier loop does
@@ -147,11 +148,11 @@ TEST(SlaveRecovery, ALossAbandonsTheWaitOfItsLoop) {
   recovery_world x(2, 20, true);
   auto& s = x.slave(1);
   const auto notice = dlb::with_tag(dlb::tag::notice);
-  x.task(0).net().send(1, dlb::tag::lost, protocol::encode(protocol::lost_msg{1, 1, 1.0}));
+  x.tell_lost(1, 1, 1);
   EXPECT_THROW(s.recovery_.wait(s, notice, "a notice"), dlb::detail::sync_abandoned);
   recovery_world y(2, 20, true);
   auto& t = y.slave(1);
-  y.task(0).net().send(1, dlb::tag::lost, protocol::encode(protocol::lost_msg{0, 1, 1.0}));
+  y.tell_lost(1, 0, 1);
   y.task(0).clock().wait_until(1.0);  // the notice after the loss
   y.task(0).net().send(1, dlb::tag::notice, protocol::encode(protocol::notice_msg{{1, 0, 0}, 0}));
   EXPECT_EQ(t.recovery_.wait(t, notice, "a notice").kind, dlb::tag::notice);
