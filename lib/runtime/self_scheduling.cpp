@@ -110,6 +110,7 @@ void run_self_scheduler(master_session& DLB) {
   auto& pool = DLB.self_sched_;
   if (!pool.started()) throw run_error("DLB_master_sync before DLB_scatter_data");
   const auto P = static_cast<std::size_t>(DLB.procs_);
+  const core::iteration_cost cost = DLB.work_cost();  // the requests' measure of work
   std::int64_t requests = 0, served = 0;
   const int loop = DLB.loop_id_;
   while (DLB.master_.results_in() < P) {
@@ -132,7 +133,7 @@ void run_self_scheduler(master_session& DLB) {
     const auto s = static_cast<std::size_t>(d.from - 1);
     if (d.from < 1 || s >= P) throw run_error("request from an unknown task");
     ++requests;
-    pool.take_request(s, q.done, q.speed, net.clock().now(), DLB.work_cost());
+    pool.take_request(s, q.done, q.speed, net.clock().now(), cost);
     const auto index = static_cast<std::int64_t>(pool.chunks().size());
     const core::range_list ranges = pool.next_chunk(s);
     if (!ranges.empty()) ++served;
