@@ -1,7 +1,7 @@
-// auto_all.cpp: AUTO-ALL's parts of the master and of a slave (beyond the paper; docs/design/policies.md,
-// "AUTO-ALL"). At the loop's first synchronization (the master's own: global, centralized) the
-// master predicts the loop's time under every candidate (--candidates) and commits to the
-// fastest (or to --auto-force's):
+// auto_all.cpp: AUTO-ALL's parts of the master and of a slave (beyond the paper;
+// docs/design/policies.md, "AUTO-ALL"). At the loop's first synchronization (the master's own:
+// global, centralized) the master predicts the loop's time under every candidate (--candidates) and
+// commits to the fastest (or to --auto-force's):
 //  - a paper strategy: exactly AUTO's commitment (central_balancer.cpp, commit_to_row);
 //  - ADAPTIVE: that synchronization becomes ADAPTIVE's first re-selection
 //    (customized_runner.cpp);
@@ -79,7 +79,7 @@ std::optional<core::model_input> detail::master_session::model_for_choice(
     in.machine.load.max_load = 0;
   } else {
     in.machine.base_speeds = prm.speeds;
-    in.start_time = master_.stats_.start_time;
+    in.start_time = master_.start_time();
     if (four.load == core::model_load::run) {
       in.machine.load = prm.load;
     } else {
@@ -136,7 +136,7 @@ detail::auto_all_pick detail::master_session::choose_policy(
     double now) {
   const auto wall0 = std::chrono::steady_clock::now();
   const auto& prm = rt_.params();
-  auto& stats = master_.stats_;
+  auto& stats = master_.predictions();
   stats.prediction = predict(speeds);  // AUTO's: the paper's four
   const auto in = model_for_choice(stats.prediction, speeds);
   core::range_list pool;
@@ -212,50 +212,16 @@ core::chunk_params detail::master_session::chunk_params_for(const core::policy& 
 
 void detail::master_session::start_pool(const core::policy& p, core::range_list pool,
                                         std::vector<double> weights) {
-  self_sched_.dispenser_.emplace(chunk_params_for(p, core::iteration_count(pool)));
-  self_sched_.rule_ = p.rule();
-  self_sched_.pool_ = std::move(pool);
-  self_sched_.weights_ = std::move(weights);
-  if (p.rule() == core::chunk_rule::awf) self_sched_.dispenser_->set_weights(self_sched_.weights_);
-  self_sched_.chunks_.clear();
-  self_sched_.chunk_bytes_ = 0;
-  self_sched_.outstanding_.assign(static_cast<std::size_t>(procs_), {});
-  self_sched_.asked_at_.assign(static_cast<std::size_t>(procs_), net_.clock().now());
-}
-
-void detail::master_session::record_request(std::size_t worker, std::int64_t done, double speed,
-                                            double now) {
-  auto& ss = self_sched_;
-  if (!core::adapts_to_measurements(ss.rule_) || worker >= ss.outstanding_.size()) return;
-  core::range_split split = core::split_front(ss.outstanding_[worker], done);
-  ss.outstanding_[worker] = std::move(split.back);
-  const std::int64_t n = core::iteration_count(split.front);
-  const auto cost = work_cost();
-  const double work = cost ? core::work_of(split.front, cost) : static_cast<double>(n);
-  if (n > 0 && speed > 0)
-    ss.dispenser_->record(worker, n, work / speed, now - ss.asked_at_[worker]);
-  ss.asked_at_[worker] = now;
+  const auto cp = chunk_params_for(p, core::iteration_count(pool));
+  self_sched_.start(cp, std::move(pool), std::move(weights), net_.clock().now());
 }
 
 std::vector<core::range_list> detail::master_session::first_chunks(const core::policy& p) {
   start_pool(p, {{0, loop_.iterations}},
              std::vector<double>(static_cast<std::size_t>(procs_), 0.0));
   std::vector<core::range_list> first(static_cast<std::size_t>(procs_));
-  for (std::size_t s = 0; s < first.size(); ++s) first[s] = next_chunk(s);
+  for (std::size_t s = 0; s < first.size(); ++s) first[s] = self_sched_.next_chunk(s);
   return first;
-}
-
-core::range_list detail::master_session::next_chunk(std::size_t worker) {
-  const std::int64_t c = self_sched_.dispenser_->next(worker);
-  if (c == 0) return {};
-  core::range_split split = core::split_front(self_sched_.pool_, c);
-  self_sched_.pool_ = std::move(split.back);
-  self_sched_.chunks_.push_back(c);
-  if (worker < self_sched_.outstanding_.size()) {
-    auto& held = self_sched_.outstanding_[worker];
-    held.insert(held.end(), split.front.begin(), split.front.end());
-  }
-  return std::move(split.front);
 }
 
 // Each way to begin with the blocks: the four and ADAPTIVE as the model has them from the loop's
@@ -319,7 +285,7 @@ std::optional<core::policy> detail::master_session::choose_before_scatter(
   const auto wall0 = std::chrono::steady_clock::now();
   std::vector<core::candidate_time> blocks, chunks;
   scatter_candidates(candidates, blocks, chunks);
-  auto& stats = master_.stats_;
+  auto& stats = master_.predictions();
   if (blocks.empty() && chunks.empty()) return std::nullopt;
   const core::scatter_choice choice = core::choose_before_scatter(blocks, chunks);
   stats.choice_wall_s +=

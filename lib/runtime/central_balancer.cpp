@@ -68,20 +68,20 @@ bool central_balancer::wanted(const delivered& d) const {
 }
 
 void central_balancer::run() {
-  dlb_.master_.gathered_.clear();
+  dlb_.master_.start_gathering();
   if (dlb_.rt_.params().recover) {
     run_recovering();
     return;
   }
-  while (dlb_.master_.gathered_.size() < procs_) {
+  while (dlb_.master_.results_in() < procs_) {
     auto d = net_.wait(messenger::match({tag::gather, tag::profile},
                                         [this](const delivered& m) { return wanted(m); }),
                        "profiles or results of loop " + std::to_string(dlb_.loop_id_) + " (" +
-                           std::to_string(dlb_.master_.gathered_.size()) + " of " +
+                           std::to_string(dlb_.master_.results_in()) + " of " +
                            std::to_string(procs_) + " slaves done)");
     if (d.kind == tag::gather) {
       const auto s = static_cast<std::size_t>(d.from - 1);
-      dlb_.master_.gathered_.push_back(std::move(d));
+      dlb_.master_.take_results(std::move(d));
       if (custom_) custom_->gathered(*this, s);
     } else {
       take_profile(d);
@@ -209,11 +209,7 @@ void central_balancer::serve_senders_only(group_state& gs, int g, const protocol
     net_.send(static_cast<int>(prof.slave) + 1, tag::notice,
               protocol::encode(protocol::notice_msg{h, transfers_to_[prof.slave]}));
   }
-  if (!chooses_once()) {
-    auto& tally = dlb_.master_.tally_[g];
-    ++tally.first;
-    if (dec.reason == core::balance_reason::moved) ++tally.second;
-  }
+  if (!chooses_once()) dlb_.master_.count_sync(g, dec.reason == core::balance_reason::moved);
   gs.profiles.clear();
   ++gs.epoch;
 }
@@ -342,12 +338,11 @@ void central_balancer::take_up(std::vector<group_state> groups,
 
 void central_balancer::count_first_sync(std::size_t group, const std::vector<std::size_t>& members,
                                         const protocol::decision& dec) {
-  auto& tally = dlb_.master_.tally_[static_cast<int>(group)];
-  ++tally.first;
-  if (std::any_of(dec.transfers.begin(), dec.transfers.end(), [&](const core::transfer& t) {
+  const bool moved =
+      std::any_of(dec.transfers.begin(), dec.transfers.end(), [&](const core::transfer& t) {
         return std::find(members.begin(), members.end(), t.from) != members.end();
-      }))
-    ++tally.second;
+      });
+  dlb_.master_.count_sync(static_cast<int>(group), moved);
 }
 
 void central_balancer::release(std::size_t slave) {
@@ -367,7 +362,7 @@ void central_balancer::release(std::size_t slave) {
 
 void DLB_master_sync(context& ctx) {
   auto& DLB = detail::master_of(ctx, "DLB_master_sync");
-  DLB.master_.gathered_.clear();
+  DLB.master_.start_gathering();
   DLB.runner().run(DLB);
 }
 
@@ -375,8 +370,7 @@ bool detail::master_session::note_loss(int rank) {
   if (rank <= 0 || rank > procs_ || rt_.lost(rank)) return false;
   rt_.mark_lost(rank);
   const double t = net_.clock().now();
-  master_.stats_.lost.push_back(
-      {static_cast<std::size_t>(rank - 1), t - master_.stats_.start_time});
+  const double at = master_.record_loss(static_cast<std::size_t>(rank - 1), t);
   std::vector<int> to;
   for (int r = 1; r <= procs_; ++r)
     if (!rt_.lost(r)) to.push_back(r);
@@ -386,9 +380,8 @@ bool detail::master_session::note_loss(int rank) {
       popts_.broadcast);
   if (!rt_.params().quiet) {
     std::ostringstream os;
-    os << rt_.app_name() << ": " << net_.describe(rank)
-       << " lost at t = " << t - master_.stats_.start_time << " s of loop " << loop_id_
-       << "; its unfinished iterations go to the survivors";
+    os << rt_.app_name() << ": " << net_.describe(rank) << " lost at t = " << at << " s of loop "
+       << loop_id_ << "; its unfinished iterations go to the survivors";
     rt_.report(report_kind::notice, os.str());
   }
   return true;

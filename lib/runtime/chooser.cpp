@@ -128,7 +128,7 @@ auto_all_pick session_models::choose_policy(std::span<const core::policy> candid
   return m_.choose_policy(candidates, forced, in.profiles, in.speeds, in.now);
 }
 
-run_stats& session_models::stats() { return m_.master_.stats_; }
+run_stats& session_models::stats() { return m_.master_.predictions(); }
 double session_models::now() const { return m_.net_.clock().now(); }
 bool session_models::quiet() const { return m_.rt_.params().quiet; }
 void session_models::notice(const std::string& line) {

@@ -67,7 +67,7 @@ void customized_runner::committed(central_balancer& b) { record_choice_time(b); 
 
 void customized_runner::record_choice_time(central_balancer& b) {
   if (policy_.mode == core::customized_mode::auto_all)
-    m_.master_.stats_.choice_time_s = m_.net_.clock().now() - b.complete_at();
+    m_.master_.set_choice_time(m_.net_.clock().now() - b.complete_at());
 }
 
 // Every slave that took part is told, in the commitment, to drop what it has not started; the
@@ -88,7 +88,7 @@ void customized_runner::switch_to_self_scheduling(central_balancer& b, const gro
     dec.counts_after.push_back(0);
   }
   m_.start_pool(pick, std::move(pool), std::move(weights));
-  m_.master_.tally_[0] = {1, 0};  // this synchronization; the requests are added to it
+  m_.master_.count_handover();
   const protocol::commitment to{pick, 0, std::nullopt};
   m_.net_.multicast(ranks, tag::decision,
                     protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),

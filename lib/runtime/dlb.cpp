@@ -48,7 +48,7 @@ bool context::more_work() const { return slave_ && slave_->slave_.more_work(); }
 std::int64_t context::start() const { return slave_ ? slave_->slave_.work().current().begin : 0; }
 std::int64_t context::end() const { return slave_ ? slave_->slave_.work().current().end : 0; }
 bool context::interrupt() const { return slave_ && slave_->slave_.interrupt(); }
-const run_stats& context::stats() const { return master_ ? master_->master_.stats_ : stats_; }
+const run_stats& context::stats() const { return master_ ? master_->master_.stats() : stats_; }
 const core::range_list& context::done() const {
   return slave_ ? slave_->slave_.work().done() : done_;
 }
@@ -227,19 +227,14 @@ std::vector<core::range_list> detail::loop_session::initial_distribution() const
 }
 
 void detail::master_session::scatter() {
-  auto& st = master_.stats_;
-  st.policy = policy_;
-  st.procs = procs_;
   // The strategy's group size (the first synchronization may be the master's, global).
   const auto row = policy_.row();
-  st.group_size = row                       ? group_size_under(*row, local_group_size_, procs_)
-                  : policy_.is_customized() ? group_size()
-                                            : procs_;
-  st.iterations = loop_.iterations;
-  st.recover = rt_.params().recover;
+  const int size = row                       ? group_size_under(*row, local_group_size_, procs_)
+                   : policy_.is_customized() ? group_size()
+                                             : procs_;
   // The loop's start: the master's set-up before it is neither emulated time nor lag.
   const std::int64_t epoch = net_.begin_loop();
-  st.start_time = net_.clock().now();
+  master_.begin(policy_, procs_, size, loop_.iterations, rt_.params().recover, net_.clock().now());
   recovery_.at_scatter(*this);
   const auto first = runner_->first_shares(*this);
   // AUTO-ALL's scatter says whether it committed before it (core::choose_before_scatter).
@@ -362,66 +357,35 @@ void detail::slave_session::send_gathered() {
             protocol::encode(protocol::gather_msg{loop_id_, done, st, slices.data()}));
 }
 
-namespace {
-
-// The run's totals from the slaves' statistics: the moves, the lag, and the synchronizations and
-// redistributions per group (every member takes part in each one while it is active, so the most
-// any member saw is the group's count; where the members did not all see every decision, the
-// balancer's own count, `master_tally`, is exact).
-void add_up_slaves(run_stats& st,
-                   const std::map<int, std::pair<std::int64_t, std::int64_t>>& master_tally,
-                   double master_lag) {
-  std::map<int, std::pair<std::int64_t, std::int64_t>> per_group;
-  st.lag = master_lag;
-  for (const auto& s : st.slaves) {
-    auto& g = per_group[s.group];
-    g.first = std::max(g.first, s.syncs);
-    g.second = std::max(g.second, s.redistributions);
-    st.iterations_moved += s.iterations_sent;
-    st.bytes_moved += s.bytes_sent;
-    st.lag = std::max(st.lag, s.lag);
-  }
-  for (const auto& [g, c] : master_tally) per_group[g] = c;
-  for (const auto& [g, c] : per_group) {
-    st.syncs += c.first;
-    st.redistributions += c.second;
-  }
-}
-
-}  // namespace
-
 void detail::master_session::gather() {
-  if (!recovery_.on() && master_.gathered_.size() != static_cast<std::size_t>(procs_)) {
+  if (!recovery_.on() && master_.results_in() != static_cast<std::size_t>(procs_)) {
     throw run_error("DLB_gather_data on the master before DLB_master_sync");
   }
-  auto& st = master_.stats_;
-  st.slaves.assign(static_cast<std::size_t>(procs_), {});
+  std::vector<slave_stats> slaves(static_cast<std::size_t>(procs_));
   core::distribution executed;
   executed.iterations = loop_.iterations;
   executed.slaves.resize(static_cast<std::size_t>(procs_));
-  recovery_.at_gather(st, executed);
-  for (auto& d : master_.gathered_) {
+  recovery_.at_gather(slaves, executed);
+  for (const auto& d : master_.results()) {
     reader r = d.body();
     auto m = protocol::decode_gather(r);
     reader slices(m.slices);
     detail::unpack_arrays(slices, arrays_, m.done, detail::output_array);
     const auto s = static_cast<std::size_t>(d.from - 1);
-    st.slaves[s] = m.stats;
+    slaves[s] = m.stats;
     executed.slaves[s] = std::move(m.done);
   }
   if (!core::owns_each_once(executed)) {
     throw run_error("the slaves' executed iterations do not cover loop " +
                     std::to_string(loop_id_) + " exactly once");
   }
-  add_up_slaves(st, master_.tally_, net_.clock().lag());
-  // Self-scheduling: no slave ships work; the master ships each chunk's input slices.
-  st.bytes_moved += self_sched_.chunk_bytes_;
-  st.chunks = self_sched_.chunks_;
-  st.end_time = net_.clock().now();
-  st.recovery_time = recovery_.time_to(st.end_time);
-  st.oracle_time = oracle_time(st.start_time);
-  st.comm_bound_time = comm_bound_time(st.start_time);
-  predict_after_the_fact(st);
+  const double lag = net_.clock().lag();
+  const double end = net_.clock().now();
+  master_.close(std::move(slaves), lag, self_sched_.chunks(), self_sched_.chunk_bytes(), end,
+                recovery_.time_to(end));
+  const double start = master_.start_time();
+  master_.set_bounds(oracle_time(start), comm_bound_time(start));
+  predict_after_the_fact(master_.predictions());
 }
 
 // The loop ends: its session goes, its outcome stays in the context.
@@ -436,7 +400,7 @@ void DLB_gather_data(context& ctx) {
   }
   auto& m = detail::master_of(ctx, "DLB_gather_data");
   m.gather();
-  context_access::stats(ctx) = std::move(m.master_.stats_);
+  context_access::stats(ctx) = m.master_.take_stats();
   context_access::master(ctx).reset();
 }
 

@@ -9,10 +9,10 @@
 //    force, the groups, the arrays, and what both balancers share (the decision);
 //  - slave_session: a slave's work, its synchronizations, its time accounting and its part of
 //    --on-loss recover (slave_sync.cpp, distributed_balancer.cpp, adaptive.cpp);
-//  - master_session: what the master gathers and counts, its balancer's model, the
-//    self-scheduling dispenser and its part of --on-loss recover (central_balancer.cpp,
-//    self_scheduling.cpp, auto_all.cpp, dlb.cpp), and the runner of the loop's policy
-//    (policy_runner.hpp), which DLB_master_sync runs.
+//  - master_session: what the master gathers and counts and its self-scheduling state
+//    (master_state.hpp, behind their methods), its balancer's model, its part of --on-loss
+//    recover (central_balancer.cpp, self_scheduling.cpp, auto_all.cpp, dlb.cpp), and the runner
+//    of the loop's policy (policy_runner.hpp), which DLB_master_sync runs.
 // A new loop gets new sessions: nothing is reset by hand.
 #pragma once
 
@@ -42,6 +42,7 @@
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/state_trace.hpp"
 #include "dlb/runtime/strategy_table.hpp"
+#include "master_state.hpp"
 #include "policy_runner.hpp"
 #include "recovery.hpp"
 #include "slave_state.hpp"
@@ -52,33 +53,6 @@ namespace dlb::detail {
 // messenger charges it (auto_all.cpp): the emulated or simulated network; under the native clock
 // the cost model's L and B (`model`); nothing on the ideal network.
 core::message_costs message_costs_of(const run_params& prm, const core::network_profile& model);
-
-// The master's side: the results gathered, the balancer's tally, the run's statistics.
-struct master_state {
-  std::vector<delivered> gathered_;
-  // The centralized balancer's count per group (synchronizations, those that moved work), exact
-  // where the slaves do not all see every decision.
-  std::map<int, std::pair<std::int64_t, std::int64_t>> tally_;
-  run_stats stats_;
-};
-
-// Self-scheduling (self_scheduling.cpp; beyond the paper), on the master.
-struct self_scheduling_state {
-  std::optional<core::chunk_dispenser> dispenser_;
-  core::chunk_rule rule_ = core::chunk_rule::gss;
-  // The iterations not handed out yet, in the order they go: [0, I) under a self-scheduling
-  // policy; under AUTO-ALL, what the slaves reported remaining at its commitment.
-  core::range_list pool_;
-  // AWF: each worker's weight, the speed its last request reported (0: none yet; under
-  // AUTO-ALL, the speed of its profile).
-  std::vector<double> weights_;
-  std::vector<std::int64_t> chunks_;  // the chunk sizes handed out, in order
-  std::uint64_t chunk_bytes_ = 0;     // input slices shipped with chunks on request
-  // The rules that adapt to measurements (AWF-B..E, AF): per worker, the iterations handed to it
-  // and not yet reported done, and when its last request came (or its pool started).
-  std::vector<core::range_list> outstanding_;
-  std::vector<double> asked_at_;
-};
 
 // One balanced loop as DLB_init resolved it, on every task.
 class loop_session {
@@ -282,8 +256,8 @@ class master_session : public loop_session {
       const std::array<std::vector<core::range_list>, core::kBalancingStrategies>& starts,
       double now, const std::vector<double>& speeds, double window) const;
 
-  // The dispenser of policy p's rule over `pool` (AWF: with those weights), and the next chunk
-  // from the pool's front for a worker (empty: all handed out).
+  // The dispenser of policy p's rule over `pool` (AWF: with those weights), from now
+  // (self_scheduling_state::start, with chunk_params_for).
   void start_pool(const core::policy& p, core::range_list pool, std::vector<double> weights);
   // A chunk rule from the loop's start: its pool [0, I) and each slave's first chunk (chunks
   // 0..P-1 of the rule, in slave order), which go with the scatter.
@@ -291,10 +265,6 @@ class master_session : public loop_session {
   // The rule's parameters for `iterations` (auto_all.cpp): WF's weights the run's speeds, FSC's
   // overhead and sigma from the network and the iterations' costs known at DLB_init.
   core::chunk_params chunk_params_for(const core::policy& p, std::int64_t iterations) const;
-  // A worker's request reported `done` iterations at `speed` (work per second): the measurement
-  // of the rules that adapt (chunk_dispenser::record).
-  void record_request(std::size_t worker, std::int64_t done, double speed, double now);
-  core::range_list next_chunk(std::size_t worker);
 
   // AUTO-ALL (auto_all.cpp; beyond the paper), at the first synchronization: every candidate's
   // predicted time of the loop and the pick (the fastest, or --auto-force's), recorded in the
@@ -309,8 +279,6 @@ class master_session : public loop_session {
   // emulated clock, a loop with iteration costs, --model-load run, no --auto-force).
   std::optional<core::policy> choose_before_scatter(std::span<const core::policy> candidates,
                                                     const core::policy* forced);
-  // What scatter() tells AUTO-ALL's slaves: the rule committed to before it, if any.
-  std::optional<core::policy> scatter_commit_;
   // The model's input from the first synchronization on, as predict has it (nothing if the
   // model cannot run).
   std::optional<core::model_input> model_for_choice(const strategy_prediction& four,
@@ -331,6 +299,8 @@ class master_session : public loop_session {
 
  private:
   std::unique_ptr<policy_runner> runner_;
+  // What scatter() tells AUTO-ALL's slaves: the rule choose_before_scatter committed to, if any.
+  std::optional<core::policy> scatter_commit_;
   // The oracle bound, the communication-aware bound and the predictions after the fact (gather;
   // model_predictions.cpp).
   double oracle_time(double start) const;

@@ -128,7 +128,7 @@ strategy_prediction detail::master_session::predict(const std::vector<double>& s
     return out;
   }
   in.machine.base_speeds = prm.speeds;
-  in.start_time = master_.stats_.start_time;
+  in.start_time = master_.start_time();
   if (load == core::model_load::run) {
     in.machine.load = prm.load;
     out.max_load = prm.load.max_load;

@@ -129,17 +129,18 @@ bool master_recovery::reassign(master_session& m, const std::vector<std::size_t>
     pack_arrays(slices, m.arrays_, shares[k], moved_array);
     net.send(static_cast<int>(survivors[k]) + 1, tag::recover,
              protocol::encode(protocol::recover_msg{loop, shares[k], slices.data()}));
-    m.master_.stats_.recovered_iterations += core::iteration_count(shares[k]);
+    m.master_.count_recovered(core::iteration_count(shares[k]));
     waiting[survivors[k]] = false;
   }
   return true;
 }
 
-void master_recovery::at_gather(run_stats& st, core::distribution& executed) const {
+void master_recovery::at_gather(std::vector<slave_stats>& slaves,
+                                core::distribution& executed) const {
   if (!on_) return;
   // Handed in piece by piece, results unpacked on arrival; a lost slave keeps what it handed
   // in before it was lost.
-  st.slaves = handed_in_stats_;
+  slaves = handed_in_stats_;
   for (std::size_t s = 0; s < executed.slaves.size(); ++s)
     executed.slaves[s] = core::normalized(handed_in_ranges_[s]);
 }

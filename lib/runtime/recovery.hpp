@@ -95,8 +95,9 @@ class master_recovery {
   // survivors are told the loop is complete).
   bool reassign(master_session& m, const std::vector<std::size_t>& survivors,
                 std::vector<bool>& waiting);
-  // Gather: what each slave handed in is what it executed.
-  void at_gather(run_stats& st, core::distribution& executed) const;
+  // Gather: each slave's statistics are those it handed in last, and what it handed in is what
+  // it executed.
+  void at_gather(std::vector<slave_stats>& slaves, core::distribution& executed) const;
   // The time from the first reassignment to `end` (0: none).
   double time_to(double end) const { return recovery_from_ >= 0 ? end - recovery_from_ : 0.0; }
 

@@ -107,13 +107,13 @@ namespace detail {
 
 void run_self_scheduler(master_session& DLB) {
   auto& net = DLB.net_;
-  if (!DLB.self_sched_.dispenser_) throw run_error("DLB_master_sync before DLB_scatter_data");
+  auto& pool = DLB.self_sched_;
+  if (!pool.started()) throw run_error("DLB_master_sync before DLB_scatter_data");
   const auto P = static_cast<std::size_t>(DLB.procs_);
-  const bool awf = DLB.self_sched_.rule_ == core::chunk_rule::awf;
-  auto& weights = DLB.self_sched_.weights_;  // AWF: 0 until a worker has reported its speed
+  const core::iteration_cost cost = DLB.work_cost();  // the requests' measure of work
   std::int64_t requests = 0, served = 0;
   const int loop = DLB.loop_id_;
-  while (DLB.master_.gathered_.size() < P) {
+  while (DLB.master_.results_in() < P) {
     auto d = net.wait(
         [loop](const delivered& m) {
           return (m.kind == tag::gather || m.kind == tag::request) &&
@@ -121,11 +121,11 @@ void run_self_scheduler(master_session& DLB) {
         },
         [&DLB, P] {
           return "requests or results of loop " + std::to_string(DLB.loop_id_) + " (" +
-                 std::to_string(DLB.master_.gathered_.size()) + " of " + std::to_string(P) +
+                 std::to_string(DLB.master_.results_in()) + " of " + std::to_string(P) +
                  " workers done)";
         });
     if (d.kind == tag::gather) {
-      DLB.master_.gathered_.push_back(std::move(d));
+      DLB.master_.take_results(std::move(d));
       continue;
     }
     reader r = d.body();
@@ -133,24 +133,19 @@ void run_self_scheduler(master_session& DLB) {
     const auto s = static_cast<std::size_t>(d.from - 1);
     if (d.from < 1 || s >= P) throw run_error("request from an unknown task");
     ++requests;
-    if (awf) {
-      weights[s] = q.speed;
-      DLB.self_sched_.dispenser_->set_weights(weights);
-    }
-    DLB.record_request(s, q.done, q.speed, net.clock().now());
-    const auto index = static_cast<std::int64_t>(DLB.self_sched_.chunks_.size());
-    const core::range_list ranges = DLB.next_chunk(s);
+    pool.take_request(s, q.done, q.speed, net.clock().now(), cost);
+    const auto index = static_cast<std::int64_t>(pool.chunks().size());
+    const core::range_list ranges = pool.next_chunk(s);
     if (!ranges.empty()) ++served;
     writer slices;
     pack_arrays(slices, DLB.arrays_, ranges, moved_array);
-    DLB.self_sched_.chunk_bytes_ += slices.size();
+    pool.count_shipped(slices.size());
     net.send(d.from, tag::chunk,
              protocol::encode(protocol::chunk_msg{q.sync, index, ranges, slices.data()}));
   }
   // The balancer's own count, as for the centralized strategies (DLB_gather_data reads it);
   // under AUTO-ALL after its first synchronization, added to that one.
-  DLB.master_.tally_[0].first += requests;
-  DLB.master_.tally_[0].second += served;
+  DLB.master_.count_requests(requests, served);
 }
 
 }  // namespace detail

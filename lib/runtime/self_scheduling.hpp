@@ -8,7 +8,7 @@ namespace dlb::detail {
 
 // Until every worker has handed in its results: answers each REQUEST with the next chunk of the
 // rule in force (none once the pool is all handed out), with the chunk's input slices. The
-// results handed in before it is called (master_state::gathered_) count.
+// results handed in before it is called (master_state::results_in) count.
 void run_self_scheduler(master_session& DLB);
 
 }  // namespace dlb::detail
