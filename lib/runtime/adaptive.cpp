@@ -21,7 +21,7 @@
 namespace dlb {
 
 void detail::slave_session::return_to_reselection() {
-  enter(master_sync_protocol(popts_));  // one global group
+  enter(master_sync_protocol(protocol_opts()));  // one global group
   std::vector<bool> was_active(static_cast<std::size_t>(procs_), false);
   for (std::size_t s = 0; s < was_active.size() && s < slave_.known_active().size(); ++s)
     was_active[s] = slave_.known_active()[s];

@@ -281,7 +281,7 @@ void central_balancer::commit(const group_state& gs, const protocol::sync_header
 
 void central_balancer::commit_to_row(const group_state& gs, const protocol::sync_header& h,
                                      core::scheme c) {
-  const sync_protocol after = resolve_protocol(c, dlb_.popts_);
+  const sync_protocol after = resolve_protocol(c, dlb_.protocol_opts());
   // master-global: one decision over every profile (in slave order); each group is sent its
   // part of it (the transfers that touch its members, their counts after).
   std::optional<protocol::decision> global;
@@ -377,7 +377,7 @@ bool detail::master_session::note_loss(int rank) {
   net_.multicast(
       to, tag::lost,
       protocol::encode(protocol::lost_msg{loop_id_, static_cast<std::size_t>(rank - 1), t}),
-      popts_.broadcast);
+      protocol_opts().broadcast);
   if (!rt_.params().quiet) {
     std::ostringstream os;
     os << rt_.app_name() << ": " << net_.describe(rank) << " lost at t = " << at << " s of loop "

@@ -101,7 +101,7 @@ void customized_runner::switch_to_self_scheduling(central_balancer& b, const gro
 void customized_runner::switch_to_adaptive(central_balancer& b, const group_state& gs,
                                            const protocol::sync_header& h) {
   adaptive_ = true;
-  m_.popts_.adaptive = true;
+  m_.set_adaptive(true);
   chooser_ = make_chooser(models_, core::customized{core::customized_mode::adaptive});
   live_.assign(procs_, false);
   for (const auto& [p, prof] : gs.profiles) {
@@ -222,7 +222,7 @@ void customized_runner::commit_reselection(central_balancer& b, under_strategy& 
                       protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
                       m_.proto().broadcast);
   }
-  b.take_up(std::move(next), std::move(plan.groups), resolve_protocol(pick, m_.popts_));
+  b.take_up(std::move(next), std::move(plan.groups), resolve_protocol(pick, m_.protocol_opts()));
   ++stage_;
   reselection_.clear();
 }

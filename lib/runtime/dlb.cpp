@@ -127,16 +127,16 @@ detail::loop_session::loop_session(runtime& rt, const core::policy& p, int P, in
       states_(rt.states()),
       loop_id_(rt.next_loop_id()),
       policy_(p),
+      local_group_size_(K),
+      procs_(P),
+      loop_(loop),
+      arrays_(std::move(arrays)),
       // The protocol of the first synchronization (strategy_table.hpp, first_protocol):
       // customized mode runs it as the master's own, global and centralized: the master sees
       // every profile, runs the model and commits (section 1.3.3); ADAPTIVE does so at every
       // re-selection (customized_runner.cpp).
-      popts_(protocol_options_of(rt.params())),
-      local_group_size_(K),
-      procs_(P),
-      loop_(loop),
-      arrays_(std::move(arrays)) {
-  popts_.adaptive = p.is(core::customized_mode::adaptive);
+      popts_(protocol_options_of(rt.params())) {
+  set_adaptive(p.is(core::customized_mode::adaptive));
   enter(first_protocol(p, popts_).value_or(sync_protocol{}));
   const auto& prm = rt_.params();
   balance_.threshold_iterations =
@@ -188,7 +188,7 @@ detail::slave_session::slave_session(runtime& rt, const core::policy& p, int P, 
       recovery_(rt.params().recover),
       worker_(std::holds_alternative<core::self_scheduled>(p.value)) {
   // NONE has no protocol: no synchronization, ever.
-  slave_.set_closed(!first_protocol(p, popts_));
+  slave_.set_closed(!first_protocol(p, protocol_opts()));
 }
 
 std::vector<std::vector<std::size_t>> detail::loop_session::groups_for(int K) const {
@@ -324,7 +324,7 @@ void detail::slave_session::adopt(core::scheme c, int group, const std::vector<b
     for (std::size_t p = 0; p < slave_.members().size(); ++p)
       was_active[slave_.members()[p]] = active_before[p];
   }
-  enter(resolve_protocol(c, popts_));
+  enter(resolve_protocol(c, protocol_opts()));
   join_group(group, was_active);
 }
 

@@ -82,6 +82,11 @@ class loop_session {
   // ADAPTIVE is in force (adaptive.cpp): after the committed strategy's synchronization, back
   // to the re-selection protocol (global, centralized, the master chooses again).
   bool adaptive() const { return popts_.adaptive; }
+  // The run's protocol options (protocol_options_of), which resolve a strategy's row into the
+  // protocol in force, and whether ADAPTIVE is in force: set at DLB_init, and changed here only
+  // (the master switching to ADAPTIVE, a slave taking up a commitment).
+  const protocol_options& protocol_opts() const { return popts_; }
+  void set_adaptive(bool on) { popts_.adaptive = on; }
 
   // The protocol in force (strategy_table.hpp), the one place the synchronization routines read
   // who talks to whom: the strategy's row resolved under the options (popts_), or the master's
@@ -107,7 +112,6 @@ class loop_session {
   // The loop's policy as DLB_init was given it (the master's runner is made from it; a slave
   // runs it until a commitment names the next).
   core::policy policy_;
-  protocol_options popts_;
   int local_group_size_ = 0;  // K for local strategies (customized mode may choose one)
   int procs_ = 0;
   loop_spec loop_;
@@ -115,6 +119,8 @@ class loop_session {
   core::balance_params balance_;
 
  private:
+  // protocol_opts(): its adaptive flag changed by set_adaptive() only.
+  protocol_options popts_;
   // proto(), group_size(), groups(): changed by enter() only.
   sync_protocol proto_;
   int group_size_ = 0;

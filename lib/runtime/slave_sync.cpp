@@ -342,7 +342,7 @@ protocol::decision detail::slave_session::await_decision(const std::string& wher
   if (!msg.commit) return std::move(msg.body);
   // The policy in force is the commitment's, taken up as the master committed it.
   const protocol::commitment& c = *msg.commit;
-  popts_.adaptive = c.adaptive;
+  set_adaptive(c.adaptive);
   if (std::holds_alternative<core::self_scheduled>(c.next.value)) {
     become_worker();  // customized mode committed to a chunk rule
     return std::move(msg.body);
