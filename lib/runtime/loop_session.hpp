@@ -102,21 +102,22 @@ class loop_session {
   void enter(const sync_protocol& p);
   void enter(const sync_protocol& p, std::vector<std::vector<std::size_t>> groups);
 
+  // What DLB_init resolved, fixed for the loop (const: nothing changes them after DLB_init).
   // The run-wide part, referred to: the runtime (rank, params, lost slaves) and its messenger.
   runtime& rt_;
   messenger& net_;
   // --trace-dir, on a slave: its intervals, recorded where slave_stats' busy, sync and idle are
   // accumulated (null: not traced).
-  state_trace* states_ = nullptr;
-  int loop_id_ = 0;
+  state_trace* const states_ = nullptr;
+  const int loop_id_ = 0;
   // The loop's policy as DLB_init was given it (the master's runner is made from it; a slave
   // runs it until a commitment names the next).
-  core::policy policy_;
-  int local_group_size_ = 0;  // K for local strategies (customized mode may choose one)
-  int procs_ = 0;
-  loop_spec loop_;
-  std::vector<DLB_array*> arrays_;
-  core::balance_params balance_;
+  const core::policy policy_;
+  const int local_group_size_ = 0;  // K for local strategies (customized mode may choose one)
+  const int procs_ = 0;
+  const loop_spec loop_;
+  const std::vector<DLB_array*> arrays_;
+  core::balance_params balance_;  // set by the constructor from the run's parameters
 
  private:
   // protocol_opts(): its adaptive flag changed by set_adaptive() only.
