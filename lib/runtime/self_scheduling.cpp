@@ -107,8 +107,8 @@ namespace detail {
 
 void run_self_scheduler(master_session& DLB) {
   auto& net = DLB.net_;
-  auto& pool = DLB.self_sched_;
-  if (!pool.started()) throw run_error("DLB_master_sync before DLB_scatter_data");
+  auto& sched = DLB.self_sched_;  // the chunk rule's state
+  if (!sched.started()) throw run_error("DLB_master_sync before DLB_scatter_data");
   const auto P = static_cast<std::size_t>(DLB.procs_);
   const core::iteration_cost cost = DLB.work_cost();  // the requests' measure of work
   std::int64_t requests = 0, served = 0;
@@ -133,13 +133,13 @@ void run_self_scheduler(master_session& DLB) {
     const auto s = static_cast<std::size_t>(d.from - 1);
     if (d.from < 1 || s >= P) throw run_error("request from an unknown task");
     ++requests;
-    pool.take_request(s, q.done, q.speed, net.clock().now(), cost);
-    const auto index = static_cast<std::int64_t>(pool.chunks().size());
-    const core::range_list ranges = pool.next_chunk(s);
+    sched.take_request(s, q.done, q.speed, net.clock().now(), cost);
+    const auto index = static_cast<std::int64_t>(sched.chunks().size());
+    const core::range_list ranges = sched.next_chunk(s);
     if (!ranges.empty()) ++served;
     writer slices;
     pack_arrays(slices, DLB.arrays_, ranges, moved_array);
-    pool.count_shipped(slices.size());
+    sched.count_shipped(slices.size());
     net.send(d.from, tag::chunk,
              protocol::encode(protocol::chunk_msg{q.sync, index, ranges, slices.data()}));
   }
