@@ -12,7 +12,7 @@ PREFIX ?= /usr/local
 STRESS_BUSY ?=
 
 # (mpi-only: below.)
-.PHONY: mpi-only install-mpi bench-embed all deps configure build install test test-stress check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce quick quick-expected reproduce-pvm agreement agreement-mpi bench-mpi bench-runtime scale scale-switched cost-ablation uneven sensitivity sensitivity-quick irregular heterogeneous beyond timeline format clean
+.PHONY: mpi-only install-mpi bench-embed all deps configure build install test test-stress check tidy unit-test integration-test multihost-test multihost-demo bench figure-1-6 reproduce quick quick-expected reproduce-pvm agreement agreement-mpi bench-mpi bench-runtime scale scale-switched cost-ablation uneven sensitivity sensitivity-quick irregular heterogeneous beyond native timeline format clean
 
 all: build
 
@@ -269,6 +269,15 @@ scale-switched: build
 # the scale study P = 4 ... 4096 and a run's time line (scripts/beyond; PARTS="scale" for one part).
 beyond: build
 	BUILD=$(BUILD) JOBS=$(JOBS) bash scripts/beyond
+
+# The customized choice on real cores (scripts/native; experiments/native/README.md): MPI ranks
+# under the native clock, one per core, a real competing process on core 1 (dlb_loadgen), the
+# cost model on this host's calibrated transport; experiments/configs/native.conf (6 loops x 4
+# loads x 9 policies x 5 repetitions, shuffled; about 25 minutes on 2 quiet cores) into
+# experiments/native/results.csv (resumable) and experiments/NATIVE.md. REPORT_ONLY=1: the
+# tables of the runs recorded so far.
+native: build
+	BUILD=$(BUILD) REPORT_ONLY=$(REPORT_ONLY) bash scripts/native
 
 # The time line of chosen runs (dlb_plot_timeline: each slave's compute, sync and idle, its
 # external load, the messages): TIMELINE_RUNS, "NAME:APP ARGS" separated by ';' (default: TRFD,

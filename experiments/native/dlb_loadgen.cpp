@@ -184,7 +184,7 @@ int run(const settings& s, const sigset_t& stop) {
   if (!s.out.empty()) {
     out = std::make_unique<std::ofstream>(s.out);
     if (!*out) bad_input("cannot write --out '" + s.out + "'");
-    *out << "time_start,time_end,load\n";
+    *out << "time_start,time_end,load\n" << std::flush;  // the launcher waits for it: pinned
   }
   spinners threads(s.ml >= 0 ? s.ml : s.threads);
   const auto t0 = std::chrono::steady_clock::now();

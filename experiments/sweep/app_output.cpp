@@ -95,6 +95,8 @@ app_output parse_app_output(std::string_view text) {
       out.result = key_values(line.substr(7));
     } else if (starts_with(line, "PREDICTION ")) {
       out.prediction = key_values(line.substr(11));
+    } else if (starts_with(line, "RUNINFO ")) {
+      out.run_info = key_values(line.substr(8));
     } else if (starts_with(line, "Verification")) {
       std::string_view rest = trim(line.substr(12));
       if (starts_with(rest, "=")) {

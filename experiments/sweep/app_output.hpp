@@ -4,7 +4,9 @@
 // `RESULT key=value ...`; a failed self-check prints `Verification = FAILED` and exits 1. Any
 // other nonzero exit, or no RESULT line, is a failed run. A program may also print one line
 // `PREDICTION key=value ...` (the synthetic loop: the cost model's prediction of its own run);
-// its pairs are recorded after the RESULT ones and never replace them.
+// its pairs are recorded after the RESULT ones and never replace them. A launcher that wraps the
+// program (experiments/native/native-launch) may print one line `RUNINFO key=value ...` about the
+// run's conditions (its external load, the machine's load average), recorded after those.
 #pragma once
 
 #include <optional>
@@ -24,10 +26,11 @@ struct app_output {
   std::vector<std::pair<std::string, std::string>> result;  // the RESULT pairs, in order
   int result_lines = 0;                                     // how many RESULT lines were seen
   std::vector<std::pair<std::string, std::string>> prediction;  // the last PREDICTION line's
+  std::vector<std::pair<std::string, std::string>> run_info;    // the last RUNINFO line's
   std::optional<bool> verification;                         // SUCCESSFUL / FAILED / absent
 };
 // Scans an app's output (stdout and stderr interleaved is fine: only whole lines starting with
-// "RESULT ", "PREDICTION " or "Verification =" count). With several RESULT (or PREDICTION) lines
+// "RESULT ", "PREDICTION ", "RUNINFO " or "Verification =" count). With several RESULT (or PREDICTION) lines
 // the last one wins.
 app_output parse_app_output(std::string_view text);
 

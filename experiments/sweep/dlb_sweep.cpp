@@ -3,13 +3,16 @@
 // again: finished runs are kept and skipped, the rest run. See experiments/README.md.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -31,7 +34,7 @@ namespace {
 const char* kUsage =
     "usage: dlb_sweep --config FILE --out RESULTS.csv --bin-dir DIR [--log-dir DIR] [--jobs N]\n"
     "                 [--grace SECONDS] [--backend pvm|sim] [--hostfile FILE] [--dry-run]\n"
-    "                 [--retry-failed] [--skip-after-timeout]\n"
+    "                 [--retry-failed] [--skip-after-timeout] [--shuffle SEED]\n"
     "Runs every run of the config (apps from DIR) and appends one row per run to RESULTS.csv.\n"
     "Re-running the same command resumes: runs already recorded are skipped.\n"
     "  --log-dir DIR     each run's output (default: RESULTS.csv.logs)\n"
@@ -50,7 +53,10 @@ const char* kUsage =
     "  --skip-after-timeout\n"
     "                    do not make a run whose policy ran out of time at a smaller P (same app,\n"
     "                    arguments, network, backend, clock and ml; recorded or in this call):\n"
-    "                    said on the progress line, nothing recorded\n";
+    "                    said on the progress line, nothing recorded\n"
+    "  --shuffle SEED    run repetition by repetition (every run of repetition 0, then of 1, ...),\n"
+    "                    each repetition's runs in an order drawn from SEED (the native study: no\n"
+    "                    policy or configuration always runs at the same time of the sweep)\n";
 
 using steady = std::chrono::steady_clock;
 
@@ -161,6 +167,7 @@ struct sweep_options {
   std::chrono::milliseconds grace{3000};
   bool dry_run = false, retry_failed = false, skip_after_timeout = false;
   std::string hostfile;  // absolute; empty: none
+  std::optional<std::uint64_t> shuffle;  // --shuffle SEED
 };
 
 sweep_options read_options(const cli_args& args) {
@@ -174,6 +181,7 @@ sweep_options read_options(const cli_args& args) {
   o.dry_run = args.flag("dry-run");
   o.retry_failed = args.flag("retry-failed");
   o.skip_after_timeout = args.flag("skip-after-timeout");
+  if (args.value("shuffle")) o.shuffle = static_cast<std::uint64_t>(args.positive_int("shuffle", 1));
   o.log_dir =
       args.value("log-dir") ? fs::path(*args.value("log-dir")) : fs::path(o.out.string() + ".logs");
   if (const auto h = args.value("hostfile")) {
@@ -187,6 +195,19 @@ sweep_options read_options(const cli_args& args) {
     }
   }
   return o;
+}
+
+// --shuffle SEED: repetition by repetition, each one's runs in an order drawn from SEED (a
+// run's place is a hash of SEED and its identity: the same order on every resume).
+void shuffle_by_repetition(std::vector<run_spec>& runs, std::uint64_t seed) {
+  const auto place = [seed](const run_spec& r) {
+    std::uint64_t h = 1469598103934665603ULL ^ seed;  // FNV-1a over the identity
+    for (const unsigned char ch : r.key()) h = (h ^ ch) * 1099511628211ULL;
+    return h;
+  };
+  std::stable_sort(runs.begin(), runs.end(), [&](const run_spec& a, const run_spec& b) {
+    return a.rep != b.rep ? a.rep < b.rep : place(a) < place(b);
+  });
 }
 
 // The plan of the config with --backend and --hostfile applied; a reason to stop (exit 2) is
@@ -230,6 +251,7 @@ bool prepare_plan(sweep_plan& plan, const sweep_options& o, const cli_args& args
       if (!o.dry_run) return false;
     }
   }
+  if (o.shuffle) shuffle_by_repetition(plan.runs, *o.shuffle);
   return true;
 }
 
@@ -514,7 +536,7 @@ class sweep_runner {
 int main(int argc, char** argv) {
   const cli_args args(
       argc, argv, "dlb_sweep", kUsage,
-      {"config", "out", "bin-dir", "log-dir", "jobs", "grace", "backend", "hostfile"},
+      {"config", "out", "bin-dir", "log-dir", "jobs", "grace", "backend", "hostfile", "shuffle"},
       {"dry-run", "retry-failed", "skip-after-timeout"});
   const sweep_options o = read_options(args);
   std::vector<std::pair<std::string, std::string>> inputs{{"--config", o.config_path.string()}};

@@ -171,8 +171,8 @@ void results_store::record(const run_spec& run, const run_record& rec) {
   values["note"] = rec.verdict.note;
   values["log"] = rec.log;
   bool widened = false;
-  // The RESULT pairs, then the PREDICTION pairs (a key already set keeps its value).
-  for (const auto* pairs : {&rec.output.result, &rec.output.prediction}) {
+  // The RESULT pairs, then the PREDICTION and RUNINFO pairs (a key already set keeps its value).
+  for (const auto* pairs : {&rec.output.result, &rec.output.prediction, &rec.output.run_info}) {
     for (const auto& [k, v] : *pairs) {
       if (is_echoed_parameter(k) || values.count(k)) continue;
       values[k] = v;
