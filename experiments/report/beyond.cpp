@@ -110,6 +110,7 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
     r.oracle = number(t.field(row, "oracle_s"));
     r.bound = number(t.field(row, "comm_bound_s"));
     r.rss_mb = number(t.field(row, "max_rss_mb"));
+    if (const auto la = sweep::parse_double(t.field(row, "loadavg_1m"))) r.loadavg = *la;
     // A program of two balanced loops (TRFD) reports each loop's: "loop 1 / loop 2".
     auto key = [&](const std::string& k) {
       std::string v(t.field(row, k));
@@ -170,6 +171,7 @@ std::vector<config_runs> by_config(const std::vector<run>& runs) {
     if (!r.chose.empty() && r.chose != "-") c.chose[r.policy][r.seed] = r.chose;
     c.wall[r.policy] = std::max(c.wall[r.policy], r.wall);
     c.rss_mb[r.policy] = std::max(c.rss_mb[r.policy], r.rss_mb);
+    if (r.loadavg >= 0) c.loadavg.push_back(r.loadavg);
   }
   for (auto& c : out)  // the driver's order of policies, whatever order the runs finished in
     std::stable_sort(c.policies.begin(), c.policies.end(),

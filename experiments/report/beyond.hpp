@@ -35,6 +35,7 @@ struct run {
   double bound = 0;   // comm_bound_s, the communication-aware bound (0: none, an older run)
   double wall = 0;    // run_wall_s: the run's wall time, measured by the driver
   double rss_mb = 0;  // max_rss_mb (0: not reported)
+  double loadavg = -1;  // loadavg_1m: the machine's load average as the run started (-1: none)
   // What a customized run chose: the column `choices` (ADAPTIVE's sequence) if the run has one,
   // else `chosen` (AUTO's commitment); "" or "-" for the others. For a program of two balanced
   // loops (TRFD: loop1_choices, loop2_choices), "loop 1's / loop 2's".
@@ -67,6 +68,7 @@ struct config_runs {
   int with_bound = 0;
   std::map<std::string, double> wall;                               // policy -> the largest run's
   std::map<std::string, double> rss_mb;                             // policy -> the largest run's
+  std::vector<double> loadavg;  // the runs' load averages where recorded (the native study)
   std::map<std::string, std::map<std::string, std::string>> chose;  // policy -> seed -> run.chose
   std::vector<std::string> policies;                                // in order of first appearance
   // Policies whose run was stopped at the sweep's time bound (add_unfinished): the longest wall

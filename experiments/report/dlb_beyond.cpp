@@ -12,6 +12,8 @@
 //   uneven    the synthetic loop with iterations of different costs (`make uneven`): balancing in
 //             work against in iterations, block against cyclic starts
 //   cost      what the runs cost: "N runs; their wall times add up to S s" (one line)
+//   native    the native study (`make native`, experiments/NATIVE.md): AUTO-ALL and AUTO against
+//             the best policy of each configuration on real cores (report/native.hpp)
 // Ratios are geometric means over the load seeds with 95% intervals (Student's t on the log
 // ratios; experiments/report/beyond.hpp).
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <iostream>
 
 #include "beyond.hpp"
+#include "native.hpp"
 #include "summary.hpp"
 #include "sweep/cli.hpp"
 #include "sweep/csv_table.hpp"
@@ -33,7 +36,7 @@ using dlb::report::spread;
 namespace {
 
 const char* kUsage =
-    "usage: dlb_beyond oracle|choice|baselines|scale|uneven|cost --results RESULTS.csv [--results "
+    "usage: dlb_beyond oracle|choice|baselines|scale|uneven|cost|native --results RESULTS.csv [--results "
     "...]\n"
     "                  [--targets]   (oracle: judge the MXM target too)\n"
     "Prints one Markdown section of experiments/BEYOND.md from dlb_sweep results (verified runs\n"
@@ -513,15 +516,15 @@ int main(int argc, char** argv) {
       std::cout << kUsage;
       return 0;
     }
-    std::cerr << "dlb_beyond: name a section (oracle, choice, baselines, scale, uneven or cost)\n"
+    std::cerr << "dlb_beyond: name a section (oracle, choice, baselines, scale, uneven, cost or native)\n"
               << kUsage;
     return 2;
   }
   const std::string section = argv[1];
   if (section != "oracle" && section != "choice" && section != "baselines" && section != "scale" &&
-      section != "uneven" && section != "cost") {
+      section != "uneven" && section != "cost" && section != "native") {
     std::cerr << "dlb_beyond: unknown section '" << section
-              << "' (oracle, choice, baselines, scale, uneven or cost)\n"
+              << "' (oracle, choice, baselines, scale, uneven, cost or native)\n"
               << kUsage;
     return 2;
   }
@@ -561,5 +564,6 @@ int main(int argc, char** argv) {
   if (section == "baselines") baselines_section(configs);
   if (section == "scale") scale_section(configs);
   if (section == "cost") cost_line(runs);
+  if (section == "native") report::native::write_markdown(std::cout, configs, 2000);
   return 0;
 }
