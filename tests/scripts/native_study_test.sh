@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# The native study's moving parts (make native; experiments/native/README.md), without MPI:
+#  - dlb_loadgen refuses a core that does not exist (exit 2, naming it);
+#  - a busy generator on the same core at least halves a spinning process's share of the CPU
+#    (measured relative: the process's CPU seconds per wall second alone, then beside a generator
+#    of 7 busy threads, which leaves it about an eighth; both in one session, so the scheduler
+#    shares the core between their threads whatever else the machine runs);
+#  - the generator stops with the launcher that started it (experiments/native/native-launch): on
+#    TERM (exit 143, nothing left) and after kill -9 (PR_SET_PDEATHSIG);
+#  - the calibration (scripts/native calibrate) is refused cleanly without MPI (exit 2, naming
+#    it), reuses its cached profile without measuring, and is bounded (CAL_TIMEOUT: a launcher
+#    that hangs ends with exit 1 and a message naming the bound, no profile written).
+# Usage: native_study_test.sh SOURCE_DIR BUILD_DIR. About 6 s.
+set -uo pipefail
+src=$1
+build=$(cd "$2" && pwd)
+gen=$build/experiments/dlb_loadgen
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() {
+  echo "FAIL: $*"
+  [ -f "$work/out" ] && { echo "--- output:"; cat "$work/out"; }
+  exit 1
+}
+# wait_gone PID: true once PID is gone (or a zombie), false after 10 s.
+wait_gone() {
+  for _ in $(seq 200); do
+    [ -e "/proc/$1" ] || return 0
+    grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null && return 0
+    sleep 0.05
+  done
+  return 1
+}
+# cpu_ticks PID: user + system clock ticks of a running process.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+echo "1. a core that does not exist"
+cores=$(getconf _NPROCESSORS_ONLN)
+"$gen" --core "$cores" --duty 1 >"$work/out" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || fail "dlb_loadgen --core $cores: exit $rc, want 2"
+grep -q "core $cores does not exist" "$work/out" || fail "the message does not name core $cores"
+
+echo "2. a busy generator on the same core slows a spinning process"
+# share PIN_ARGS...: the spinner's CPU share over one wall second, beside what runs then.
+share() {
+  "$gen" --core 0 --duty 1 &
+  local s=$!
+  pids+=("$s")
+  sleep 0.2
+  local t0 c0 t1 c1
+  t0=$(date +%s%N) c0=$(cpu_ticks "$s")
+  sleep 1
+  t1=$(date +%s%N) c1=$(cpu_ticks "$s")
+  kill -TERM "$s"
+  wait "$s" 2>/dev/null
+  awk -v c=$((c1 - c0)) -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" \
+    'BEGIN { printf "%.4f", (c / hz) / (t / 1e9) }'
+}
+alone=$(share)
+"$gen" --core 0 --duty 1 --threads 7 --out "$work/load.csv" 2>/dev/null &
+busy=$!
+pids+=("$busy")
+loaded=$(share)
+kill -TERM "$busy"
+wait "$busy"
+echo "   share alone $alone, beside the generator $loaded"
+awk -v a="$alone" -v l="$loaded" 'BEGIN { exit !(a > 0 && l <= a / 2) }' ||
+  fail "beside a busy generator the spinner kept $loaded of its core (alone $alone): not halved"
+head -1 "$work/load.csv" | grep -qx "time_start,time_end,load" || fail "no pattern file written"
+
+echo "3. the generator stops with its launcher"
+fake=$work/fake-mpirun
+printf '#!/bin/sh\nexec sleep 1000\n' >"$fake"  # a job that never ends by itself
+chmod +x "$fake"
+launch() {  # native-launch in the background, a steady load on core 0: sets lp, gp, jp (job)
+  NATIVE_MPIRUN=$fake NATIVE_LOADGEN=$gen TMPDIR=$work bash "$src/experiments/native/native-launch" \
+    --oversubscribe -np 2 /bin/true --procs 1 --load steady:0 >"$work/out" 2>&1 &
+  lp=$!
+  pids+=("$lp")
+  gp= jp=
+  for _ in $(seq 200); do
+    gp=$(pgrep -P "$lp" -f dlb_loadgen | head -1)
+    jp=$(pgrep -P "$lp" -x sleep | head -1)
+    [ -n "$gp" ] && [ -n "$jp" ] && [ -s "$work/out.load.csv" ] && break
+    sleep 0.05
+  done
+  [ -n "$gp" ] && [ -n "$jp" ] || fail "native-launch started no generator or no job"
+  pids+=("$gp" "$jp")
+}
+launch
+kill -TERM "$lp"
+wait "$lp"
+rc=$?
+[ "$rc" -eq 143 ] || fail "native-launch after TERM: exit $rc, want 143"
+wait_gone "$gp" || fail "the generator $gp outlived its launcher's TERM"
+wait_gone "$jp" || fail "the job $jp outlived its launcher's TERM"
+launch
+kill -KILL "$lp"
+wait "$lp" 2>/dev/null
+wait_gone "$gp" || fail "the generator $gp outlived kill -9 of its launcher"
+kill -KILL "$jp"  # the job: in a sweep, dlb_sweep's guard ends the run's process group
+
+echo "4. the calibration: no MPI, cached, bounded"
+cal=$work/cal
+BUILD=$build CAL_DIR=$cal NATIVE_MPIRUN=$work/no-such-mpirun bash "$src/scripts/native" calibrate \
+  >"$work/out" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || fail "calibration without MPI: exit $rc, want 2"
+grep -q "no MPI: '$work/no-such-mpirun' not found" "$work/out" || fail "the message does not name mpirun"
+mkdir -p "$cal"
+echo "latency_s = 1e-6" >"$cal/$(hostname)-mpi.profile"
+BUILD=$build CAL_DIR=$cal NATIVE_MPIRUN=$work/no-such-mpirun bash "$src/scripts/native" calibrate \
+  >"$work/out" 2>&1 || fail "a cached calibration was not used (exit $?)"
+grep -q "calibration: cached $cal/$(hostname)-mpi.profile" "$work/out" || fail "not said cached"
+rm -rf "$cal"
+start=$(date +%s)
+BUILD=$build CAL_DIR=$cal CAL_TIMEOUT=1 NATIVE_MPIRUN=$fake bash "$src/scripts/native" calibrate \
+  >"$work/out" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] || fail "a hanging calibration: exit $rc, want 1"
+grep -q "did not finish within 1 s" "$work/out" || fail "the time bound is not named"
+[ $(($(date +%s) - start)) -lt 60 ] || fail "the calibration was not bounded"
+ls "$cal"/*.profile >/dev/null 2>&1 && fail "a profile was written by a calibration that failed"
+echo "all native study checks passed"
