@@ -82,6 +82,17 @@ std::size_t key_index(const std::string& column) {
   return 0;
 }
 
+// A path as the header records it: relative to the directory the sweep runs in when it lies
+// inside it (a results file committed to a repository then names no path outside it), else
+// absolute.
+std::string recorded_path(const fs::path& p) {
+  std::error_code ec;
+  const fs::path here = fs::current_path(ec);
+  const fs::path rel = ec ? fs::path() : p.lexically_relative(here);
+  if (rel.empty() || *rel.begin() == "..") return p.string();
+  return rel.string();
+}
+
 std::vector<std::string> header_comments(const sweep_plan& plan, const cli_args& args,
                                          const fs::path& config, const fs::path& bin_dir,
                                          const std::string& revision) {
@@ -95,8 +106,8 @@ std::vector<std::string> header_comments(const sweep_plan& plan, const cli_args&
       "host: " + host_description(),
       "date: " + utc_now(),
       "command: " + args.command_line(),
-      "config_file: " + config.string(),
-      "bin_dir: " + bin_dir.string(),
+      "config_file: " + recorded_path(config),
+      "bin_dir: " + recorded_path(bin_dir),
   };
   if (const auto h = args.value("hostfile"))
     c.push_back("hostfile: " + fs::absolute(*h).string() + " (passed to every run on pvm)");
