@@ -9,7 +9,8 @@
 #    TERM (exit 143, nothing left) and after kill -9 (PR_SET_PDEATHSIG);
 #  - the calibration (scripts/native calibrate) is refused cleanly without MPI (exit 2, naming
 #    it), reuses its cached profile without measuring, and is bounded (CAL_TIMEOUT: a launcher
-#    that hangs ends with exit 1 and a message naming the bound, no profile written).
+#    that hangs ends with exit 1 and a message naming the bound, no profile written);
+#  - dlb_sweep --shuffle SEED plans the same runs in another order, the same on every call.
 # Usage: native_study_test.sh SOURCE_DIR BUILD_DIR. About 6 s.
 set -uo pipefail
 src=$1
@@ -127,4 +128,19 @@ rc=$?
 grep -q "did not finish within 1 s" "$work/out" || fail "the time bound is not named"
 [ $(($(date +%s) - start)) -lt 60 ] || fail "the calibration was not bounded"
 ls "$cal"/*.profile >/dev/null 2>&1 && fail "a profile was written by a calibration that failed"
+echo "5. dlb_sweep --shuffle: repetition by repetition, the same order every time"
+plan() {
+  "$build/experiments/dlb_sweep" --config "$src/experiments/configs/native.conf" \
+    --out "$work/plan/results.csv" --bin-dir "$build/apps" --dry-run "$@" 2>/dev/null |
+    grep '^run ' | sed 's/^run [0-9]* of [0-9]* //'
+}
+plan >"$work/plain"
+plan --shuffle 3 >"$work/shuffled"
+plan --shuffle 3 >"$work/again"
+cmp -s "$work/shuffled" "$work/again" || fail "--shuffle 3 gave two orders"
+cmp -s "$work/plain" "$work/shuffled" && fail "--shuffle 3 left the plan's order"
+[ "$(sort "$work/plain")" = "$(sort "$work/shuffled")" ] || fail "--shuffle changed the runs"
+# native.conf's repetition r has the seed r + 1: the seeds never go down.
+grep -o -- '--seed [0-9]*' "$work/shuffled" | awk '$2 < last { exit 1 } { last = $2 }' ||
+  fail "--shuffle mixed the repetitions"
 echo "all native study checks passed"
