@@ -207,6 +207,7 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
   for (const std::string p : {"AUTO-ALL", "AUTO"}) {
     const auto e = shares_within(configs, p, replicates, 1);
     if (p == "AUTO-ALL") all = e;
+    if (e.configs == 0) continue;  // not in the study
     os << "| " << p << " | " << e.configs << " |";
     for (std::size_t k = 0; k < 3; ++k)
       os << " " << e.within[k] << " (" << (e.configs ? fixed(100.0 * e.within[k] / e.configs, 0) : "-")
