@@ -81,7 +81,7 @@ printf '#!/bin/sh\nexec sleep 1000\n' >"$fake"  # a job that never ends by itsel
 chmod +x "$fake"
 launch() {  # native-launch in the background, a steady load on core 0: sets lp, gp, jp (job)
   NATIVE_MPIRUN=$fake NATIVE_LOADGEN=$gen TMPDIR=$work bash "$src/experiments/native/native-launch" \
-    --oversubscribe -np 2 /bin/true --procs 1 --load steady:0 >"$work/out" 2>&1 &
+    --oversubscribe -np 2 /bin/true --procs 1 --master-rank computes --load steady:0 >"$work/out" 2>&1 &
   lp=$!
   pids+=("$lp")
   gp= jp=
