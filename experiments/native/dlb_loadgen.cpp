@@ -1,7 +1,7 @@
-// dlb_loadgen: a real external load for the native study (make native; experiments/native/README.md).
-// A separate process that pins itself to one core and competes there with whatever else runs on
-// it (the rank pinned to that core), so that the slowdown comes from the operating system's
-// scheduler, not from the library (whose own simulated load is off: --ml 0).
+// dlb_loadgen: a real external load for the native study (make native;
+// experiments/native/README.md). A separate process that pins itself to one core and competes there
+// with whatever else runs on it (the rank pinned to that core), so that the slowdown comes from the
+// operating system's scheduler, not from the library (whose own simulated load is off: --ml 0).
 //
 //   dlb_loadgen --core C --ml M --tl T --seed S [--slave I]     the paper's load function
 //   dlb_loadgen --core C --duty D [--period SECONDS] [--threads N]   a steady duty cycle
@@ -10,8 +10,9 @@
 // generator runs L = dlb::core::load_in_block(S, I, k, M) spinning threads on core C: L
 // competing processes, the paper's load L (a process alone on the core then gets 1/(L+1) of
 // it, as the library's simulated load assumes). Under a duty cycle N threads (--threads, default
-// 1) spin for D of every period: a load of N while on. Every change of its level is a row `time_start,time_end,load` of --out (the
-// format dlb_plot_load --csv reads), written as it happens.
+// 1) spin for D of every period: a load of N while on. Every change of its level is a row
+// `time_start,time_end,load` of --out (the format dlb_plot_load --csv reads), written as it
+// happens.
 //
 // It ends on SIGTERM or SIGINT (the last row written, exit 0), after --duration seconds, and
 // with its parent (PR_SET_PDEATHSIG): nothing outlives the run that started it. A core that
@@ -83,17 +84,28 @@ settings parse(int argc, char** argv) {
     }
     if (a.rfind("--", 0) != 0 || i + 1 >= argc) bad_input("unexpected argument '" + a + "'");
     const std::string name = a.substr(2), v = argv[++i];
-    if (name == "core") s.core = static_cast<int>(number(name, v, 0, 1 << 20));
-    else if (name == "ml") s.ml = static_cast<int>(number(name, v, 0, 64));
-    else if (name == "tl") s.tl = number(name, v, 1e-3, 1e9);
-    else if (name == "seed") s.seed = static_cast<std::uint64_t>(number(name, v, 0, 1e15));
-    else if (name == "slave") s.slave = static_cast<std::size_t>(number(name, v, 0, 1 << 20));
-    else if (name == "duty") s.duty = number(name, v, 0, 1);
-    else if (name == "period") s.period = number(name, v, 1e-3, 1e6);
-    else if (name == "threads") s.threads = static_cast<int>(number(name, v, 1, 64));
-    else if (name == "out") s.out = v;
-    else if (name == "duration") s.duration = number(name, v, 0, 1e9);
-    else bad_input("unknown option '" + a + "'");
+    if (name == "core")
+      s.core = static_cast<int>(number(name, v, 0, 1 << 20));
+    else if (name == "ml")
+      s.ml = static_cast<int>(number(name, v, 0, 64));
+    else if (name == "tl")
+      s.tl = number(name, v, 1e-3, 1e9);
+    else if (name == "seed")
+      s.seed = static_cast<std::uint64_t>(number(name, v, 0, 1e15));
+    else if (name == "slave")
+      s.slave = static_cast<std::size_t>(number(name, v, 0, 1 << 20));
+    else if (name == "duty")
+      s.duty = number(name, v, 0, 1);
+    else if (name == "period")
+      s.period = number(name, v, 1e-3, 1e6);
+    else if (name == "threads")
+      s.threads = static_cast<int>(number(name, v, 1, 64));
+    else if (name == "out")
+      s.out = v;
+    else if (name == "duration")
+      s.duration = number(name, v, 0, 1e9);
+    else
+      bad_input("unknown option '" + a + "'");
   }
   if (s.core < 0) bad_input("option --core is required");
   if ((s.ml >= 0) == (s.duty >= 0)) bad_input("give either --ml (with --tl) or --duty");

@@ -36,7 +36,8 @@ using dlb::report::spread;
 namespace {
 
 const char* kUsage =
-    "usage: dlb_beyond oracle|choice|baselines|scale|uneven|cost|native --results RESULTS.csv [--results "
+    "usage: dlb_beyond oracle|choice|baselines|scale|uneven|cost|native --results RESULTS.csv "
+    "[--results "
     "...]\n"
     "                  [--targets]   (oracle: judge the MXM target too)\n"
     "Prints one Markdown section of experiments/BEYOND.md from dlb_sweep results (verified runs\n"
@@ -516,8 +517,9 @@ int main(int argc, char** argv) {
       std::cout << kUsage;
       return 0;
     }
-    std::cerr << "dlb_beyond: name a section (oracle, choice, baselines, scale, uneven, cost or native)\n"
-              << kUsage;
+    std::cerr
+        << "dlb_beyond: name a section (oracle, choice, baselines, scale, uneven, cost or native)\n"
+        << kUsage;
     return 2;
   }
   const std::string section = argv[1];

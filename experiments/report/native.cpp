@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <cstdio>
+#include <map>
 #include <random>
 
 #include "stats.hpp"
@@ -202,7 +202,8 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
   os << "**The regret's distribution** (configurations where the choice is at most 1%, 3%, 5% "
         "slower than the best policy; [95% interval], a bootstrap of "
      << replicates << " draws over the configurations and, within each, its seeds):\n\n"
-     << "| choice | configurations | within 1% | within 3% | within 5% |\n|---|---:|---:|---:|---:|\n";
+     << "| choice | configurations | within 1% | within 3% | within 5% "
+        "|\n|---|---:|---:|---:|---:|\n";
   share_estimate all;
   for (const std::string p : {"AUTO-ALL", "AUTO"}) {
     const auto e = shares_within(configs, p, replicates, 1);
@@ -210,8 +211,9 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
     if (e.configs == 0) continue;  // not in the study
     os << "| " << p << " | " << e.configs << " |";
     for (std::size_t k = 0; k < 3; ++k)
-      os << " " << e.within[k] << " (" << (e.configs ? fixed(100.0 * e.within[k] / e.configs, 0) : "-")
-         << "%) [" << fixed(100 * e.low[k], 0) << ", " << fixed(100 * e.high[k], 0) << "] |";
+      os << " " << e.within[k] << " ("
+         << (e.configs ? fixed(100.0 * e.within[k] / e.configs, 0) : "-") << "%) ["
+         << fixed(100 * e.low[k], 0) << ", " << fixed(100 * e.high[k], 0) << "] |";
     os << "\n";
   }
   const bool met5 = all.configs && all.within[2] * 10 >= all.configs * 9;

@@ -31,7 +31,7 @@ std::vector<std::string> reference_policies(const beyond::config_runs& c);
 struct regret_row {
   std::string config;
   std::string best;  // the reference policy of least median time
-  std::optional<beyond::ratio_estimate> auto_all, autom;  // AUTO-ALL / best, AUTO / best
+  std::optional<beyond::ratio_estimate> auto_all, autom;   // AUTO-ALL / best, AUTO / best
   std::optional<beyond::ratio_estimate> static_over_best;  // NONE / best
 };
 std::optional<regret_row> regret_of(const beyond::config_runs& c);
@@ -42,8 +42,8 @@ std::optional<regret_row> regret_of(const beyond::config_runs& c);
 // every replicate). `replicates` draws from a generator seeded by `seed`: the same every time.
 struct share_estimate {
   std::size_t configs = 0;
-  std::array<std::size_t, 3> within{};      // at 1, 3, 5%
-  std::array<double, 3> low{}, high{};       // the shares' intervals, fractions
+  std::array<std::size_t, 3> within{};  // at 1, 3, 5%
+  std::array<double, 3> low{}, high{};  // the shares' intervals, fractions
 };
 inline constexpr std::array<double, 3> kPercents = {1.0, 3.0, 5.0};
 share_estimate shares_within(const std::vector<beyond::config_runs>& configs,

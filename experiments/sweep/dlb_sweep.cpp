@@ -54,7 +54,8 @@ const char* kUsage =
     "                    do not make a run whose policy ran out of time at a smaller P (same app,\n"
     "                    arguments, network, backend, clock and ml; recorded or in this call):\n"
     "                    said on the progress line, nothing recorded\n"
-    "  --shuffle SEED    run repetition by repetition (every run of repetition 0, then of 1, ...),\n"
+    "  --shuffle SEED    run repetition by repetition (every run of repetition 0, then of 1, "
+    "...),\n"
     "                    each repetition's runs in an order drawn from SEED (the native study: no\n"
     "                    policy or configuration always runs at the same time of the sweep)\n";
 
@@ -177,7 +178,7 @@ struct sweep_options {
   int jobs = 1;
   std::chrono::milliseconds grace{3000};
   bool dry_run = false, retry_failed = false, skip_after_timeout = false;
-  std::string hostfile;  // absolute; empty: none
+  std::string hostfile;                  // absolute; empty: none
   std::optional<std::uint64_t> shuffle;  // --shuffle SEED
 };
 
@@ -192,7 +193,8 @@ sweep_options read_options(const cli_args& args) {
   o.dry_run = args.flag("dry-run");
   o.retry_failed = args.flag("retry-failed");
   o.skip_after_timeout = args.flag("skip-after-timeout");
-  if (args.value("shuffle")) o.shuffle = static_cast<std::uint64_t>(args.positive_int("shuffle", 1));
+  if (args.value("shuffle"))
+    o.shuffle = static_cast<std::uint64_t>(args.positive_int("shuffle", 1));
   o.log_dir =
       args.value("log-dir") ? fs::path(*args.value("log-dir")) : fs::path(o.out.string() + ".logs");
   if (const auto h = args.value("hostfile")) {

@@ -19,7 +19,7 @@ const char* kHeader =
     "verified,total_s,run_wall_s,loadavg_1m\n";
 
 std::string row(const std::string& load, const std::string& policy, int seed, double total) {
-  return "mxm,2,1,n=64,"+ policy + ",0," + std::to_string(seed) +
+  return "mxm,2,1,n=64," + policy + ",0," + std::to_string(seed) +
          ",0,1,native,1,ideal,mpi,--master-rank computes --load " + load + ",ok,1," +
          std::to_string(total) + ",1.5,2.5\n";
 }
