@@ -10,8 +10,9 @@
 #  - the calibration (scripts/native calibrate) is refused cleanly without MPI (exit 2, naming
 #    it), reuses its cached profile without measuring, and is bounded (CAL_TIMEOUT: a launcher
 #    that hangs ends with exit 1 and a message naming the bound, no profile written);
-#  - dlb_sweep --shuffle SEED plans the same runs in another order, the same on every call.
-# Usage: native_study_test.sh SOURCE_DIR BUILD_DIR. About 6 s.
+#  - dlb_sweep --shuffle SEED plans the same runs in another order, the same on every call;
+#  - kill -9 of a sweep whose run has a generator and a job leaves neither (dlb_sweep's guard).
+# Usage: native_study_test.sh SOURCE_DIR BUILD_DIR. About 8 s.
 set -uo pipefail
 src=$1
 build=$(cd "$2" && pwd)
@@ -143,4 +144,29 @@ cmp -s "$work/plain" "$work/shuffled" && fail "--shuffle 3 left the plan's order
 # native.conf's repetition r has the seed r + 1: the seeds never go down.
 grep -o -- '--seed [0-9]*' "$work/shuffled" | awk '$2 < last { exit 1 } { last = $2 }' ||
   fail "--shuffle mixed the repetitions"
+echo "6. kill -9 of the sweep leaves no generator and no job"
+mkdir -p "$work/bin"
+for a in mxm trfd ac synthetic; do ln -s /bin/true "$work/bin/$a"; done
+printf '#!/bin/sh\nexec sleep 4321\n' >"$work/fake-job"
+chmod +x "$work/fake-job"
+printf '%s\n' "backend = mpi" "clock = native" "procs = 1" "strategies = NONE" "ml = 0" \
+  "timeout = 60" "[app mxm]" "sizes = n=8 r=8 m=8" "args = --master-rank computes --load steady:0" \
+  >"$work/one.conf"
+DLB_MPIRUN=$src/experiments/native/native-launch NATIVE_MPIRUN=$work/fake-job NATIVE_LOADGEN=$gen \
+  "$build/experiments/dlb_sweep" --config "$work/one.conf" --out "$work/sweep/results.csv" \
+  --bin-dir "$work/bin" >"$work/out" 2>&1 &
+sp=$!
+pids+=("$sp")
+gp= jp=
+for _ in $(seq 200); do
+  gp=$(pgrep -f "dlb_loadgen --core 0 --duty 1 --out $work/sweep" | head -1)
+  jp=$(pgrep -f "^sleep 4321$" | head -1)
+  [ -n "$gp" ] && [ -n "$jp" ] && break
+  sleep 0.05
+done
+[ -n "$gp" ] && [ -n "$jp" ] || fail "the sweep's run started no generator or no job"
+pids+=("$gp" "$jp")
+{ kill -KILL "$sp" && wait "$sp"; } 2>/dev/null
+wait_gone "$gp" || fail "the generator $gp outlived kill -9 of the sweep"
+wait_gone "$jp" || fail "the job $jp outlived kill -9 of the sweep"
 echo "all native study checks passed"
