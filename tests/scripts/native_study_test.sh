@@ -117,6 +117,7 @@ rc=$?
 grep -q "no MPI: '$work/no-such-mpirun' not found" "$work/out" || fail "the message does not name mpirun"
 mkdir -p "$cal"
 echo "latency_s = 1e-6" >"$cal/$(hostname)-mpi.profile"
+cp "$cal/$(hostname)-mpi.profile" "$cal/$(hostname)-mpi-tcp.profile"
 BUILD=$build CAL_DIR=$cal NATIVE_MPIRUN=$work/no-such-mpirun bash "$src/scripts/native" calibrate \
   >"$work/out" 2>&1 || fail "a cached calibration was not used (exit $?)"
 grep -q "calibration: cached $cal/$(hostname)-mpi.profile" "$work/out" || fail "not said cached"
