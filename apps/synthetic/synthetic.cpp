@@ -7,12 +7,14 @@
 // triangular (2 work-ms (I-i)/I: decreasing), linear (2 work-ms (i+1)/(I+1): increasing) or heavy
 // (seeded by --shape-seed, heavy-tailed: a Pareto draw of index 1.1 capped at 50 times its
 // minimum, so iterations differ up to 50x, scaled to the mean). Under the native clock the body
-// spins for it. The master checks every out[i]
+// spins for it (on the wall clock, or with --work-clock cpu on its thread's CPU clock). The master
+// checks every out[i]
 // against a sequential computation and that the statistics add up, then prints the statistics.
 // --style figure runs the loop exactly as the paper's Figure 1.4; --style parallel_for through
 // dlb::parallel_for. --deadlock-slave N makes slave N wait, before its loop, for a message that
 // never comes (the deadlock tests: the simulator must report it, PVM must time out).
 #include <signal.h>
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -40,6 +42,10 @@ std::vector<dlb::option_spec> app_options() {
       {"work-ms", "50", "mean base milliseconds of work per iteration"},
       {"style", "figure", "figure (Figure 1.4 written out) or parallel_for"},
       {"body-sleep-ms", "0", "real milliseconds each iteration's body sleeps (long iterations)"},
+      {"work-clock", "wall",
+       "native clock: an iteration spins until its base time has passed on the wall clock (wall), "
+       "or on its thread's CPU clock (cpu: a process competing for the core slows it, as it "
+       "slows MXM, TRFD and AC; the native study)"},
       {"distribution", "block", "distribution of the arrays in and out: block or cyclic"},
       {"kill-self", "0", "this slave SIGKILLs itself (failure tests); 0: none"},
       {"kill-after", "5", "... after this many iterations"},
@@ -65,6 +71,10 @@ void validate(const dlb::options& o) {
                            "'");
   }
   o.real("body-sleep-ms", 0, 1e6);
+  if (o.str("work-clock") != "wall" && o.str("work-clock") != "cpu") {
+    throw dlb::usage_error("option --work-clock must be wall or cpu, got '" + o.str("work-clock") +
+                           "'");
+  }
   if (o.str("distribution") != "block" && o.str("distribution") != "cyclic") {
     throw dlb::usage_error("option --distribution must be block or cyclic, got '" +
                            o.str("distribution") + "'");
@@ -73,6 +83,13 @@ void validate(const dlb::options& o) {
   o.integer("kill-after", 0, 100'000'000);
   o.integer("deadlock-slave", 0, 4096);
   o.integer("report-arrays", 0, 1);
+}
+
+// The calling thread's CPU seconds (user and system).
+double thread_cpu_seconds() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
 // Base seconds of work of iteration i, of mean `work_s` over the loop: computed on demand, so
@@ -298,6 +315,7 @@ int body(dlb::runtime& rt) {
   const iteration_costs costs(o.str("shape"), I, o.real("work-ms", 0, 1e9) * 1e-3,
                               static_cast<std::uint64_t>(o.integer("shape-seed", 0, INT64_MAX)));
   const double sleep_ms = o.real("body-sleep-ms", 0, 1e6);
+  const bool cpu_work = o.str("work-clock") == "cpu";
   const int kill_self = static_cast<int>(o.integer("kill-self", 0, 64));
   const std::int64_t kill_after = o.integer("kill-after", 0, 100'000'000);
   before_loop(rt);
@@ -324,7 +342,12 @@ int body(dlb::runtime& rt) {
   const bool native = !rt.params().emulated;
   auto body_of = [&](std::int64_t i) {
     out[static_cast<std::size_t>(i)] = expected(in, w, i);
-    if (native) {
+    if (native && cpu_work) {
+      // The iteration's base time of this thread's CPU: a competitor for the core stretches it.
+      const double until = thread_cpu_seconds() + loop.work(i);
+      while (thread_cpu_seconds() < until) {
+      }
+    } else if (native) {
       // Under the native clock the work is real: spin for the iteration's base time.
       const auto until =
           std::chrono::steady_clock::now() + std::chrono::duration<double>(loop.work(i));
