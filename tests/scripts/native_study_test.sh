@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The native study's moving parts (make native; experiments/native/README.md), without MPI:
-#  - dlb_loadgen refuses a core that does not exist (exit 2, naming it);
+#  - dlb_loadgen refuses a core that does not exist, and the synthetic loop a --work-clock other
+#    than wall or cpu (exit 2, naming it);
 #  - a busy generator on the same core at least halves a spinning process's share of the CPU
 #    (measured relative: the process's CPU seconds per wall second alone, then beside a generator
 #    of 7 busy threads, which leaves it about an eighth; both in one session, so the scheduler
@@ -41,12 +42,17 @@ wait_gone() {
 # cpu_ticks PID: user + system clock ticks of a running process.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
-echo "1. a core that does not exist"
+echo "1. a core that does not exist; a work clock that does not exist"
 cores=$(getconf _NPROCESSORS_ONLN)
 "$gen" --core "$cores" --duty 1 >"$work/out" 2>&1
 rc=$?
 [ "$rc" -eq 2 ] || fail "dlb_loadgen --core $cores: exit $rc, want 2"
 grep -q "core $cores does not exist" "$work/out" || fail "the message does not name core $cores"
+
+"$build/apps/synthetic" --backend sim --work-clock bad >"$work/out" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || fail "synthetic --work-clock bad: exit $rc, want 2"
+grep -q "option --work-clock must be wall or cpu, got 'bad'" "$work/out" || fail "--work-clock not named"
 
 echo "2. a busy generator on the same core slows a spinning process"
 # share PIN_ARGS...: the spinner's CPU share over one wall second, beside what runs then.
