@@ -31,6 +31,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dlb/dlb.hpp"
@@ -86,6 +87,11 @@ struct session_params {
   report_sink report;
 };
 
+// A policy from text (a configuration file, the program's command line): any name
+// dlb::core::parse_policy reads, as session_params::policy; "" gives nothing (the environment's
+// DLB_POLICY, else the default). Throws dlb::usage_error naming the known policies otherwise.
+std::optional<core::policy> parse_policy(std::string_view text);
+
 class session {
  public:
   // Collective over `comm` (an intracommunicator of at least 2 ranks), between the program's
@@ -123,6 +129,8 @@ class session {
  private:
   struct impl;
   std::unique_ptr<impl> impl_;
+  // Every rank states the next step (a loop, or finish) and checks that the others state the same.
+  void agree(int what, const loop_spec* loop, const std::vector<array_ref>& arrays);
   run_stats colocated(const loop_spec& loop, const std::vector<array_ref>& arrays,
                       const std::function<void(std::int64_t)>& body, bool& body_threw);
 };
