@@ -27,15 +27,27 @@ struct creation {
 // What the library keeps on a program's communicator.
 struct comm_state {
   std::int64_t sessions = 0;  // made on it (one more than the largest any rank stated)
-  std::unique_ptr<creation> pending;
+  // The library's own duplicate of it, made by the first session, from which every session's
+  // communicator is made: so that what a timed-out session left pending is on the library's
+  // communicator, never on the program's (but for the first session's duplicate of it).
+  MPI_Comm base = MPI_COMM_NULL;
+  std::unique_ptr<creation> base_pending, pending;
 };
+
+bool under_way(const std::unique_ptr<creation>& c) {
+  return c && (c->idup != MPI_REQUEST_NULL || c->gather != MPI_REQUEST_NULL);
+}
 
 int delete_state(MPI_Comm, int, void* value, void*) {
   auto* state = static_cast<comm_state*>(value);
-  // A collective still under way writes into its buffers: they stay, with the request.
-  if (state->pending && (state->pending->idup != MPI_REQUEST_NULL ||
-                         state->pending->gather != MPI_REQUEST_NULL))
+  // A collective still under way writes into its buffers: they stay, with the request, and so
+  // does the duplicate it was made on.
+  if (under_way(state->pending) || under_way(state->base_pending)) {
     (void)state->pending.release();
+    (void)state->base_pending.release();
+  } else if (state->base != MPI_COMM_NULL) {
+    MPI_Comm_free(&state->base);
+  }
   delete state;
   return MPI_SUCCESS;
 }
@@ -117,15 +129,39 @@ std::vector<statement> exchange(MPI_Comm comm, const statement& mine, deadline b
   return *all;
 }
 
+namespace {
+
+// The library's duplicate of `user`, made once (resumed by the next session if it timed out).
+MPI_Comm base_of(MPI_Comm user, comm_state& state, deadline by, const std::string& bound) {
+  if (state.base != MPI_COMM_NULL) return state.base;
+  if (!state.base_pending) {
+    state.base_pending = std::make_unique<creation>();
+    MPI_Comm_idup(user, &state.base_pending->comm, &state.base_pending->idup);
+  }
+  if (!wait_until(state.base_pending->idup, by))
+    throw run_error("not every rank of the communicator (" + ranks_of(user) +
+                    ") made its dlb::mpi::session" + bound +
+                    ": every rank of it makes one, collectively (the first session on a "
+                    "communicator leaves its duplication of it pending there: the next session "
+                    "resumes it, and the program's own collectives on it would be matched to "
+                    "it)");
+  state.base = state.base_pending->comm;
+  state.base_pending.reset();
+  return state.base;
+}
+
+}  // namespace
+
 MPI_Comm open_session_comm(MPI_Comm user, statement mine, double timeout_s) {
   comm_state& state = state_of(user);
-  if (!state.pending) {
-    state.pending = std::make_unique<creation>();
-    MPI_Comm_idup(user, &state.pending->comm, &state.pending->idup);
-  }
-  creation& p = *state.pending;
   const deadline by = deadline_after(timeout_s);
   const std::string bound = " within --timeout " + seconds(timeout_s) + " s";
+  const MPI_Comm base = base_of(user, state, by, bound);
+  if (!state.pending) {
+    state.pending = std::make_unique<creation>();
+    MPI_Comm_idup(base, &state.pending->comm, &state.pending->idup);
+  }
+  creation& p = *state.pending;
   if (!p.gathering) {
     if (!wait_until(p.idup, by))
       throw run_error("not every rank of the communicator (" + ranks_of(user) +
