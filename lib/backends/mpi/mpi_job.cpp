@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "dlb/runtime/clocks.hpp"
+#include "dlb/runtime/messenger.hpp"
 #include "dlb/runtime/network.hpp"
 #include "fiber.hpp"
 #include "session_comm.hpp"
@@ -329,6 +330,10 @@ void job::settle() {
                     std::to_string(bound.count()) + " ms");
   watch_.close_all();
   dup_.settled = true;
+}
+
+bool job::failed_elsewhere() {
+  return port_->holds(static_cast<int>(tag::abort)) || port_->exited().has_value();
 }
 
 void job::linger() {

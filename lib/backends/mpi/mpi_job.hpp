@@ -51,6 +51,9 @@ class job {
   // The session's own communicator (a duplicate of the program's), and the run's --timeout.
   MPI_Comm comm() const { return comm_; }
   double timeout_s() const { return timeout_s_; }
+  // Has another rank told this one that the run failed (its abort message has come, or a rank's
+  // process exited)? The runtime's next wait then throws the run_error naming it.
+  bool failed_elsewhere();
   // Rank 0 when the master computes: the calling thread runs `worker`, resuming `master` (a
   // fiber: fiber.hpp) whenever its polls find the master something to do, and then serves the
   // master until it is done. Each returns what it threw (null if nothing).

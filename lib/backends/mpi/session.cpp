@@ -275,11 +275,14 @@ void session::agree(int what, const loop_spec* loop, const std::vector<array_ref
                                job.timeout_s(),
                                step == mpi_detail::step::loop ? "came to its loop number " +
                                                                     std::to_string(impl_->loops)
-                                                              : "came to finish()");
+                                                              : "came to finish()",
+                               [&job] { return job.failed_elsewhere(); });
   } catch (const std::exception& e) {
     impl_->failure = e.what();
     throw;
   }
+  // Another rank failed the run: the runtime's next wait says so, naming it.
+  if (all.empty()) return;
   if (const auto d = mpi_detail::find_disagreement(all)) {
     impl_->failure = mpi_detail::describe(*d);
     throw usage_error("dlb::mpi::session: " + impl_->failure);

@@ -92,13 +92,14 @@ deadline deadline_after(double s) {
          std::chrono::microseconds(static_cast<std::int64_t>(s * 1e6));
 }
 
-bool wait_until(MPI_Request& request, deadline by) {
+bool wait_until(MPI_Request& request, deadline by, const std::function<bool()>& give_up) {
   std::chrono::microseconds pause(1);
-  for (;;) {
+  for (int polls = 0;; ++polls) {
     int done = 0;
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (done) return true;
     if (std::chrono::steady_clock::now() >= by) return false;
+    if (give_up && polls % 16 == 15 && give_up()) return false;
     usleep(static_cast<useconds_t>(pause.count()));
     pause = std::min(pause * 2, std::chrono::microseconds(1000));
   }
@@ -110,7 +111,8 @@ void wait_or_throw(MPI_Request& request, deadline by, double timeout_s, const st
 }
 
 std::vector<statement> exchange(MPI_Comm comm, const statement& mine, deadline by,
-                                double timeout_s, const std::string& what) {
+                                double timeout_s, const std::string& what,
+                                const std::function<bool()>& give_up) {
   int size = 0;
   MPI_Comm_size(comm, &size);
   // Kept alive with the request if it times out (the session's communicator is never reused).
@@ -119,10 +121,11 @@ std::vector<statement> exchange(MPI_Comm comm, const statement& mine, deadline b
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Iallgather(sent.get(), sizeof(statement), MPI_BYTE, all->data(), sizeof(statement),
                  MPI_BYTE, comm, &request);
-  if (!wait_until(request, by)) {
+  if (!wait_until(request, by, give_up)) {
     static auto* abandoned = new std::vector<std::shared_ptr<void>>();
     abandoned->push_back(all);
     abandoned->push_back(sent);
+    if (std::chrono::steady_clock::now() < by) return {};  // given up
     throw run_error("not every rank of the session (" + ranks_of(comm) + ") " + what +
                     " within --timeout " + seconds(timeout_s) + " s");
   }

@@ -17,6 +17,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,16 +29,18 @@ using deadline = std::chrono::steady_clock::time_point;
 
 deadline deadline_after(double seconds);
 
-// Waits for `request` until `by`: true when it completed (its request then MPI_REQUEST_NULL).
-bool wait_until(MPI_Request& request, deadline by);
+// Waits for `request` until `by`, or until `give_up` (polled while waiting, if given) says so:
+// true when it completed (its request then MPI_REQUEST_NULL).
+bool wait_until(MPI_Request& request, deadline by, const std::function<bool()>& give_up = {});
 
 // Waits for `request` until `by`, else throws run_error: "<what> within --timeout T s".
 void wait_or_throw(MPI_Request& request, deadline by, double timeout_s, const std::string& what);
 
 // Every rank's statement, by rank, over `comm` (a session's own communicator): throws run_error
-// when not every rank has stated within the deadline.
+// when not every rank has stated within the deadline; empty when `give_up` said so first.
 std::vector<statement> exchange(MPI_Comm comm, const statement& mine, deadline by,
-                                double timeout_s, const std::string& what);
+                                double timeout_s, const std::string& what,
+                                const std::function<bool()>& give_up = {});
 
 // A new session's communicator: a duplicate of `user`, and every rank's statement `mine` (its
 // field::session set here to this rank's session count on `user`), within `timeout_s`. Throws
