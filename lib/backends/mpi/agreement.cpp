@@ -76,14 +76,22 @@ std::vector<faction> factions_of(const std::vector<Key>& by_rank, Show show) {
 
 }  // namespace
 
-void statement::set_policy(const std::string& name) {
-  policy.fill('\0');
-  std::memcpy(policy.data(), name.data(), std::min(name.size(), policy.size() - 1));
+namespace {
+template <std::size_t N>
+void put(std::array<char, N>& to, const std::string& text) {
+  to.fill('\0');
+  std::memcpy(to.data(), text.data(), std::min(text.size(), N - 1));
 }
+template <std::size_t N>
+std::string get(const std::array<char, N>& from) {
+  return std::string(from.data(), strnlen(from.data(), N));
+}
+}  // namespace
 
-std::string statement::policy_name() const {
-  return std::string(policy.data(), strnlen(policy.data(), policy.size()));
-}
+void statement::set_policy(const std::string& name) { put(policy, name); }
+std::string statement::policy_name() const { return get(policy); }
+void statement::set_shapes(const std::string& text) { put(shapes, text); }
+std::string statement::shapes_text() const { return get(shapes); }
 
 std::optional<disagreement> find_disagreement(const std::vector<statement>& by_rank) {
   if (by_rank.empty()) return std::nullopt;
@@ -92,6 +100,14 @@ std::optional<disagreement> find_disagreement(const std::vector<statement>& by_r
     for (const auto& s : by_rank) values.push_back(s.values[static_cast<std::size_t>(f)]);
     if (std::all_of(values.begin(), values.end(), [&](auto v) { return v == values.front(); }))
       continue;
+    if (f == static_cast<int>(field::array_shapes)) {  // shown as text, if the text differs
+      std::vector<std::string> texts;
+      for (const auto& s : by_rank) texts.push_back(s.shapes_text());
+      if (std::any_of(texts.begin(), texts.end(), [&](auto& t) { return t != texts.front(); }))
+        return disagreement{rows[f].topic, factions_of(texts, [](const std::string& t) {
+                              return "arrays " + t;
+                            })};
+    }
     return disagreement{rows[f].topic, factions_of(values, rows[f].value)};
   }
   std::vector<std::string> names;

@@ -41,11 +41,14 @@ constexpr int field_count = static_cast<int>(field::count);
 struct statement {
   std::array<std::int64_t, field_count> values{};
   std::array<char, 48> policy{};  // the session's policy's name ("" before a loop), NUL-ended
+  std::array<char, 80> shapes{};  // the arrays as text ("y f64 200x2 out"), cut to fit
 
   std::int64_t& operator[](field f) { return values[static_cast<std::size_t>(f)]; }
   std::int64_t operator[](field f) const { return values[static_cast<std::size_t>(f)]; }
   void set_policy(const std::string& name);
   std::string policy_name() const;
+  void set_shapes(const std::string& text);
+  std::string shapes_text() const;
 };
 
 // The ranks that gave one value of the field that differs.

@@ -106,8 +106,8 @@ MPI_Comm comm_of_f(MPI_Fint comm) {
 }
 
 // What a C body's non-zero return becomes: the loop's failure on every rank, naming it.
-struct body_failed : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct body_failed : dlb::run_error {
+  using dlb::run_error::run_error;
 };
 
 int loop(dlb_session session, int64_t iterations, dlb_cost_fn cost, void* user,
@@ -160,11 +160,12 @@ int dlb_parallel_for_rc(dlb_session session, int64_t iterations, dlb_cost_fn cos
                         dlb_body_rc_fn body, void* user) {
   if (body == nullptr)
     return guarded("dlb_parallel_for_rc", [] { throw dlb::usage_error("the body is NULL"); });
+  const int rank = dlb_session_rank(session);
   return loop(session, iterations, cost, user,
-              [body, user](std::int64_t i) {
+              [body, user, rank](std::int64_t i) {
                 if (const int rc = body(i, user); rc != 0)
                   throw body_failed("the body returned " + std::to_string(rc) + " at iteration " +
-                                    std::to_string(i));
+                                    std::to_string(i) + " on rank " + std::to_string(rank));
               },
               "dlb_parallel_for_rc");
 }

@@ -123,6 +123,19 @@ void check_group(MPI_Comm comm, const session_params& p) {
                       std::to_string(p.group));
 }
 
+// "y f64 200x2 out": an array as the ranks' disagreement names it.
+std::string shape_text(const DLB_array& d) {
+  static const char* const types[] = {
+#define DLB_TYPE_NAME(name, type) #name,
+      DLB_ELEMENT_TYPES(DLB_TYPE_NAME)
+#undef DLB_TYPE_NAME
+  };
+  const auto t = static_cast<std::size_t>(d.type);
+  std::string role = d.input && d.output ? "in-out" : d.output ? "out" : "in";
+  return d.name + " " + (t < std::size(types) ? types[t] : "?") + " " + std::to_string(d.rows) +
+         "x" + std::to_string(d.cols) + " " + role;
+}
+
 // What this rank is about to run (agreement.hpp): the step, the loop's number and shape.
 mpi_detail::statement loop_statement(mpi_detail::step what, std::int64_t loop_number,
                                      const loop_spec* loop, const std::vector<array_ref>& arrays) {
@@ -136,9 +149,11 @@ mpi_detail::statement loop_statement(mpi_detail::step what, std::int64_t loop_nu
   }
   st[field::arrays] = static_cast<std::int64_t>(arrays.size());
   std::vector<std::int64_t> shapes;
+  std::string text;
   for (const array_ref& a : arrays) {
     const DLB_array* d = a.get();
     if (!d) continue;
+    text += (text.empty() ? "" : ", ") + shape_text(*d);
     shapes.insert(shapes.end(),
                   {static_cast<std::int64_t>(d->type), d->rows, d->cols,
                    static_cast<std::int64_t>(d->layout), static_cast<std::int64_t>(d->distribution),
@@ -146,6 +161,7 @@ mpi_detail::statement loop_statement(mpi_detail::step what, std::int64_t loop_nu
                    (d->input ? 1 : 0) + (d->output ? 2 : 0)});
   }
   st[field::array_shapes] = mpi_detail::digest(shapes);
+  st.set_shapes(text);
   return st;
 }
 
