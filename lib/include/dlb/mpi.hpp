@@ -98,7 +98,8 @@ class session {
   // MPI_Init and MPI_Finalize: the library calls neither. Throws usage_error for a bad parameter,
   // MPI_COMM_NULL, or MPI not initialized or already finalized (the same on every rank), and
   // run_error when the set-up fails, among others when a rank of `comm` has not made its session
-  // within the run's --timeout. Each session runs on a duplicate of `comm` of its own, so a
+  // within the run's --timeout, and usage_error when the ranks' parameters differ (policy, group,
+  // master, clock, timeout: docs/library.md, "What the library checks"). Each session runs on a duplicate of `comm` of its own, so a
   // session that failed leaves nothing that a later one, or the program, could receive.
   explicit session(MPI_Comm comm, session_params params = {});
   // Ends the run as finish() does, if the program did not (errors swallowed: destructors never
@@ -117,13 +118,17 @@ class session {
 
   // One balanced loop (dlb::parallel_for on this session), collective over `comm`: `body(i)` runs
   // for every iteration on the slaves, the arrays are scattered, moved and gathered to the
-  // master. Returns the loop's statistics on the master (empty on the slaves). Throws run_error
-  // when the run fails; the session is then over (finish() throws the same).
+  // master. Returns the loop's statistics on the master (empty on the slaves). Before it runs,
+  // every rank checks that the others run the same loop (its number in the session, its length,
+  // distribution and arrays) within the timeout: a usage_error on every rank naming what differs
+  // and on which ranks (after finish(): a usage_error too). Throws run_error when the run fails;
+  // the session is then over (finish() throws the same).
   run_stats parallel_for(const loop_spec& loop, const std::vector<array_ref>& arrays,
                          const std::function<void(std::int64_t)>& body);
 
   // Collective: the end of the library's part (every rank's messages delivered, the ranks
-  // met); the communicator is the program's alone again. Throws run_error if the run failed.
+  // met); the communicator is the program's alone again. Throws run_error if the run failed,
+  // usage_error if other ranks run a loop instead.
   void finish();
 
  private:
