@@ -294,7 +294,7 @@ void session::agree(int what, const loop_spec* loop, const std::vector<array_ref
                                                               : "came to finish()",
                                [&job] { return job.failed_elsewhere(); });
   } catch (const std::exception& e) {
-    impl_->failure = e.what();
+    impl_->fail(e.what());  // the ranks that did come stop waiting for this one
     throw;
   }
   // Another rank failed the run: the runtime's next wait says so, naming it.
