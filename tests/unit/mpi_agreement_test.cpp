@@ -1,11 +1,11 @@
 // What the ranks' statements mean (lib/backends/mpi/agreement.hpp): agreement, the field that
 // differs first, and the ranks behind each value, table-style. No MPI.
-#include "agreement.hpp"
-
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
+
+#include "agreement.hpp"
 
 namespace dlb::mpi_detail {
 namespace {
@@ -23,8 +23,11 @@ TEST(MpiAgreement, RankLists) {
     std::vector<int> ranks;
     std::string text;
   } rows[] = {
-      {{2}, "rank 2"},          {{0, 1}, "ranks 0-1"},         {{0, 2, 3}, "ranks 0, 2-3"},
-      {{0, 1, 2, 5}, "ranks 0-2, 5"}, {{1, 3, 5}, "ranks 1, 3, 5"},
+      {{2}, "rank 2"},
+      {{0, 1}, "ranks 0-1"},
+      {{0, 2, 3}, "ranks 0, 2-3"},
+      {{0, 1, 2, 5}, "ranks 0-2, 5"},
+      {{1, 3, 5}, "ranks 1, 3, 5"},
   };
   for (const auto& r : rows) EXPECT_EQ(rank_list(r.ranks), r.text);
 }

@@ -11,15 +11,18 @@ namespace dlb::mpi_detail {
 namespace {
 
 struct field_row {
-  const char* topic;  // what the ranks disagree on
+  const char* topic;                   // what the ranks disagree on
   std::string (*value)(std::int64_t);  // a value as "rank 2 has ..." goes on
 };
 
 std::string as_step(std::int64_t v) {
   switch (static_cast<step>(v)) {
-    case step::session: return "made a session";
-    case step::loop: return "called parallel_for";
-    case step::finish: return "called finish";
+    case step::session:
+      return "made a session";
+    case step::loop:
+      return "called parallel_for";
+    case step::finish:
+      return "called finish";
   }
   return "step " + std::to_string(v);
 }
@@ -27,7 +30,9 @@ std::string as_session(std::int64_t v) { return "session number " + std::to_stri
 std::string as_loop(std::int64_t v) { return "loop number " + std::to_string(v); }
 std::string as_iterations(std::int64_t v) { return std::to_string(v) + " iterations"; }
 std::string as_distribution(std::int64_t v) { return v == 0 ? "BLOCK" : "CYCLIC"; }
-std::string as_arrays(std::int64_t v) { return std::to_string(v) + (v == 1 ? " array" : " arrays"); }
+std::string as_arrays(std::int64_t v) {
+  return std::to_string(v) + (v == 1 ? " array" : " arrays");
+}
 std::string as_digest(std::int64_t v) {
   char text[24];
   std::snprintf(text, sizeof text, "digest %016llx", static_cast<unsigned long long>(v));
@@ -104,9 +109,8 @@ std::optional<disagreement> find_disagreement(const std::vector<statement>& by_r
       std::vector<std::string> texts;
       for (const auto& s : by_rank) texts.push_back(s.shapes_text());
       if (std::any_of(texts.begin(), texts.end(), [&](auto& t) { return t != texts.front(); }))
-        return disagreement{rows[f].topic, factions_of(texts, [](const std::string& t) {
-                              return "arrays " + t;
-                            })};
+        return disagreement{rows[f].topic,
+                            factions_of(texts, [](const std::string& t) { return "arrays " + t; })};
     }
     return disagreement{rows[f].topic, factions_of(values, rows[f].value)};
   }

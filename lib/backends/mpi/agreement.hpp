@@ -22,17 +22,17 @@ namespace dlb::mpi_detail {
 enum class step : std::int64_t { session = 0, loop = 1, finish = 2 };
 
 enum class field : int {
-  what,            // the step
-  session,         // the session's sequence number on the communicator (0, 1, ...)
-  loop,            // the loop's number in the session (0, 1, ...)
-  iterations,      // the loop's length
-  distribution,    // the loop's initial distribution (block 0, cyclic 1)
-  arrays,          // how many arrays the loop moves
-  array_shapes,    // a digest of every array's element type, extents and roles
-  master_computes, // the session's layout (1: rank 0 computes too)
-  emulated,        // the session's clock (1: emulated)
-  group,           // K as given (0: P/2)
-  timeout_ms,      // the session's --timeout, in ms
+  what,             // the step
+  session,          // the session's sequence number on the communicator (0, 1, ...)
+  loop,             // the loop's number in the session (0, 1, ...)
+  iterations,       // the loop's length
+  distribution,     // the loop's initial distribution (block 0, cyclic 1)
+  arrays,           // how many arrays the loop moves
+  array_shapes,     // a digest of every array's element type, extents and roles
+  master_computes,  // the session's layout (1: rank 0 computes too)
+  emulated,         // the session's clock (1: emulated)
+  group,            // K as given (0: P/2)
+  timeout_ms,       // the session's --timeout, in ms
   count
 };
 
@@ -58,7 +58,7 @@ struct faction {
 };
 
 struct disagreement {
-  std::string field;  // "the loop's iterations", "the policy", ...
+  std::string field;              // "the loop's iterations", "the policy", ...
   std::vector<faction> factions;  // the smallest first (then by first rank)
 };
 

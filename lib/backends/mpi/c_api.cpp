@@ -4,9 +4,9 @@
 #include <chrono>
 #include <exception>
 #include <functional>
-#include <sstream>
 #include <memory>
 #include <new>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -152,8 +152,9 @@ int dlb_parallel_for(dlb_session session, int64_t iterations, dlb_cost_fn cost, 
                      void* user) {
   if (body == nullptr)
     return guarded("dlb_parallel_for", [] { throw dlb::usage_error("the body is NULL"); });
-  return loop(session, iterations, cost, user, [body, user](std::int64_t i) { body(i, user); },
-              "dlb_parallel_for");
+  return loop(
+      session, iterations, cost, user, [body, user](std::int64_t i) { body(i, user); },
+      "dlb_parallel_for");
 }
 
 int dlb_parallel_for_rc(dlb_session session, int64_t iterations, dlb_cost_fn cost,
@@ -161,13 +162,14 @@ int dlb_parallel_for_rc(dlb_session session, int64_t iterations, dlb_cost_fn cos
   if (body == nullptr)
     return guarded("dlb_parallel_for_rc", [] { throw dlb::usage_error("the body is NULL"); });
   const int rank = dlb_session_rank(session);
-  return loop(session, iterations, cost, user,
-              [body, user, rank](std::int64_t i) {
-                if (const int rc = body(i, user); rc != 0)
-                  throw body_failed("the body returned " + std::to_string(rc) + " at iteration " +
-                                    std::to_string(i) + " on rank " + std::to_string(rank));
-              },
-              "dlb_parallel_for_rc");
+  return loop(
+      session, iterations, cost, user,
+      [body, user, rank](std::int64_t i) {
+        if (const int rc = body(i, user); rc != 0)
+          throw body_failed("the body returned " + std::to_string(rc) + " at iteration " +
+                            std::to_string(i) + " on rank " + std::to_string(rank));
+      },
+      "dlb_parallel_for_rc");
 }
 
 int dlb_session_rank(dlb_session session) {

@@ -42,12 +42,14 @@ std::vector<std::string> gather_hosts(MPI_Comm comm, int size, deadline by, doub
   MPI_Get_processor_name(mine.data(), &len);
   std::vector<char> all(static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME, '\0');
   MPI_Request request = MPI_REQUEST_NULL;
-  MPI_Iallgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(),
-                 MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm, &request);
+  MPI_Iallgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
+                 MPI_CHAR, comm, &request);
   if (!wait_until(request, by)) {
     keep_buffers(std::move(mine), std::move(all));
-    throw run_error("not every rank of the session reached its set-up (where it runs) within "
-                    "--timeout " + std::to_string(timeout_s) + " s");
+    throw run_error(
+        "not every rank of the session reached its set-up (where it runs) within "
+        "--timeout " +
+        std::to_string(timeout_s) + " s");
   }
   std::vector<std::string> hosts;
   for (int r = 0; r < size; ++r)
@@ -60,8 +62,9 @@ std::string broadcast(MPI_Comm comm, std::string s, deadline by, double timeout_
   auto n = std::make_unique<std::uint64_t>(s.size());
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Ibcast(n.get(), 1, MPI_UINT64_T, 0, comm, &request);
-  const std::string what = "not every rank of the session reached its set-up (the master's "
-                           "addresses)";
+  const std::string what =
+      "not every rank of the session reached its set-up (the master's "
+      "addresses)";
   if (!wait_until(request, by)) {
     keep_buffers(std::vector<char>(), std::vector<char>(), std::move(n));
     wait_or_throw(request, by, timeout_s, what);
@@ -221,8 +224,8 @@ job::job(MPI_Comm comm, const launch_spec& spec, options opts, run_params params
     if (rank_ == 0) medium->unlink_name();
   }
   // Time 0 of the run: far enough ahead for every rank to have it.
-  auto epoch_ns = std::make_unique<std::int64_t>(monotonic_ns() + 50'000'000 +
-                                                 5'000'000LL * params.procs);
+  auto epoch_ns =
+      std::make_unique<std::int64_t>(monotonic_ns() + 50'000'000 + 5'000'000LL * params.procs);
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Ibcast(epoch_ns.get(), 1, MPI_INT64_T, 0, comm_, &request);
   if (!wait_until(request, by)) {

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "dlb/mpi.hpp"
 #include "agreement.hpp"
+#include "dlb/mpi.hpp"
 #include "mpi_job.hpp"
 #include "session_comm.hpp"
 
@@ -154,11 +154,11 @@ mpi_detail::statement loop_statement(mpi_detail::step what, std::int64_t loop_nu
     const DLB_array* d = a.get();
     if (!d) continue;
     text += (text.empty() ? "" : ", ") + shape_text(*d);
-    shapes.insert(shapes.end(),
-                  {static_cast<std::int64_t>(d->type), d->rows, d->cols,
-                   static_cast<std::int64_t>(d->layout), static_cast<std::int64_t>(d->distribution),
-                   static_cast<std::int64_t>(d->axis), static_cast<std::int64_t>(d->map),
-                   (d->input ? 1 : 0) + (d->output ? 2 : 0)});
+    shapes.insert(
+        shapes.end(),
+        {static_cast<std::int64_t>(d->type), d->rows, d->cols, static_cast<std::int64_t>(d->layout),
+         static_cast<std::int64_t>(d->distribution), static_cast<std::int64_t>(d->axis),
+         static_cast<std::int64_t>(d->map), (d->input ? 1 : 0) + (d->output ? 2 : 0)});
   }
   st[field::array_shapes] = mpi_detail::digest(shapes);
   st.set_shapes(text);
@@ -183,7 +183,7 @@ struct session::impl {
   std::string failure;  // why the run failed, once it has
   bool finished = false;
   std::int64_t loops = 0;  // run so far (the next loop's number)
-  int unwinding = 0;  // std::uncaught_exceptions() at construction
+  int unwinding = 0;       // std::uncaught_exceptions() at construction
 
   void fail(const std::string& why) {
     if (!failure.empty()) return;
@@ -287,12 +287,11 @@ void session::agree(int what, const loop_spec* loop, const std::vector<array_ref
   mpi_detail::job& job = *impl_->job;
   std::vector<mpi_detail::statement> all;
   try {
-    all = mpi_detail::exchange(job.comm(), mine, mpi_detail::deadline_after(job.timeout_s()),
-                               job.timeout_s(),
-                               step == mpi_detail::step::loop ? "came to its loop number " +
-                                                                    std::to_string(impl_->loops)
-                                                              : "came to finish()",
-                               [&job] { return job.failed_elsewhere(); });
+    all = mpi_detail::exchange(
+        job.comm(), mine, mpi_detail::deadline_after(job.timeout_s()), job.timeout_s(),
+        step == mpi_detail::step::loop ? "came to its loop number " + std::to_string(impl_->loops)
+                                       : "came to finish()",
+        [&job] { return job.failed_elsewhere(); });
   } catch (const std::exception& e) {
     impl_->fail(e.what());  // the ranks that did come stop waiting for this one
     throw;

@@ -110,17 +110,16 @@ void wait_or_throw(MPI_Request& request, deadline by, double timeout_s, const st
     throw run_error(what + " within --timeout " + seconds(timeout_s) + " s");
 }
 
-std::vector<statement> exchange(MPI_Comm comm, const statement& mine, deadline by,
-                                double timeout_s, const std::string& what,
-                                const std::function<bool()>& give_up) {
+std::vector<statement> exchange(MPI_Comm comm, const statement& mine, deadline by, double timeout_s,
+                                const std::string& what, const std::function<bool()>& give_up) {
   int size = 0;
   MPI_Comm_size(comm, &size);
   // Kept alive with the request if it times out (the session's communicator is never reused).
   auto all = std::make_shared<std::vector<statement>>(static_cast<std::size_t>(size));
   auto sent = std::make_shared<statement>(mine);
   MPI_Request request = MPI_REQUEST_NULL;
-  MPI_Iallgather(sent.get(), sizeof(statement), MPI_BYTE, all->data(), sizeof(statement),
-                 MPI_BYTE, comm, &request);
+  MPI_Iallgather(sent.get(), sizeof(statement), MPI_BYTE, all->data(), sizeof(statement), MPI_BYTE,
+                 comm, &request);
   if (!wait_until(request, by, give_up)) {
     static auto* abandoned = new std::vector<std::shared_ptr<void>>();
     abandoned->push_back(all);
@@ -176,8 +175,8 @@ MPI_Comm open_session_comm(MPI_Comm user, statement mine, double timeout_s) {
     int size = 0;
     MPI_Comm_size(p.comm, &size);
     p.all.assign(static_cast<std::size_t>(size), statement{});
-    MPI_Iallgather(&p.mine, sizeof(statement), MPI_BYTE, p.all.data(), sizeof(statement),
-                   MPI_BYTE, p.comm, &p.gather);
+    MPI_Iallgather(&p.mine, sizeof(statement), MPI_BYTE, p.all.data(), sizeof(statement), MPI_BYTE,
+                   p.comm, &p.gather);
     p.gathering = true;
   }
   if (!wait_until(p.gather, by))

@@ -38,9 +38,8 @@ void wait_or_throw(MPI_Request& request, deadline by, double timeout_s, const st
 
 // Every rank's statement, by rank, over `comm` (a session's own communicator): throws run_error
 // when not every rank has stated within the deadline; empty when `give_up` said so first.
-std::vector<statement> exchange(MPI_Comm comm, const statement& mine, deadline by,
-                                double timeout_s, const std::string& what,
-                                const std::function<bool()>& give_up = {});
+std::vector<statement> exchange(MPI_Comm comm, const statement& mine, deadline by, double timeout_s,
+                                const std::string& what, const std::function<bool()>& give_up = {});
 
 // A new session's communicator: a duplicate of `user`, and every rank's statement `mine` (its
 // field::session set here to this rank's session count on `user`), within `timeout_s`. Throws

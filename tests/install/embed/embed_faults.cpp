@@ -228,13 +228,14 @@ int misuse() {
     dlb::mpi::session s(MPI_COMM_WORLD, params_of("GDDLB"));
     sized_loop(s, last ? 300 : 400, 1);
   });
-  misuse_case("mismatched-policy", [&] {
-    dlb::mpi::session s(MPI_COMM_WORLD, params_of(last ? "SS" : "GDDLB"));
-  });
+  misuse_case("mismatched-policy",
+              [&] { dlb::mpi::session s(MPI_COMM_WORLD, params_of(last ? "SS" : "GDDLB")); });
   misuse_case("finish-against-loop", [&] {
     dlb::mpi::session s(MPI_COMM_WORLD, params_of("TSS"));
-    if (last) s.finish();
-    else sized_loop(s, 200, 1);
+    if (last)
+      s.finish();
+    else
+      sized_loop(s, 200, 1);
   });
   misuse_case("mismatched-array", [&] {
     dlb::mpi::session s(MPI_COMM_WORLD, params_of("GCDLB"));
@@ -281,8 +282,10 @@ int skip_then_new(int reps) {
     }
     MPI_Barrier(MPI_COMM_WORLD);
     std::string why;
-    if (good_session(MPI_COMM_WORLD, rep % 2 ? "SS" : "AUTO-ALL", why)) ++good;
-    else std::printf("embed_faults: rank %d: try %d: %s\n", rank, rep + 1, why.c_str());
+    if (good_session(MPI_COMM_WORLD, rep % 2 ? "SS" : "AUTO-ALL", why))
+      ++good;
+    else
+      std::printf("embed_faults: rank %d: try %d: %s\n", rank, rep + 1, why.c_str());
   }
   std::printf("embed_faults: rank %d: skip-then-new: %d of %d\n", rank, good, reps);
   return 0;
