@@ -8,7 +8,8 @@
 # runs each case under mpirun -np 3, every job bounded here (a hang fails it):
 #  - C++ (embed_faults misuse): ranks whose loop lengths, policies, arrays differ, finish on one
 #    rank against a loop on the others: a usage_error on every rank naming the field and the
-#    ranks, found within 1 s (not at the 30 s timeout); a loop after finish, a group larger
+#    ranks, found within 1 s (not at the 30 s timeout); a rank throwing between its session and
+#    its loop: the others told within 1 s which; a loop after finish, a group larger
 #    than P, parse_policy of a bad name: usage errors; parse_policy(""): no policy; after each, a
 #    new session on the same communicator is right;
 #  - C++ (embed_faults skip-then-new 5): a rank skips a session (the others' times out after
@@ -72,14 +73,18 @@ expect 3 "^$p: rank [0-2]: finish-against-loop: usage_error $within1: .*what the
   "finish on one rank against a loop on the others"
 expect 3 "^$p: rank [0-2]: mismatched-array: usage_error $within1: .*the arrays' element types, extents or roles: rank 2 has arrays y f64 200x2 in, ranks 0-1 have arrays y f64 200x3 in$" \
   "arrays of other extents"
+expect 1 "^$p: rank 0: throws-before-loop: run_error $within1: slave 2 \(MPI rank 2\) failed: rank 2 left the run on an exception$" \
+  "a rank throwing before its loop: the master told at once (not at the timeout)"
+expect 1 "^$p: rank 1: throws-before-loop: run_error $within1: the master aborted the run: slave 2 \(MPI rank 2\) failed: rank 2 left the run on an exception$" \
+  "a rank throwing before its loop: the other rank told at once"
 expect 3 "^$p: rank [0-2]: loop-after-finish: usage_error .*parallel_for after finish\(\)" "a loop after finish"
 expect 3 "^$p: rank [0-2]: group-too-large: usage_error .*session_params::group must not exceed P, the session's 3 slaves .*got 1000$" \
   "a group larger than P, naming the field"
 expect 3 "^$p: rank [0-2]: parse-policy-bad: usage_error .*dlb::mpi::parse_policy: unknown strategy 'FASTEST'" \
   "parse_policy of a bad name"
 expect 3 "^$p: rank [0-2]: parse-policy-empty: no exception$" "parse_policy(\"\"): no policy, no error"
-for c in mismatched-n mismatched-policy finish-against-loop mismatched-array loop-after-finish \
-         group-too-large parse-policy-bad parse-policy-empty; do right $p $c; done
+for c in mismatched-n mismatched-policy finish-against-loop mismatched-array throws-before-loop \
+         loop-after-finish group-too-large parse-policy-bad parse-policy-empty; do right $p $c; done
 
 run 60 embed_faults skip-then-new 5
 expect 3 "^$p: rank [0-2]: skip-then-new: 5 of 5$" \

@@ -20,7 +20,8 @@
 //                   that must be right (the communicator usable): a loop whose length and
 //                   array differ on the last rank, a policy that differs, finish on the last
 //                   rank against a loop on the others, arrays of other extents, a loop after
-//                   finish, a group larger than P, parse_policy of a bad and an empty name. Each
+//                   finish, a group larger than P, parse_policy of a bad and an empty name, the
+//                   last rank throwing between its session's making and its loop. Each
 //                   prints "rank R: CASE: CLASS after T s: TEXT" and "rank R: CASE: then right"
 //   skip-then-new REPS   REPS times: the last rank skips a session (the others' times out,
 //                   --timeout 1), then every rank makes a new one, which must be right
@@ -240,6 +241,11 @@ int misuse() {
   misuse_case("mismatched-array", [&] {
     dlb::mpi::session s(MPI_COMM_WORLD, params_of("GCDLB"));
     sized_loop(s, 200, last ? 2 : 3);
+  });
+  misuse_case("throws-before-loop", [&] {
+    dlb::mpi::session s(MPI_COMM_WORLD, params_of("GDDLB"));
+    if (last) throw std::runtime_error("the program's own error before the loop");
+    sized_loop(s, 200, 1);
   });
   misuse_case("loop-after-finish", [&] {
     dlb::mpi::session s(MPI_COMM_WORLD, params_of("SS"));
