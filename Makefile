@@ -28,8 +28,10 @@ build: configure
 	cmake --build $(BUILD) -j$(JOBS)
 
 # Headers, libdlb.so, dlb.pc, find_package(DLB) and the network profiles under $(PREFIX)
-# (docs/library.md, "From your own program: installing the library").
-install: build
+# (docs/library.md, "From your own program: installing the library"). Builds what it installs
+# (the target dlb), not the tests, programs and experiments of `make build`.
+install: configure
+	cmake --build $(BUILD) -j$(JOBS) --target dlb
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # Every test: unit tests (no pvmd) and integration tests (each starts its own private pvmd),
