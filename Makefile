@@ -28,8 +28,10 @@ build: configure
 	cmake --build $(BUILD) -j$(JOBS)
 
 # Headers, libdlb.so, dlb.pc, find_package(DLB) and the network profiles under $(PREFIX)
-# (docs/library.md, "From your own program: installing the library").
-install: build
+# (docs/library.md, "From your own program: installing the library"). Builds what it installs
+# (the target dlb), not the tests, programs and experiments of `make build`.
+install: configure
+	cmake --build $(BUILD) -j$(JOBS) --target dlb
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # Every test: unit tests (no pvmd) and integration tests (each starts its own private pvmd),
@@ -53,13 +55,15 @@ test-stress: build
 # even from a process whose exit status nobody reads (a killed slave, a pvmd child).
 #  - halt_on_error=1 (ASan's default, and -fno-sanitize-recover for UBSan): the first report
 #    ends the process, so a test cannot pass over one.
-#  - the tests run one at a time (-j1): the sanitizers slow every task several-fold, and the
-#    emulated-clock PVM tests measure time; two of them side by side failed on their timing (4
-#    of 50 at -j2 on 2026-11-24, none of the same at -j1), about 25 minutes in all. Even one at
-#    a time, 2 of the 206 PVM tests missed their timing once (a lagging emulated run), so here,
-#    and only here, a failed test is run once more (scripts/ctest-tries ... 2, which names every
-#    test that passed on a retry, and every one that failed on both, in its last lines). A sanitizer report is never retried away: its file stays in
-#    $(SAN_DIR) and fails the check below.
+#  - the integration tests run one at a time: the sanitizers slow every task several-fold, and
+#    the emulated-clock PVM tests measure time; two of them side by side failed on their timing
+#    (4 of 50 at -j2 on 2026-11-24, none of the same alone). ctest runs at -j2 here, but under
+#    DLB_SANITIZE every integration test carries RUN_SERIAL (tests/CMakeLists.txt), so only the
+#    unit tests, which assert no wall time, run two at a time. Even alone, 2 of the 206 PVM
+#    tests once missed their timing (a lagging emulated run), so here, and only here, a failed
+#    test is run once more (scripts/ctest-tries ... 2, which names every test that passed on a
+#    retry, and every one that failed on both, in its last lines). A sanitizer report is never
+#    retried away: its file stays in $(SAN_DIR) and fails the check below.
 #  - detect_leaks=1: the tests' own processes exit normally, so LeakSanitizer runs in each;
 #    leaks inside libpvm3 and SimGrid (not ours, not instrumented) are suppressed by name in
 #    tests/sanitizer/lsan.supp. So are Open MPI's: the MPI tests' harness adds
@@ -75,7 +79,7 @@ check: deps
 	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDLB_SANITIZE=ON $(CMAKE_FLAGS)
 	cmake --build $(CHECK_BUILD) -j$(JOBS)
 	rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)
-	$(SAN_ENV) bash scripts/ctest-tries $(CHECK_BUILD) 2 --output-on-failure -j1 --timeout 900
+	$(SAN_ENV) bash scripts/ctest-tries $(CHECK_BUILD) 2 --output-on-failure -j$(JOBS) --timeout 900
 	@if [ -n "$$(ls -A $(SAN_DIR))" ]; then cat $(SAN_DIR)/*; \
 	  echo "make check: sanitizer reports above ($(SAN_DIR))"; exit 1; fi
 	@echo "make check: no sanitizer report"

@@ -2,7 +2,12 @@
 ! an MPI program that owns MPI. Installed as source (<prefix>/share/dlb/fortran/dlb.f90), so that
 ! it is compiled by the program's own compiler:
 !
-!   mpifort <prefix>/share/dlb/fortran/dlb.f90 prog.f90 $(pkg-config --libs dlb-mpi-c)
+!   mkdir -p mod
+!   mpifort -J mod <prefix>/share/dlb/fortran/dlb.f90 prog.f90 $(pkg-config --libs dlb-mpi-c)
+!
+! (-J DIR, gfortran's: dlb.mod goes to DIR, not the current folder.) A session's every wait is
+! bounded by its timeout (120 s unless dlb_create_with says otherwise); before a loop and before
+! dlb_finish every rank checks that the others do the same (DLB_ERR_USAGE naming what differs).
 !
 ! Every rank of the communicator creates the session (collective); a loop is index-only: the
 ! library calls body(i, user) for every iteration 0..n-1 (zero-based, as the C layer counts) on
@@ -23,8 +28,9 @@ module dlb
     type(c_ptr) :: handle = c_null_ptr
   end type dlb_session
 
-  public :: dlb_create, dlb_parallel_for, dlb_finish, dlb_free, dlb_rank, dlb_is_master, dlb_error
-  public :: dlb_body, dlb_cost
+  public :: dlb_create, dlb_create_with, dlb_parallel_for, dlb_parallel_for_rc, dlb_finish
+  public :: dlb_free, dlb_rank, dlb_is_master, dlb_error
+  public :: dlb_body, dlb_body_rc, dlb_cost
 
   abstract interface
     ! The loop's body: iteration i (0 .. n-1), with the program's pointer.
@@ -33,6 +39,13 @@ module dlb
       integer(c_int64_t), value :: i
       type(c_ptr), value :: user
     end subroutine dlb_body
+    ! A body that can fail: 0 for done, any other value stops the loop on every rank.
+    function dlb_body_rc(i, user) bind(c) result(rc)
+      import :: c_int64_t, c_ptr, c_int
+      integer(c_int64_t), value :: i
+      type(c_ptr), value :: user
+      integer(c_int) :: rc
+    end function dlb_body_rc
     ! What iteration i costs relative to the others (the balancing's input only).
     function dlb_cost(i, user) bind(c) result(cost)
       import :: c_int64_t, c_ptr, c_double
@@ -50,6 +63,25 @@ module dlb
       type(c_ptr), intent(out) :: session
       integer(c_int) :: rc
     end function c_create_f
+    function c_create_with_f(comm, policy, timeout, options, session) &
+        bind(c, name='dlb_session_create_with_f') result(rc)
+      import :: c_int, c_char, c_ptr, c_double
+      integer(c_int), value :: comm
+      character(kind=c_char), dimension(*), intent(in) :: policy
+      real(c_double), value :: timeout
+      character(kind=c_char), dimension(*), intent(in) :: options
+      type(c_ptr), intent(out) :: session
+      integer(c_int) :: rc
+    end function c_create_with_f
+    function c_parallel_for_rc(session, n, cost, body, user) bind(c, name='dlb_parallel_for_rc') &
+        result(rc)
+      import :: c_ptr, c_int64_t, c_funptr, c_int
+      type(c_ptr), value :: session
+      integer(c_int64_t), value :: n
+      type(c_funptr), value :: cost, body
+      type(c_ptr), value :: user
+      integer(c_int) :: rc
+    end function c_parallel_for_rc
     function c_parallel_for(session, n, cost, body, user) bind(c, name='dlb_parallel_for') &
         result(rc)
       import :: c_ptr, c_int64_t, c_funptr, c_int
@@ -99,6 +131,40 @@ contains
     type(dlb_session), intent(out) :: session
     rc = int(c_create_f(int(comm, c_int), trim(policy)//c_null_char, session%handle))
   end function dlb_create
+
+  ! The same with options: `timeout` in seconds (the default: 120), `options` the further options
+  ! of the C layer as a command line's words ('--quiet --master-rank dedicated').
+  integer function dlb_create_with(comm, policy, session, timeout, options) result(rc)
+    integer, intent(in) :: comm
+    character(len=*), intent(in) :: policy
+    type(dlb_session), intent(out) :: session
+    real(c_double), intent(in), optional :: timeout
+    character(len=*), intent(in), optional :: options
+    real(c_double) :: t
+    t = 0
+    if (present(timeout)) t = timeout
+    if (present(options)) then
+      rc = int(c_create_with_f(int(comm, c_int), trim(policy)//c_null_char, t, &
+                               trim(options)//c_null_char, session%handle))
+    else
+      rc = int(c_create_with_f(int(comm, c_int), trim(policy)//c_null_char, t, c_null_char, &
+                               session%handle))
+    end if
+  end function dlb_create_with
+
+  ! A loop whose body returns an error code (0: done; any other stops the loop on every rank,
+  ! which returns DLB_ERR_RUN naming the rank and the code); `cost` optional.
+  integer function dlb_parallel_for_rc(session, n, body, user, cost) result(rc)
+    type(dlb_session), intent(in) :: session
+    integer(c_int64_t), intent(in) :: n
+    procedure(dlb_body_rc) :: body
+    type(c_ptr), intent(in) :: user
+    procedure(dlb_cost), optional :: cost
+    type(c_funptr) :: cost_ptr
+    cost_ptr = c_null_funptr
+    if (present(cost)) cost_ptr = c_funloc(cost)
+    rc = int(c_parallel_for_rc(session%handle, n, cost_ptr, c_funloc(body), user))
+  end function dlb_parallel_for_rc
 
   ! One balanced loop of n iterations (collective); `cost` optional.
   integer function dlb_parallel_for(session, n, body, user, cost) result(rc)

@@ -1,9 +1,12 @@
 // c_api.cpp: the C layer (dlb/dlb.h) over dlb::mpi::session (dlb/mpi.hpp). Every entry point
 // catches what the C++ side throws and turns it into a code and the thread's message: no
 // exception crosses the C boundary.
+#include <chrono>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <new>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -51,30 +54,72 @@ dlb_session_s* live(dlb_session s) {
   return s;
 }
 
-int create(MPI_Comm comm, const char* policy, int count, const char* const* names,
-           const char* const* values, dlb_session* out, const char* call) {
+// The C layer's options as the session's: name/value pairs, or one text of command-line words
+// ("--timeout 30 --quiet"; Fortran's).
+struct c_options {
+  int count = 0;
+  const char* const* names = nullptr;
+  const char* const* values = nullptr;
+  const char* text = nullptr;
+  double timeout_s = 0;  // > 0: session_params::timeout
+};
+
+dlb::mpi::session_params params_of(const char* policy, const c_options& o) {
+  if (o.count < 0) throw dlb::usage_error("the option count is negative");
+  if (o.count > 0) require(o.names, "the option names");
+  dlb::mpi::session_params p;
+  p.policy = dlb::mpi::parse_policy(policy ? policy : "");
+  p.name = "dlb";
+  for (int k = 0; k < o.count; ++k) {
+    require(o.names[k], "an option name");
+    p.options.push_back("--" + std::string(o.names[k]));
+    if (o.values && o.values[k]) p.options.emplace_back(o.values[k]);
+  }
+  if (o.text) {
+    std::istringstream words(o.text);
+    for (std::string w; words >> w;) p.options.push_back(w);
+  }
+  if (o.timeout_s > 0) p.timeout = std::chrono::duration<double>(o.timeout_s);
+  return p;
+}
+
+int create(MPI_Comm comm, const char* policy, const c_options& o, dlb_session* out,
+           const char* call) {
   return guarded(call, [&] {
     require(out, "the session pointer");
     *out = nullptr;
-    if (count < 0) throw dlb::usage_error("the option count is negative");
-    if (count > 0) require(names, "the option names");
-    dlb::mpi::session_params p;
-    if (policy && *policy) {
-      try {
-        p.policy = dlb::core::parse_policy(policy);
-      } catch (const std::invalid_argument& e) {
-        throw dlb::usage_error(std::string("the policy: ") + e.what());
-      }
-    }
-    p.name = "dlb";
-    for (int k = 0; k < count; ++k) {
-      require(names[k], "an option name");
-      p.options.push_back("--" + std::string(names[k]));
-      if (values && values[k]) p.options.emplace_back(values[k]);
-    }
+    dlb::mpi::session_params p = params_of(policy, o);
     auto s = std::make_unique<dlb_session_s>();
     s->session = std::make_unique<dlb::mpi::session>(comm, std::move(p));
     *out = s.release();
+  });
+}
+
+// Fortran's handle, converted once MPI is known to be running: MPI_Comm_f2c before MPI_Init or
+// after MPI_Finalize is outside MPI's rules (Open MPI ends the job).
+MPI_Comm comm_of_f(MPI_Fint comm) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized) return MPI_COMM_NULL;  // the session names the mistake
+  return MPI_Comm_f2c(comm);
+}
+
+// What a C body's non-zero return becomes: the loop's failure on every rank, naming it.
+struct body_failed : dlb::run_error {
+  using dlb::run_error::run_error;
+};
+
+int loop(dlb_session session, int64_t iterations, dlb_cost_fn cost, void* user,
+         const std::function<void(std::int64_t)>& body, const char* call) {
+  return guarded(call, [&] {
+    dlb_session_s* s = live(session);
+    if (iterations < 0)
+      throw dlb::usage_error("the iteration count " + std::to_string(iterations) + " is negative");
+    dlb::loop_spec loop;
+    loop.iterations = iterations;
+    if (cost) loop.work = [cost, user](std::int64_t i) { return cost(i, user); };
+    s->session->parallel_for(loop, {}, body);
   });
 }
 
@@ -83,30 +128,48 @@ int create(MPI_Comm comm, const char* policy, int count, const char* const* name
 extern "C" {
 
 int dlb_session_create(MPI_Comm comm, const char* policy, dlb_session* session) {
-  return create(comm, policy, 0, nullptr, nullptr, session, "dlb_session_create");
+  return create(comm, policy, {}, session, "dlb_session_create");
 }
 
 int dlb_session_create_with(MPI_Comm comm, const char* policy, int count, const char* const* names,
                             const char* const* values, dlb_session* session) {
-  return create(comm, policy, count, names, values, session, "dlb_session_create_with");
+  return create(comm, policy, {count, names, values, nullptr, 0}, session,
+                "dlb_session_create_with");
 }
 
 int dlb_session_create_f(MPI_Fint comm, const char* policy, dlb_session* session) {
-  return create(MPI_Comm_f2c(comm), policy, 0, nullptr, nullptr, session, "dlb_session_create_f");
+  if (!session) return create(MPI_COMM_NULL, policy, {}, session, "dlb_session_create_f");
+  return create(comm_of_f(comm), policy, {}, session, "dlb_session_create_f");
+}
+
+int dlb_session_create_with_f(MPI_Fint comm, const char* policy, double timeout_s,
+                              const char* options, dlb_session* session) {
+  return create(comm_of_f(comm), policy, {0, nullptr, nullptr, options, timeout_s}, session,
+                "dlb_session_create_with_f");
 }
 
 int dlb_parallel_for(dlb_session session, int64_t iterations, dlb_cost_fn cost, dlb_body_fn body,
                      void* user) {
-  return guarded("dlb_parallel_for", [&] {
-    dlb_session_s* s = live(session);
-    if (body == nullptr) throw dlb::usage_error("the body is NULL");
-    if (iterations < 0)
-      throw dlb::usage_error("the iteration count " + std::to_string(iterations) + " is negative");
-    dlb::loop_spec loop;
-    loop.iterations = iterations;
-    if (cost) loop.work = [cost, user](std::int64_t i) { return cost(i, user); };
-    s->session->parallel_for(loop, {}, [body, user](std::int64_t i) { body(i, user); });
-  });
+  if (body == nullptr)
+    return guarded("dlb_parallel_for", [] { throw dlb::usage_error("the body is NULL"); });
+  return loop(
+      session, iterations, cost, user, [body, user](std::int64_t i) { body(i, user); },
+      "dlb_parallel_for");
+}
+
+int dlb_parallel_for_rc(dlb_session session, int64_t iterations, dlb_cost_fn cost,
+                        dlb_body_rc_fn body, void* user) {
+  if (body == nullptr)
+    return guarded("dlb_parallel_for_rc", [] { throw dlb::usage_error("the body is NULL"); });
+  const int rank = dlb_session_rank(session);
+  return loop(
+      session, iterations, cost, user,
+      [body, user, rank](std::int64_t i) {
+        if (const int rc = body(i, user); rc != 0)
+          throw body_failed("the body returned " + std::to_string(rc) + " at iteration " +
+                            std::to_string(i) + " on rank " + std::to_string(rank));
+      },
+      "dlb_parallel_for_rc");
 }
 
 int dlb_session_rank(dlb_session session) {

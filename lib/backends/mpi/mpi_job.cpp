@@ -10,8 +10,10 @@
 #include <cstdio>
 
 #include "dlb/runtime/clocks.hpp"
+#include "dlb/runtime/messenger.hpp"
 #include "dlb/runtime/network.hpp"
 #include "fiber.hpp"
+#include "session_comm.hpp"
 
 namespace dlb::mpi_detail {
 
@@ -21,27 +23,60 @@ using namespace std::chrono_literals;
 using detail::launch_spec;
 using detail::report_of;
 
+// The buffers of a collective that timed out: MPI may still write them, so they stay for the rest
+// of the process (the session's communicator is never reused: own_comm).
+void keep_buffers(std::vector<char> a, std::vector<char> b,
+                  std::unique_ptr<std::uint64_t> n = nullptr) {
+  struct kept {
+    std::vector<char> a, b;
+    std::unique_ptr<std::uint64_t> n;
+  };
+  static auto* buffers = new std::vector<kept>();
+  buffers->push_back({std::move(a), std::move(b), std::move(n)});
+}
+
 // Where every rank runs (MPI_Get_processor_name), in rank order.
-std::vector<std::string> gather_hosts(MPI_Comm comm, int size) {
+std::vector<std::string> gather_hosts(MPI_Comm comm, int size, deadline by, double timeout_s) {
   std::vector<char> mine(MPI_MAX_PROCESSOR_NAME, '\0');
   int len = 0;
   MPI_Get_processor_name(mine.data(), &len);
   std::vector<char> all(static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME, '\0');
-  MPI_Allgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
-                MPI_CHAR, comm);
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Iallgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
+                 MPI_CHAR, comm, &request);
+  if (!wait_until(request, by)) {
+    keep_buffers(std::move(mine), std::move(all));
+    throw run_error(
+        "not every rank of the session reached its set-up (where it runs) within "
+        "--timeout " +
+        std::to_string(timeout_s) + " s");
+  }
   std::vector<std::string> hosts;
   for (int r = 0; r < size; ++r)
     hosts.emplace_back(all.data() + static_cast<std::ptrdiff_t>(r) * MPI_MAX_PROCESSOR_NAME);
   return hosts;
 }
 
-// The master's string, on every rank.
-std::string broadcast(MPI_Comm comm, std::string s) {
-  auto n = static_cast<std::uint64_t>(s.size());
-  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, comm);
-  s.resize(static_cast<std::size_t>(n));
-  MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, 0, comm);
-  return s;
+// The master's string, on every rank, within the deadline.
+std::string broadcast(MPI_Comm comm, std::string s, deadline by, double timeout_s) {
+  auto n = std::make_unique<std::uint64_t>(s.size());
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibcast(n.get(), 1, MPI_UINT64_T, 0, comm, &request);
+  const std::string what =
+      "not every rank of the session reached its set-up (the master's "
+      "addresses)";
+  if (!wait_until(request, by)) {
+    keep_buffers(std::vector<char>(), std::vector<char>(), std::move(n));
+    wait_or_throw(request, by, timeout_s, what);
+  }
+  std::vector<char> text(s.begin(), s.end());
+  text.resize(static_cast<std::size_t>(*n));
+  MPI_Ibcast(text.data(), static_cast<int>(*n), MPI_CHAR, 0, comm, &request);
+  if (!wait_until(request, by)) {
+    keep_buffers(std::move(text), std::vector<char>());
+    wait_or_throw(request, by, timeout_s, what);
+  }
+  return std::string(text.begin(), text.end());
 }
 
 // The master's segment of the emulated medium, when the run needs one ("" otherwise).
@@ -138,60 +173,39 @@ void check_mpi_binding() {
 
 namespace {
 
-// The run's own duplicate of `comm`, made by MPI_Comm_idup and waited for within `timeout_s`:
-// a rank of `comm` that never makes its part of the run (a program that skips the session on
-// one rank) is an error after the bound, not a hang in MPI_Comm_dup. A duplication that did not
-// complete cannot be cancelled (MPI forbids freeing a collective's request): its request and
-// the handle it would fill are kept for the rest of the process.
-MPI_Comm bounded_dup(MPI_Comm comm, double timeout_s) {
-  struct idup {
-    MPI_Request request = MPI_REQUEST_NULL;
-    MPI_Comm comm = MPI_COMM_NULL;
-  };
-  auto pending = std::make_unique<idup>();
-  MPI_Comm_idup(comm, &pending->comm, &pending->request);
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::milliseconds(static_cast<std::int64_t>(timeout_s * 1000));
-  std::chrono::microseconds pause(1);
-  for (;;) {
-    int done = 0;
-    MPI_Test(&pending->request, &done, MPI_STATUS_IGNORE);
-    if (done) return pending->comm;
-    if (std::chrono::steady_clock::now() >= deadline) break;
-    usleep(static_cast<useconds_t>(pause.count()));
-    pause = std::min(pause * 2, std::chrono::microseconds(1000));
-  }
-  int size = 0;
-  MPI_Comm_size(comm, &size);
-  static auto* abandoned = new std::vector<std::unique_ptr<idup>>();
-  abandoned->push_back(std::move(pending));
-  char bound[32];
-  std::snprintf(bound, sizeof bound, "%g", timeout_s);
-  throw run_error("not every rank of the communicator (" + std::to_string(size) +
-                  " ranks) made its dlb::mpi::session within --timeout " + bound +
-                  " s: every rank of it makes one, collectively");
+// What this rank is about to make: the session's parameters (agreement.hpp).
+statement session_statement(const options& opts, const run_params& params) {
+  statement st;
+  st[field::what] = static_cast<std::int64_t>(step::session);
+  st[field::master_computes] = params.master_computes ? 1 : 0;
+  st[field::emulated] = params.emulated ? 1 : 0;
+  st[field::group] = opts.given("group") ? params.group : 0;
+  st[field::timeout_ms] = static_cast<std::int64_t>(params.timeout_s * 1000);
+  st.set_policy(core::to_string(params.policy));
+  return st;
 }
 
 }  // namespace
 
 job::job(MPI_Comm comm, const launch_spec& spec, options opts, run_params params) {
   check_mpi_binding();
-  dup_.comm = bounded_dup(comm, params.timeout_s);
+  dup_.comm = open_session_comm(comm, session_statement(opts, params), params.timeout_s);
   comm_ = dup_.comm;
+  timeout_s_ = params.timeout_s;
+  const deadline by = deadline_after(timeout_s_);
   int size = 0;
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size);
-  auto hosts = gather_hosts(comm_, size);
+  auto hosts = gather_hosts(comm_, size, by, timeout_s_);
   fit_to_job(spec, opts, params, hosts);
-  timeout_s_ = params.timeout_s;
   std::string medium_name, where;
   std::shared_ptr<shared_medium> medium;
   if (rank_ == 0) {
     where = watch_.listen();
     medium = make_medium(params, medium_name);
   }
-  where = broadcast(comm_, where);
-  medium_name = broadcast(comm_, medium_name);
+  where = broadcast(comm_, where, by, timeout_s_);
+  medium_name = broadcast(comm_, medium_name, by, timeout_s_);
   if (rank_ > 0) {
     watch_.connect(where, rank_, bound_of(timeout_s_));
     if (!medium_name.empty()) medium = std::make_shared<shared_medium>(medium_name, false);
@@ -202,14 +216,24 @@ job::job(MPI_Comm comm, const launch_spec& spec, options opts, run_params params
   }
   // Every rank has mapped the medium: its name goes, so that a job that ends abnormally (a rank
   // killed, mpirun ending the others) leaves nothing in /dev/shm.
+  const std::string met = "not every rank of the session reached its set-up";
   if (!medium_name.empty()) {
-    MPI_Barrier(comm_);
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Ibarrier(comm_, &request);
+    wait_or_throw(request, by, timeout_s_, met);
     if (rank_ == 0) medium->unlink_name();
   }
   // Time 0 of the run: far enough ahead for every rank to have it.
-  std::int64_t epoch_ns = monotonic_ns() + 50'000'000 + 5'000'000LL * params.procs;
-  MPI_Bcast(&epoch_ns, 1, MPI_INT64_T, 0, comm_);
-  make_tasks(spec, std::move(opts), std::move(params), hosts, std::move(medium), epoch_ns);
+  auto epoch_ns =
+      std::make_unique<std::int64_t>(monotonic_ns() + 50'000'000 + 5'000'000LL * params.procs);
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibcast(epoch_ns.get(), 1, MPI_INT64_T, 0, comm_, &request);
+  if (!wait_until(request, by)) {
+    static auto* epochs = new std::vector<std::unique_ptr<std::int64_t>>();
+    epochs->push_back(std::move(epoch_ns));
+    wait_or_throw(request, by, timeout_s_, met);
+  }
+  make_tasks(spec, std::move(opts), std::move(params), hosts, std::move(medium), *epoch_ns);
 }
 
 void job::make_tasks(const launch_spec& spec, options opts, run_params params,
@@ -309,6 +333,10 @@ void job::settle() {
                     std::to_string(bound.count()) + " ms");
   watch_.close_all();
   dup_.settled = true;
+}
+
+bool job::failed_elsewhere() {
+  return port_->holds(static_cast<int>(tag::abort)) || port_->exited().has_value();
 }
 
 void job::linger() {

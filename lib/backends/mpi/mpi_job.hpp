@@ -7,8 +7,10 @@
 // slaves; or, when the master computes (--master-rank computes, run_params::master_computes),
 // every rank a worker: ranks 1..P-1 slaves 1..P-1 and rank 0 both the master and slave P
 // (mpi_port.hpp), the master's part a fiber on the program's thread (run_colocated). The run's messages
-// go over a duplicate of the communicator (MPI_Comm_dup), so that the program's own messages and
-// collectives on it never meet the library's. What the ranks share is set up here and broadcast on
+// go over a duplicate of the communicator (MPI_Comm_idup, session_comm.hpp: made once every rank
+// has agreed on the session's parameters, agreement.hpp), so that the program's own messages and
+// collectives on it never meet the library's. Every collective here is non-blocking and waited
+// for within the run's --timeout: a rank that fails or never comes is a run_error on the others. What the ranks share is set up here and broadcast on
 // that duplicate: the exit watch's address (exit_watch.hpp), the emulated medium's shared segment
 // (the emulated clock: every rank on one host) and time 0 of the run. Each rank then has its MPI
 // transport, its clock and a runtime over them.
@@ -46,6 +48,12 @@ class job {
   // Rank 0 when the master computes: slave P's runtime, on the program's thread (null otherwise).
   dlb::runtime* worker() { return worker_rt_.get(); }
   int rank() const { return rank_; }
+  // The session's own communicator (a duplicate of the program's), and the run's --timeout.
+  MPI_Comm comm() const { return comm_; }
+  double timeout_s() const { return timeout_s_; }
+  // Has another rank told this one that the run failed (its abort message has come, or a rank's
+  // process exited)? The runtime's next wait then throws the run_error naming it.
+  bool failed_elsewhere();
   // Rank 0 when the master computes: the calling thread runs `worker`, resuming `master` (a
   // fiber: fiber.hpp) whenever its polls find the master something to do, and then serves the
   // master until it is done. Each returns what it threw (null if nothing).

@@ -118,6 +118,14 @@ void mpi_port::pump() {
   }
 }
 
+bool mpi_port::holds(int tag) {
+  pump();
+  for (const auto& box : inbox_)
+    for (const envelope& e : box)
+      if (e.tag == tag) return true;
+  return false;
+}
+
 void mpi_port::run_master_if_due() {
   if (master_ == nullptr || master_->inside() || master_->finished()) return;
   if (inbox_[0].empty() && std::chrono::steady_clock::now() < master_due_) return;

@@ -86,6 +86,9 @@ class mpi_port {
   // to the slave meanwhile).
   void pause(int me, std::chrono::microseconds d);
   std::optional<int> exited() { return exits_.exited(); }
+  // Has a message of the runtime's tag `tag` come for a task of this rank (checking MPI first)?
+  // It stays, for the runtime to take.
+  bool holds(int tag);
   // Carry MPI for the master until its fiber has finished (the program's thread, once its own
   // task has nothing left to do).
   void serve_master();

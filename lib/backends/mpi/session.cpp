@@ -7,8 +7,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "agreement.hpp"
 #include "dlb/mpi.hpp"
 #include "mpi_job.hpp"
+#include "session_comm.hpp"
 
 namespace dlb::mpi {
 
@@ -108,7 +110,71 @@ void check_mpi_state(MPI_Comm comm) {
         "or a part of it from MPI_Comm_split)");
 }
 
+// K at most P, P being the communicator's ranks (less one with a dedicated master).
+void check_group(MPI_Comm comm, const session_params& p) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  const int slaves = p.master == master_rank::computes ? size : size - 1;
+  if (p.group > slaves && slaves >= 1)
+    throw usage_error("dlb::mpi::session_params::group must not exceed P, the session's " +
+                      std::to_string(slaves) + " slaves (the communicator's " +
+                      std::to_string(size) + " ranks" +
+                      (p.master == master_rank::computes ? ")" : " less the master)") + ", got " +
+                      std::to_string(p.group));
+}
+
+// "y f64 200x2 out": an array as the ranks' disagreement names it.
+std::string shape_text(const DLB_array& d) {
+  static const char* const types[] = {
+#define DLB_TYPE_NAME(name, type) #name,
+      DLB_ELEMENT_TYPES(DLB_TYPE_NAME)
+#undef DLB_TYPE_NAME
+  };
+  const auto t = static_cast<std::size_t>(d.type);
+  std::string role = d.input && d.output ? "in-out" : d.output ? "out" : "in";
+  return d.name + " " + (t < std::size(types) ? types[t] : "?") + " " + std::to_string(d.rows) +
+         "x" + std::to_string(d.cols) + " " + role;
+}
+
+// What this rank is about to run (agreement.hpp): the step, the loop's number and shape.
+mpi_detail::statement loop_statement(mpi_detail::step what, std::int64_t loop_number,
+                                     const loop_spec* loop, const std::vector<array_ref>& arrays) {
+  using mpi_detail::field;
+  mpi_detail::statement st;
+  st[field::what] = static_cast<std::int64_t>(what);
+  st[field::loop] = loop_number;
+  if (loop) {
+    st[field::iterations] = loop->iterations;
+    st[field::distribution] = loop->initial == data_distribution::block ? 0 : 1;
+  }
+  st[field::arrays] = static_cast<std::int64_t>(arrays.size());
+  std::vector<std::int64_t> shapes;
+  std::string text;
+  for (const array_ref& a : arrays) {
+    const DLB_array* d = a.get();
+    if (!d) continue;
+    text += (text.empty() ? "" : ", ") + shape_text(*d);
+    shapes.insert(
+        shapes.end(),
+        {static_cast<std::int64_t>(d->type), d->rows, d->cols, static_cast<std::int64_t>(d->layout),
+         static_cast<std::int64_t>(d->distribution), static_cast<std::int64_t>(d->axis),
+         static_cast<std::int64_t>(d->map), (d->input ? 1 : 0) + (d->output ? 2 : 0)});
+  }
+  st[field::array_shapes] = mpi_detail::digest(shapes);
+  st.set_shapes(text);
+  return st;
+}
+
 }  // namespace
+
+std::optional<core::policy> parse_policy(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  try {
+    return core::parse_policy(text);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(std::string("dlb::mpi::parse_policy: ") + e.what());
+  }
+}
 
 struct session::impl {
   int rank = 0, slaves = 0;
@@ -116,7 +182,8 @@ struct session::impl {
   std::optional<mpi_detail::job> job;
   std::string failure;  // why the run failed, once it has
   bool finished = false;
-  int unwinding = 0;  // std::uncaught_exceptions() at construction
+  std::int64_t loops = 0;  // run so far (the next loop's number)
+  int unwinding = 0;       // std::uncaught_exceptions() at construction
 
   void fail(const std::string& why) {
     if (!failure.empty()) return;
@@ -130,6 +197,7 @@ session::session(MPI_Comm comm, session_params params) : impl_(std::make_unique<
   impl_->spec.name = params.name;
   impl_->spec.report = params.report ? params.report : report_sink(report_to_standard_streams);
   check_mpi_state(comm);
+  check_group(comm, params);
   auto [opts, run] = read(params);
   impl_->job.emplace(comm, impl_->spec, std::move(opts), std::move(run));
   impl_->rank = impl_->job->rank();
@@ -155,14 +223,17 @@ bool session::master() const { return impl_->rank == 0; }
 int session::rank() const { return impl_->rank; }
 int session::slaves() const { return impl_->slaves; }
 dlb::runtime& session::runtime() {
-  if (!impl_->job) throw run_error("dlb::mpi::session::runtime() after finish()");
+  if (!impl_->job) throw usage_error("dlb::mpi::session::runtime() after finish()");
   return impl_->job->rt();
 }
 
 run_stats session::parallel_for(const loop_spec& loop, const std::vector<array_ref>& arrays,
                                 const std::function<void(std::int64_t)>& body) {
   if (!impl_->failure.empty()) throw run_error("the DLB run failed earlier: " + impl_->failure);
-  if (impl_->finished) throw run_error("dlb::mpi::session::parallel_for after finish()");
+  if (impl_->finished)
+    throw usage_error(
+        "dlb::mpi::session::parallel_for after finish(): make a new session for more loops");
+  agree(static_cast<int>(mpi_detail::step::loop), &loop, arrays);
   // What the other ranks are told names the cause: this rank's body, or the library.
   bool body_threw = false;
   const auto guarded = [&body, &body_threw](std::int64_t i) {
@@ -207,9 +278,45 @@ run_stats session::colocated(const loop_spec& loop, const std::vector<array_ref>
   return stats;
 }
 
+// Every rank states what it is about to run and checks that all the others state the same,
+// within the session's --timeout: a usage_error on every rank naming what differs (the session is
+// then over, nothing having moved), a run_error when a rank does not come.
+void session::agree(int what, const loop_spec* loop, const std::vector<array_ref>& arrays) {
+  const auto step = static_cast<mpi_detail::step>(what);
+  const auto mine = loop_statement(step, impl_->loops, loop, arrays);
+  mpi_detail::job& job = *impl_->job;
+  std::vector<mpi_detail::statement> all;
+  try {
+    all = mpi_detail::exchange(
+        job.comm(), mine, mpi_detail::deadline_after(job.timeout_s()), job.timeout_s(),
+        step == mpi_detail::step::loop ? "came to its loop number " + std::to_string(impl_->loops)
+                                       : "came to finish()",
+        [&job] { return job.failed_elsewhere(); });
+  } catch (const std::exception& e) {
+    impl_->fail(e.what());  // the ranks that did come stop waiting for this one
+    throw;
+  }
+  // Another rank failed the run: the runtime's next wait says so, naming it.
+  if (all.empty()) return;
+  if (const auto d = mpi_detail::find_disagreement(all)) {
+    impl_->failure = mpi_detail::describe(*d);
+    throw usage_error("dlb::mpi::session: " + impl_->failure);
+  }
+  if (step == mpi_detail::step::loop) ++impl_->loops;
+}
+
 void session::finish() {
   if (impl_->finished) return;
   impl_->finished = true;
+  if (impl_->failure.empty()) {
+    try {
+      agree(static_cast<int>(mpi_detail::step::finish), nullptr, {});
+    } catch (const usage_error&) {
+      impl_->job.reset();
+      throw;
+    } catch (const std::exception&) {
+    }
+  }
   if (!impl_->failure.empty()) {
     impl_->job.reset();
     throw run_error("the DLB run failed: " + impl_->failure);

@@ -11,7 +11,8 @@
  *
  * Every function returns DLB_OK or an error code, and no C++ exception crosses this header;
  * dlb_error_message() gives the text of the calling thread's last error. A session that failed
- * (DLB_ERR_RUN) is over: free it; a new one on the same communicator starts clean.
+ * (DLB_ERR_RUN) is over: free it; a new one on the same communicator starts clean. Every wait is
+ * bounded by the session's timeout (120 s unless the option "timeout" says otherwise).
  *
  *   dlb_session s;
  *   if (dlb_session_create(MPI_COMM_WORLD, "TSS", &s) != DLB_OK) { ... dlb_error_message() ... }
@@ -44,6 +45,10 @@ typedef struct dlb_session_s* dlb_session;
 /* The body of a loop: iteration i, with the program's pointer. Must not return across a
  * longjmp; a C++ body may throw (its message is then the run's error). */
 typedef void (*dlb_body_fn)(int64_t i, void* user);
+/* A body that can fail: 0 for done, any other value stops the loop on every rank, and the loop
+ * returns DLB_ERR_RUN on every rank, the message naming the rank, the value and the iteration
+ * (dlb_parallel_for_rc). */
+typedef int (*dlb_body_rc_fn)(int64_t i, void* user);
 /* What iteration i costs relative to the others (seconds of work, or any consistent unit);
  * NULL: every iteration the same. Used by the cost model and the load balancing only. */
 typedef double (*dlb_cost_fn)(int64_t i, void* user);
@@ -58,12 +63,26 @@ int dlb_session_create_with(MPI_Comm comm, const char* policy, int count,
                             const char* const* names, const char* const* values,
                             dlb_session* session);
 
-/* The same for Fortran: the communicator as Fortran's integer handle. */
+/* The same for Fortran: the communicator as Fortran's integer handle (converted only once MPI is
+ * known to be initialized and not finalized: DLB_ERR_USAGE otherwise, as in C). */
 int dlb_session_create_f(MPI_Fint comm, const char* policy, dlb_session* session);
 
-/* One balanced loop of `iterations` iterations (collective over the session's communicator). */
+/* The same for Fortran with options: `timeout_s` > 0 the session's timeout in seconds (0: the
+ * default, 120 s), `options` the further options as a command line's words ("--quiet
+ * --master-rank dedicated"; NULL or "": none). */
+int dlb_session_create_with_f(MPI_Fint comm, const char* policy, double timeout_s,
+                              const char* options, dlb_session* session);
+
+/* One balanced loop of `iterations` iterations (collective over the session's communicator).
+ * Before it runs, every rank checks that all the others run the same loop (its length, its
+ * number in the session) within the session's timeout: DLB_ERR_USAGE on every rank naming what
+ * differs and on which ranks. After dlb_session_finish: DLB_ERR_USAGE. */
 int dlb_parallel_for(dlb_session session, int64_t iterations, dlb_cost_fn cost, dlb_body_fn body,
                      void* user);
+
+/* The same with a body that returns an error code (dlb_body_rc_fn). */
+int dlb_parallel_for_rc(dlb_session session, int64_t iterations, dlb_cost_fn cost,
+                        dlb_body_rc_fn body, void* user);
 
 /* This rank in the session's communicator, and whether it is the master (0 or 1). */
 int dlb_session_rank(dlb_session session);

@@ -31,6 +31,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dlb/dlb.hpp"
@@ -86,13 +87,19 @@ struct session_params {
   report_sink report;
 };
 
+// A policy from text (a configuration file, the program's command line): any name
+// dlb::core::parse_policy reads, as session_params::policy; "" gives nothing (the environment's
+// DLB_POLICY, else the default). Throws dlb::usage_error naming the known policies otherwise.
+std::optional<core::policy> parse_policy(std::string_view text);
+
 class session {
  public:
   // Collective over `comm` (an intracommunicator of at least 2 ranks), between the program's
   // MPI_Init and MPI_Finalize: the library calls neither. Throws usage_error for a bad parameter,
   // MPI_COMM_NULL, or MPI not initialized or already finalized (the same on every rank), and
   // run_error when the set-up fails, among others when a rank of `comm` has not made its session
-  // within the run's --timeout. Each session runs on a duplicate of `comm` of its own, so a
+  // within the run's --timeout, and usage_error when the ranks' parameters differ (policy, group,
+  // master, clock, timeout: docs/library.md, "What the library checks"). Each session runs on a duplicate of `comm` of its own, so a
   // session that failed leaves nothing that a later one, or the program, could receive.
   explicit session(MPI_Comm comm, session_params params = {});
   // Ends the run as finish() does, if the program did not (errors swallowed: destructors never
@@ -111,18 +118,24 @@ class session {
 
   // One balanced loop (dlb::parallel_for on this session), collective over `comm`: `body(i)` runs
   // for every iteration on the slaves, the arrays are scattered, moved and gathered to the
-  // master. Returns the loop's statistics on the master (empty on the slaves). Throws run_error
-  // when the run fails; the session is then over (finish() throws the same).
+  // master. Returns the loop's statistics on the master (empty on the slaves). Before it runs,
+  // every rank checks that the others run the same loop (its number in the session, its length,
+  // distribution and arrays) within the timeout: a usage_error on every rank naming what differs
+  // and on which ranks (after finish(): a usage_error too). Throws run_error when the run fails;
+  // the session is then over (finish() throws the same).
   run_stats parallel_for(const loop_spec& loop, const std::vector<array_ref>& arrays,
                          const std::function<void(std::int64_t)>& body);
 
   // Collective: the end of the library's part (every rank's messages delivered, the ranks
-  // met); the communicator is the program's alone again. Throws run_error if the run failed.
+  // met); the communicator is the program's alone again. Throws run_error if the run failed,
+  // usage_error if other ranks run a loop instead.
   void finish();
 
  private:
   struct impl;
   std::unique_ptr<impl> impl_;
+  // Every rank states the next step (a loop, or finish) and checks that the others state the same.
+  void agree(int what, const loop_spec* loop, const std::vector<array_ref>& arrays);
   run_stats colocated(const loop_spec& loop, const std::vector<array_ref>& arrays,
                       const std::function<void(std::int64_t)>& body, bool& body_threw);
 };

@@ -16,6 +16,15 @@
 //   missing-rank    the last rank never makes a session; the others, with --timeout 4, must get
 //                   a dlb::run_error within the bound
 //   blame           the body throws on the last rank: what each rank is told
+//   misuse          the mistakes of a program whose ranks disagree, each followed by a session
+//                   that must be right (the communicator usable): a loop whose length and
+//                   array differ on the last rank, a policy that differs, finish on the last
+//                   rank against a loop on the others, arrays of other extents, a loop after
+//                   finish, a group larger than P, parse_policy of a bad and an empty name, the
+//                   last rank throwing between its session's making and its loop. Each
+//                   prints "rank R: CASE: CLASS after T s: TEXT" and "rank R: CASE: then right"
+//   skip-then-new REPS   REPS times: the last rank skips a session (the others' times out,
+//                   --timeout 1), then every rank makes a new one, which must be right
 #include <mpi.h>
 
 #include <chrono>
@@ -176,6 +185,118 @@ int blame() {
   return 0;
 }
 
+// What one case threw on this rank, with the time it took, then whether a new session on the
+// same communicator is right.
+template <class F>
+void misuse_case(const char* name, F&& f) {
+  const int rank = world_rank();
+  const auto start = std::chrono::steady_clock::now();
+  const auto took = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  try {
+    f();
+    std::printf("embed_faults: rank %d: %s: no exception\n", rank, name);
+  } catch (const dlb::usage_error& e) {
+    std::printf("embed_faults: rank %d: %s: usage_error after %.1f s: %s\n", rank, name, took(),
+                e.what());
+  } catch (const dlb::run_error& e) {
+    std::printf("embed_faults: rank %d: %s: run_error after %.1f s: %s\n", rank, name, took(),
+                e.what());
+  } catch (const std::exception& e) {
+    std::printf("embed_faults: rank %d: %s: other exception: %s\n", rank, name, e.what());
+  }
+  std::string why;
+  if (good_session(MPI_COMM_WORLD, "GDDLB", why))
+    std::printf("embed_faults: rank %d: %s: then right\n", rank, name);
+  else
+    std::printf("embed_faults: rank %d: %s: then wrong: %s\n", rank, name, why.c_str());
+  std::fflush(stdout);
+}
+
+// A loop of n iterations with one array of n rows and `cols` columns, under `policy`.
+void sized_loop(dlb::mpi::session& s, std::int64_t n, std::int64_t cols) {
+  std::vector<double> y(static_cast<std::size_t>(n * cols), 0.0);
+  auto Y = dlb::DLB_array::of("y", y.data(), n, cols, dlb::data_distribution::block);
+  dlb::loop_spec spec;
+  spec.iterations = n;
+  s.parallel_for(spec, {&Y}, [&](std::int64_t i) { y[static_cast<std::size_t>(i * cols)] = 1; });
+}
+
+int misuse() {
+  const bool last = world_rank() == world_size() - 1;
+  misuse_case("mismatched-n", [&] {
+    dlb::mpi::session s(MPI_COMM_WORLD, params_of("GDDLB"));
+    sized_loop(s, last ? 300 : 400, 1);
+  });
+  misuse_case("mismatched-policy",
+              [&] { dlb::mpi::session s(MPI_COMM_WORLD, params_of(last ? "SS" : "GDDLB")); });
+  misuse_case("finish-against-loop", [&] {
+    dlb::mpi::session s(MPI_COMM_WORLD, params_of("TSS"));
+    if (last)
+      s.finish();
+    else
+      sized_loop(s, 200, 1);
+  });
+  misuse_case("mismatched-array", [&] {
+    dlb::mpi::session s(MPI_COMM_WORLD, params_of("GCDLB"));
+    sized_loop(s, 200, last ? 2 : 3);
+  });
+  misuse_case("throws-before-loop", [&] {
+    dlb::mpi::session s(MPI_COMM_WORLD, params_of("GDDLB"));
+    if (last) throw std::runtime_error("the program's own error before the loop");
+    sized_loop(s, 200, 1);
+  });
+  misuse_case("loop-after-finish", [&] {
+    dlb::mpi::session s(MPI_COMM_WORLD, params_of("SS"));
+    s.finish();
+    sized_loop(s, 10, 1);
+  });
+  misuse_case("group-too-large", [&] {
+    auto p = params_of("LDDLB");
+    p.group = 1000;
+    dlb::mpi::session s(MPI_COMM_WORLD, p);
+  });
+  misuse_case("parse-policy-bad", [] { dlb::mpi::parse_policy("FASTEST"); });
+  misuse_case("parse-policy-empty", [] {
+    if (dlb::mpi::parse_policy("").has_value())
+      throw std::runtime_error("parse_policy(\"\") gave a policy");
+  });
+  return 0;
+}
+
+// A first session on the communicator, then REPS times: the last rank skips a session whose
+// --timeout is 1 s on the others, the ranks meet (the program's own MPI_Barrier on the
+// communicator: the timed-out session left nothing pending on it), and every rank makes a new
+// session on the same communicator.
+int skip_then_new(int reps) {
+  const int rank = world_rank();
+  const bool last = rank == world_size() - 1;
+  std::string first;
+  if (!good_session(MPI_COMM_WORLD, "GDDLB", first))
+    std::printf("embed_faults: rank %d: the first session: %s\n", rank, first.c_str());
+  int good = 0;
+  for (int rep = 0; rep < reps; ++rep) {
+    if (!last) {
+      try {
+        auto p = params_of("GDDLB");
+        p.timeout = std::chrono::seconds(1);
+        dlb::mpi::session s(MPI_COMM_WORLD, p);
+        std::printf("embed_faults: rank %d: made a session without the last rank\n", rank);
+      } catch (const dlb::run_error&) {
+      }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    std::string why;
+    if (good_session(MPI_COMM_WORLD, rep % 2 ? "SS" : "AUTO-ALL", why))
+      ++good;
+    else
+      std::printf("embed_faults: rank %d: try %d: %s\n", rank, rep + 1, why.c_str());
+  }
+  std::printf("embed_faults: rank %d: skip-then-new: %d of %d\n", rank, good, reps);
+  return 0;
+}
+
 int null_comm() {
   const int rank = world_rank();
   try {
@@ -251,10 +372,14 @@ int main(int argc, char** argv) {
     rc = missing_rank();
   } else if (what == "blame") {
     rc = blame();
+  } else if (what == "misuse") {
+    rc = misuse();
+  } else if (what == "skip-then-new" && argc > 2) {
+    rc = skip_then_new(std::atoi(argv[2]));
   } else {
     std::fprintf(stderr,
-                 "usage: embed_faults before-init|after-finalize|null|missing-rank|blame"
-                 "|fail-then-new REPS POLICY...\n");
+                 "usage: embed_faults before-init|after-finalize|null|missing-rank|blame|misuse"
+                 "|skip-then-new REPS|fail-then-new REPS POLICY...\n");
     rc = 2;
   }
   MPI_Finalize();
