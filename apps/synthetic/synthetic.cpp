@@ -92,6 +92,20 @@ double thread_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
+// Under the native clock: spins for `seconds` of the wall clock, or with `cpu` of this thread's
+// CPU time (a competitor for the core then stretches it, as it stretches real arithmetic).
+void spin_for(double seconds, bool cpu) {
+  if (cpu) {
+    const double until = thread_cpu_seconds() + seconds;
+    while (thread_cpu_seconds() < until) {
+    }
+    return;
+  }
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
 // Base seconds of work of iteration i, of mean `work_s` over the loop: computed on demand, so
 // that no task holds I of them (every task calls the work function, docs/design/clocks.md). The heavy
 // shape's scale is one sum over the loop, made once.
@@ -342,18 +356,7 @@ int body(dlb::runtime& rt) {
   const bool native = !rt.params().emulated;
   auto body_of = [&](std::int64_t i) {
     out[static_cast<std::size_t>(i)] = expected(in, w, i);
-    if (native && cpu_work) {
-      // The iteration's base time of this thread's CPU: a competitor for the core stretches it.
-      const double until = thread_cpu_seconds() + loop.work(i);
-      while (thread_cpu_seconds() < until) {
-      }
-    } else if (native) {
-      // Under the native clock the work is real: spin for the iteration's base time.
-      const auto until =
-          std::chrono::steady_clock::now() + std::chrono::duration<double>(loop.work(i));
-      while (std::chrono::steady_clock::now() < until) {
-      }
-    }
+    if (native) spin_for(loop.work(i), cpu_work);  // the work is real
     if (sleep_ms > 0)
       std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(sleep_ms));
     if (kill_self == rt.rank() && ++executed > kill_after) raise(SIGKILL);
