@@ -138,11 +138,11 @@ std::string unreplaceable_output(const fs::path& path) {
   struct stat st {};
   // A dangling symlink or a missing file is created; anything else must be a regular file.
   if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return {};
-  const char* kind = S_ISDIR(st.st_mode)                           ? "a directory"
+  const char* kind = S_ISDIR(st.st_mode)                          ? "a directory"
                      : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
-                     : S_ISFIFO(st.st_mode)                        ? "a named pipe (FIFO)"
-                     : S_ISSOCK(st.st_mode)                        ? "a socket"
-                                                                   : "not a regular file";
+                     : S_ISFIFO(st.st_mode)                       ? "a named pipe (FIFO)"
+                     : S_ISSOCK(st.st_mode)                       ? "a socket"
+                                                                  : "not a regular file";
   std::error_code ec;
   const std::string via = fs::is_symlink(path, ec) ? " (through a symlink)" : "";
   return std::string(kind) + via + ", not a regular file: refusing to replace it (name a " +
@@ -181,7 +181,15 @@ namespace {
 // Where an output goes: a symlink's target, not the link (the link stays a link).
 fs::path output_target(const fs::path& path) {
   std::error_code ec;
-  return fs::is_symlink(path, ec) ? fs::weakly_canonical(path, ec) : path;
+  if (!fs::is_symlink(path, ec)) return path;
+  // Read link by link, so that a link to a file not made yet (dangling) makes that file.
+  fs::path target = path;
+  for (int hops = 0; hops < 40 && fs::is_symlink(target, ec); ++hops) {
+    const fs::path next = fs::read_symlink(target, ec);
+    if (ec) break;
+    target = next.is_absolute() ? next : target.parent_path() / next;
+  }
+  return fs::weakly_canonical(target, ec);
 }
 
 // Throws input_error if `target` exists and is not a regular file, is an input read by
@@ -314,7 +322,8 @@ folder_lock::folder_lock(const fs::path& folder, double wait_for_dead_holder_s)
   }
   // A pid left in the file is a holder that died without releasing it (kill -9): a sweep that
   // ends empties the file.
-  if (const pid_t previous = holder(); previous > 0 && previous != ::getpid() && !pid_alive(previous))
+  if (const pid_t previous = holder();
+      previous > 0 && previous != ::getpid() && !pid_alive(previous))
     taken_over_from_ = previous;
   const std::string pid = std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {

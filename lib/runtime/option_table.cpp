@@ -34,9 +34,10 @@ std::vector<double> parse_speeds(const std::string& text, int procs) {
   std::string item;
   while (std::getline(ss, item, ',')) {
     const auto x = parse_number(item);
-    if (!x || !(*x > 0) || !std::isfinite(*x))
-      throw usage_error("option --speeds needs positive numbers separated by commas or a mix (" +
-                        std::string(core::known_speed_mixes()) + "), got '" + text + "'");
+    if (!x || !(*x >= core::kMinSpeed && *x <= core::kMaxSpeed))
+      throw usage_error("option --speeds needs numbers in [0.001, 1000] separated by commas or a " +
+                        ("mix (" + std::string(core::known_speed_mixes()) + "), got '") + text +
+                        "'");
     v.push_back(*x);
   }
   if (v.size() == 1) v.assign(static_cast<std::size_t>(procs), v[0]);
