@@ -202,7 +202,14 @@ int main(int argc, char** argv) {
   std::chrono::milliseconds grace{3000};
   int first = 1;
   if (first + 1 < argc && std::string(argv[first]) == "--grace") {
-    grace = std::chrono::milliseconds(static_cast<long>(std::atof(argv[first + 1]) * 1000));
+    char* end = nullptr;
+    const double s = std::strtod(argv[first + 1], &end);
+    if (end == argv[first + 1] || *end || !(s >= 0 && s <= 3600)) {
+      std::cerr << "dlb_supervise: --grace must be a number of seconds in [0, 3600], got '"
+                << argv[first + 1] << "'\n";
+      return 2;
+    }
+    grace = std::chrono::milliseconds(static_cast<long>(s * 1000));
     first += 2;
   }
   if (first < argc && std::string(argv[first]) == "--") ++first;

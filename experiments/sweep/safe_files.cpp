@@ -153,6 +153,10 @@ void refuse_output_over_inputs(const cli_args& args,
                                const std::vector<std::pair<std::string, std::string>>& outputs,
                                const std::vector<std::pair<std::string, std::string>>& inputs) {
   for (const auto& [option, out] : outputs) {
+    // No tool writes to standard output through an output option: "-" would be a file so named.
+    if (out == "-")
+      args.usage_error(option + " -: this option names a file, not standard output (name a " +
+                       "file; ./- for a file named '-')");
     if (const std::string why = unreplaceable_output(out); !why.empty())
       args.usage_error(option + " " + out + " is " + why);
   }

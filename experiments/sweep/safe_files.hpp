@@ -70,7 +70,8 @@ std::string unreplaceable_output(const std::filesystem::path& path);
 
 // The outputs and the inputs with the option that named each ({"--results", path}). An output
 // that exists and is not a regular file (unreplaceable_output) is refused first: "TOOL: --out
-// /dev/full is a device, not a regular file: ...", exit 2. If an
+// /dev/full is a device, not a regular file: ...", exit 2; so is "-" (no output option means
+// standard output). If an
 // output is one of the inputs, prints "TOOL: --out OUT is the same file as --results IN: ..."
 // and exits 2 (args.usage_error); so too if two outputs name one file (same_output: "--out E.csv
 // and --markdown ./E.csv name one file"), before anything is written.

@@ -54,6 +54,7 @@ const std::map<std::string, std::string>& programs() {
                                                     {"dlb_nodlb_fit", DLB_NODLB_FIT_BIN},
                                                     {"dlb_plot_load", DLB_PLOT_LOAD_BIN},
                                                     {"dlb_implied", DLB_IMPLIED_BIN},
+                                                    {"dlb_supervise", DLB_SUPERVISE_BIN},
                                                     {"trfd", TRFD_BIN},
                                                     {"mxm", MXM_BIN}};
   return p;
@@ -376,6 +377,17 @@ const std::vector<tool_case> kToolCases{
       "5", "--duration", "10", "--write-csv", "{fix}/null_device"},
      2,
      {"--write-csv {fix}/null_device is a device"}},
+    // "-" is not standard output for an option that names a file, and an empty name is not
+    // a missing option.
+    {"SummaryOutIsADash", summary_of("{R}/results.csv", "-"), 2, {"--out -: this option names"}},
+    {"SummaryOutIsEmpty",
+     summary_of("{R}/results.csv", ""),
+     2,
+     {"--out needs a value, got an empty one"}},
+    {"SuperviseGraceNotANumber",
+     {"dlb_supervise", "--grace", "soon", "--", "/bin/true"},
+     2,
+     {"--grace", "'soon'"}},
     // dlb_report's two pages on one file (by any spelling).
     {"ReportOutAndDiagnosisOutOneFile",
      cat(report_with("{R}/results.csv", "{fix}/paper", "{out}/x.md"),
