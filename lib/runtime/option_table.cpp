@@ -232,8 +232,9 @@ const run_option kRunOptions[] = {
          p.load.unloaded_blocks = core::load_block(after, p.load.persistence);
      }},
     {{"speeds", "1",
-      "normalized processor speeds S_i: one value or P, comma-separated, or a mix: uniform, "
-      "half2x (the second half at 2), quarter4x (the last quarter at 4), ramp (1 to 2)"},
+      "normalized processor speeds S_i, each in [0.001, 1000]: one value or P, comma-separated, "
+      "or a mix: uniform, half2x (the second half at 2), quarter4x (the last quarter at 4), "
+      "ramp (1 to 2)"},
      [](const options& o, run_params& p) { p.speeds = parse_speeds(o.str("speeds"), p.procs); }},
     {choice(
          "initial", "equal", "initial distribution of a BLOCK loop: ",
