@@ -90,12 +90,12 @@ void refuse_for_backend(const options& o, const run_params& p) {
                       ": " + why);
   }
   // The simulator visits every change of a slave's load (core::kMinSpeedTimesPersistence).
-  if (p.backend != backend_kind::sim || p.load.max_load <= 0 || p.speeds.empty()) return;
+  if (p.backend != backend_kind::sim || p.speeds.empty()) return;
   const double slowest = *std::min_element(p.speeds.begin(), p.speeds.end());
   if (slowest * p.load.persistence < core::kMinSpeedTimesPersistence)
     throw usage_error(
-        "options --speeds and --tl: under --backend sim with load (--ml > 0) the "
-        "slowest speed times --tl must be at least 1e-4 s, got " +
+        "options --speeds and --tl: under --backend sim the slowest speed times --tl must "
+        "be at least 1e-4 s, got " +
         decimal(slowest) + " x " + decimal(p.load.persistence));
 }
 

@@ -19,9 +19,10 @@ namespace dlb::core {
 // aborted (1e308) or stepped through the load changes of a slave that never finished (1e-9).
 inline constexpr double kMinSpeed = 1e-3;
 inline constexpr double kMaxSpeed = 1e3;
-// Under simulated load, the slowest S_i times tl (seconds) at least this: the simulator visits
-// every change of a slave's load, about (work / S_i) / tl of them, and this bounds their number
-// to 10^4 times that of a run at S_i = 1, tl = 1 s.
+// Under the simulator, the slowest S_i times tl (seconds) at least this: a run visits every
+// change of a slave's load (and its model every load block, with or without load), about
+// (work / S_i) / tl of them, and this bounds their number to 10^4 times that of a run at
+// S_i = 1, tl = 1 s. (The applications bound t_op / (S_i tl) too: apps/common, validate_t_op.)
 inline constexpr double kMinSpeedTimesPersistence = 1e-4;
 
 // The speeds of a named mix on P slaves (letter case ignored), or nothing for an unknown name:
