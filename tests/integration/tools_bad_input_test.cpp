@@ -377,6 +377,24 @@ const std::vector<tool_case> kToolCases{
       "5", "--duration", "10", "--write-csv", "{fix}/null_device"},
      2,
      {"--write-csv {fix}/null_device is a device"}},
+    // 9. Speeds and costs the simulator cannot honour (issue 55: 1e308 aborted it, 1e-9 grew
+    // it without end): refused before the run, naming the options.
+    {"MxmSimSpeedHuge",
+     {"mxm", "--backend", "sim", "--procs", "4", "--speeds", "1e308,1,1,1"},
+     2,
+     {"--speeds needs numbers in [0.001, 1000]", "1e308"}},
+    {"TrfdSimSpeedTiny",
+     {"trfd", "--backend", "sim", "--procs", "4", "--speeds", "1e-9,1,1,1"},
+     2,
+     {"--speeds needs numbers in [0.001, 1000]", "1e-9"}},
+    {"MxmSimSlowSpeedShortTl",
+     {"mxm", "--backend", "sim", "--procs", "2", "--speeds", "0.001,1", "--tl", "0.01"},
+     2,
+     {"--speeds and --tl", "0.001 x 0.01"}},
+    {"MxmSimTOpOverSlowSpeed",
+     {"mxm", "--backend", "sim", "--procs", "2", "--speeds", "0.001,1", "--t-op", "1e-3"},
+     2,
+     {"--t-op, --speeds and --tl", "0.001 / (0.001 x 5)"}},
     // "-" is not standard output for an option that names a file, and an empty name is not
     // a missing option.
     {"SummaryOutIsADash", summary_of("{R}/results.csv", "-"), 2, {"--out -: this option names"}},
