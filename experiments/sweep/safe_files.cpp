@@ -237,6 +237,8 @@ void remember_output(const fs::path& target) {
 fs::path temporary_output(const fs::path& path) {
   static std::atomic<unsigned> count{0};
   const fs::path target = output_target(path);
+  // Only what is not a regular file is refused here, before anything is drawn; commit_output
+  // checks the rest.
   refuse_if_input(path, target, true);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   return dir / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
