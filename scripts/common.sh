@@ -107,16 +107,25 @@ end_driver_group() {
   exit "$2"
 }
 
-# supervise ARGS...: runs the driver again with ARGS in a process group of its own (set -m) and
-# waits for it, as its supervisor. A SIGTERM, SIGHUP or SIGINT to the driver ends that whole
-# group and what it started, then the driver exits 128 + the signal (143, 129, 130). Needed
-# because bash runs a trap only between foreground commands: without it a TERM to the driver
-# ended the script and left its sweep running. Returns at once in the supervised driver.
+# supervise ARGS...: runs the driver again with ARGS in a process group of its own, under a
+# supervisor, and waits for it. A SIGTERM, SIGHUP or SIGINT to the driver ends that whole group
+# and what it started, then the driver exits 128 + the signal (143, 129, 130). Needed because
+# bash runs a trap only between foreground commands: without it a TERM to the driver ended the
+# script and left its sweep running. Returns at once in the supervised driver.
+# Where it is built, the supervisor is $BUILD/experiments/dlb_supervise (exec'd: the driver's pid
+# is its front): two subreaper processes that watch each other, so that kill -9 of the driver,
+# of its supervisor or of the inner script also ends everything under it, jobs that made process
+# groups of their own (`timeout`) included. Before the build, the shell supervisor below: signals
+# only, and what left the driver's group is not ended.
 supervise() {
   [ -n "${DLB_DRIVER_SUPERVISED:-}" ] && return 0
   local script=$0 rc=0
   # The drivers cd to the repository root before sourcing this file.
   [ -f "$script" ] || script=scripts/$(basename "$0")
+  if [ -x "$BUILD/experiments/dlb_supervise" ]; then
+    export DLB_DRIVER_SUPERVISED=1
+    exec "$BUILD/experiments/dlb_supervise" -- bash "$script" "$@"
+  fi
   set -m
   DLB_DRIVER_SUPERVISED=1 bash "$script" "$@" <&0 &
   driver_pgid=$!

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <new>
+#include <sstream>
 #include <stdexcept>
 
 namespace apps::common {
@@ -32,6 +33,17 @@ void validate_t_op(const dlb::options& o) {
   }
   if (!(o.real("t-op-factor", 0.0, 1000.0) > 0.0)) {
     throw dlb::usage_error("option --t-op-factor must be positive, got " + o.str("t-op-factor"));
+  }
+  if (o.str("backend") != "sim") return;
+  const auto p = dlb::read_params(o);
+  const double slowest = *std::min_element(p.speeds.begin(), p.speeds.end());
+  if (t_op(o) / (slowest * p.load.persistence) > kMaxTOpPerSpeedTl) {
+    std::ostringstream got;
+    got << t_op(o) << " / (" << slowest << " x " << p.load.persistence << ")";
+    throw dlb::usage_error(
+        "options --t-op, --speeds and --tl: under --backend sim, t_op / (slowest speed x tl) must "
+        "be at most 0.04, got " +
+        got.str());
   }
 }
 

@@ -62,8 +62,13 @@ dlb::option_spec t_op_option(const std::string& calibrated);
 dlb::option_spec t_op_factor_option();
 // --t-op times --t-op-factor.
 double t_op(const dlb::options& o);
-// Throws usage_error naming the option unless --t-op and --t-op-factor are positive numbers.
+// Throws usage_error naming the option unless --t-op and --t-op-factor are positive numbers;
+// and, under --backend sim, unless t_op / (S_min tl) is at most kMaxTOpPerSpeedTl (S_min the
+// slowest --speeds, tl --tl): the simulator visits every load change of a slave, about
+// (operations x t_op / S_min) / tl of them, so a run's load changes are at most P x 0.04 per
+// operation of its loops (544 MB and growing at t_op 1e-3, S 0.001, tl 5 before).
 void validate_t_op(const dlb::options& o);
+inline constexpr double kMaxTOpPerSpeedTl = 0.04;
 
 // The K that the run was asked for, as the driver passed it: --group, or P/2 when 0 (the
 // paper's two groups). Global strategies ignore it, but the RESULT line echoes it.

@@ -16,6 +16,7 @@
 #include "report/summary.hpp"
 #include "sweep/cli.hpp"
 #include "sweep/csv_table.hpp"
+#include "sweep/safe_files.hpp"
 #include "sweep/text.hpp"
 
 namespace fs = std::filesystem;
@@ -111,6 +112,7 @@ int main(int argc, char** argv) {
   const sweep::cli_args args(argc, argv, "dlb_ablation", kUsage,
                              {"variant", "options", "paper-dir", "title", "command", "out"}, {});
   const std::string out = args.required("out");
+  sweep::refuse_output_over_inputs(args, {{"--out", out}}, {});  // a regular file, before work
   const auto given = args.values("variant");
   if (given.empty()) args.usage_error("--variant is required");
   std::map<std::string, std::string> options;

@@ -4,6 +4,7 @@
 
 #include "report/implied.hpp"
 #include "sweep/cli.hpp"
+#include "sweep/safe_files.hpp"
 
 using namespace dlb;
 
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
                              {"paper-dir", "out"}, {});
   const std::string dir = args.value("paper-dir").value_or(report::default_paper_dir);
   const std::string out = args.required("out");
+  sweep::refuse_output_over_inputs(args, {{"--out", out}}, {});  // a regular file, before work
   try {
     const auto rows =
         report::derive_implied(report::read_paper_best(dir), report::read_paper_nodlb(dir),

@@ -109,7 +109,8 @@ bool read_sensitivity(const sweep::cli_args& args, const fs::path& out, report::
   return true;
 }
 
-// The report never replaces what it reads: the summaries, the results, the paper's tables.
+// The report never replaces what it reads (the summaries, the results, the paper's tables), nor
+// writes its two pages over each other.
 void refuse_output_over_inputs(const sweep::cli_args& args, const std::string& paper_dir,
                                const std::vector<std::string>& results, const fs::path& out) {
   std::vector<std::pair<std::string, std::string>> inputs;
@@ -121,7 +122,9 @@ void refuse_output_over_inputs(const sweep::cli_args& args, const std::string& p
                         "table1_3_ac_nodlb.csv", "table1_4_best.csv", "claims.md"}) {
     inputs.emplace_back("--paper-dir", (fs::path(paper_dir) / f).string());
   }
-  sweep::refuse_output_over_inputs(args, {{"--out", out.string()}}, inputs);
+  std::vector<std::pair<std::string, std::string>> outputs{{"--out", out.string()}};
+  if (const auto d = args.value("diagnosis-out")) outputs.emplace_back("--diagnosis-out", *d);
+  sweep::refuse_output_over_inputs(args, outputs, inputs);
 }
 
 // The claims diagnosed over the seeds (--bootstrap replicates, 0: none): one verdict line per

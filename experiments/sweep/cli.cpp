@@ -72,7 +72,8 @@ std::vector<std::string> cli_args::values(const std::string& name) const {
 
 std::string cli_args::required(const std::string& name) const {
   auto v = value(name);
-  if (!v || v->empty()) usage_error("--" + name + " is required");
+  if (!v) usage_error("--" + name + " is required");
+  if (v->empty()) usage_error("--" + name + " needs a value, got an empty one");
   return *v;
 }
 

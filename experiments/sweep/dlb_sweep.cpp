@@ -570,6 +570,9 @@ int main(int argc, char** argv) {
       const fs::path folder = fs::absolute(o.out).parent_path();
       fs::create_directories(folder);
       lock = std::make_unique<folder_lock>(folder);
+      if (const pid_t gone = lock->taken_over_from())
+        std::cerr << "dlb_sweep: " << folder.string() << ": taking over the lock of pid " << gone
+                  << ", a sweep killed without releasing it (no process of it is left)\n";
       guard = std::make_unique<run_guard>(o.grace);
       store = open_store(plan, o, args, recorded);
     }

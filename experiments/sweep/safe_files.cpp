@@ -30,9 +30,14 @@ struct identity {
   std::string path;
 };
 
-// Every input read_input has read in this process.
+// Every input read_input has read in this process, and every output written (not counting a
+// file rewritten by its own tool).
 std::mutex inputs_mutex;
 std::vector<identity>& inputs_read() {
+  static std::vector<identity> v;
+  return v;
+}
+std::vector<identity>& outputs_written() {
   static std::vector<identity> v;
   return v;
 }
@@ -129,9 +134,32 @@ bool same_output(const fs::path& a, const fs::path& b) {
   return same_file(a, b);
 }
 
+std::string unreplaceable_output(const fs::path& path) {
+  struct stat st {};
+  // A dangling symlink or a missing file is created; anything else must be a regular file.
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return {};
+  const char* kind = S_ISDIR(st.st_mode)                          ? "a directory"
+                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                     : S_ISFIFO(st.st_mode)                       ? "a named pipe (FIFO)"
+                     : S_ISSOCK(st.st_mode)                       ? "a socket"
+                                                                  : "not a regular file";
+  std::error_code ec;
+  const std::string via = fs::is_symlink(path, ec) ? " (through a symlink)" : "";
+  return std::string(kind) + via + ", not a regular file: refusing to replace it (name a " +
+         "regular file or a new one)";
+}
+
 void refuse_output_over_inputs(const cli_args& args,
                                const std::vector<std::pair<std::string, std::string>>& outputs,
                                const std::vector<std::pair<std::string, std::string>>& inputs) {
+  for (const auto& [option, out] : outputs) {
+    // No tool writes to standard output through an output option: "-" would be a file so named.
+    if (out == "-")
+      args.usage_error(option + " -: this option names a file, not standard output (name a " +
+                       "file; ./- for a file named '-')");
+    if (const std::string why = unreplaceable_output(out); !why.empty())
+      args.usage_error(option + " " + out + " is " + why);
+  }
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     for (std::size_t j = i + 1; j < outputs.size(); ++j) {
       if (same_output(outputs[i].second, outputs[j].second)) {
@@ -157,20 +185,51 @@ namespace {
 // Where an output goes: a symlink's target, not the link (the link stays a link).
 fs::path output_target(const fs::path& path) {
   std::error_code ec;
-  return fs::is_symlink(path, ec) ? fs::weakly_canonical(path, ec) : path;
+  if (!fs::is_symlink(path, ec)) return path;
+  // Read link by link, so that a link to a file not made yet (dangling) makes that file.
+  fs::path target = path;
+  for (int hops = 0; hops < 40 && fs::is_symlink(target, ec); ++hops) {
+    const fs::path next = fs::read_symlink(target, ec);
+    if (ec) break;
+    target = next.is_absolute() ? next : target.parent_path() / next;
+  }
+  return fs::weakly_canonical(target, ec);
 }
 
-// Throws input_error if `target` exists and is an input read by read_input in this process.
-void refuse_if_input(const fs::path& path, const fs::path& target) {
+// Throws input_error if `target` exists and is not a regular file, is an input read by
+// read_input in this process, or (unless `rewriting_own_file`) an output this process wrote
+// already: two outputs naming one file, whatever spelling escaped the check of the options.
+void refuse_if_input(const fs::path& path, const fs::path& target, bool rewriting_own_file) {
+  if (const std::string why = unreplaceable_output(target); !why.empty())
+    throw input_error("output " + path.string() + " is " + why);
   struct stat st {};
-  if (::stat(target.c_str(), &st) != 0) return;
+  const bool exists = ::stat(target.c_str(), &st) == 0;
+  std::error_code ec;
+  const std::string resolved = fs::weakly_canonical(fs::absolute(target, ec), ec).string();
   const std::lock_guard<std::mutex> hold(inputs_mutex);
+  if (rewriting_own_file) return;
   for (const auto& in : inputs_read()) {
-    if (in.dev == st.st_dev && in.ino == st.st_ino) {
+    if (exists && in.dev == st.st_dev && in.ino == st.st_ino) {
       throw input_error("output " + path.string() + " is the same file as the input " + in.path +
                         ": refusing to write over an input");
     }
   }
+  for (const auto& o : outputs_written()) {
+    if ((exists && o.dev == st.st_dev && o.ino == st.st_ino) || o.path == resolved) {
+      throw input_error("output " + path.string() + " is a file this run has written already: " +
+                        "two outputs name one file (name two files)");
+    }
+  }
+}
+
+// Remembers `target`, just renamed into place, as an output of this process.
+void remember_output(const fs::path& target) {
+  struct stat st {};
+  if (::stat(target.c_str(), &st) != 0) return;
+  std::error_code ec;
+  const std::string resolved = fs::weakly_canonical(fs::absolute(target, ec), ec).string();
+  const std::lock_guard<std::mutex> hold(inputs_mutex);
+  outputs_written().push_back({st.st_dev, st.st_ino, resolved});
 }
 
 }  // namespace
@@ -178,6 +237,9 @@ void refuse_if_input(const fs::path& path, const fs::path& target) {
 fs::path temporary_output(const fs::path& path) {
   static std::atomic<unsigned> count{0};
   const fs::path target = output_target(path);
+  // Only what is not a regular file is refused here, before anything is drawn; commit_output
+  // checks the rest.
+  refuse_if_input(path, target, true);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   return dir / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
                 std::to_string(count++));
@@ -186,7 +248,7 @@ fs::path temporary_output(const fs::path& path) {
 void commit_output(const fs::path& tmp, const fs::path& path, bool rewriting_own_file) {
   const fs::path target = output_target(path);
   try {
-    if (!rewriting_own_file) refuse_if_input(path, target);
+    refuse_if_input(path, target, rewriting_own_file);
   } catch (...) {
     ::unlink(tmp.c_str());
     throw;
@@ -197,11 +259,12 @@ void commit_output(const fs::path& tmp, const fs::path& path, bool rewriting_own
     throw std::runtime_error("cannot rename " + tmp.string() + " to " + target.string() + ": " +
                              why);
   }
+  if (!rewriting_own_file) remember_output(target);
 }
 
 void write_atomically(const fs::path& path, std::string_view text, bool rewriting_own_file) {
   const fs::path target = output_target(path);
-  if (!rewriting_own_file) refuse_if_input(path, target);
+  refuse_if_input(path, target, rewriting_own_file);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string tmpl = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
   const int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
@@ -263,6 +326,11 @@ folder_lock::folder_lock(const fs::path& folder, double wait_for_dead_holder_s)
     // The holder is gone: what holds the lock is its guard ending its runs. Wait for it.
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+  // A pid left in the file is a holder that died without releasing it (kill -9): a sweep that
+  // ends empties the file.
+  if (const pid_t previous = holder();
+      previous > 0 && previous != ::getpid() && !pid_alive(previous))
+    taken_over_from_ = previous;
   const std::string pid = std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
     const std::string why = errno_text();
@@ -272,7 +340,10 @@ folder_lock::folder_lock(const fs::path& folder, double wait_for_dead_holder_s)
 }
 
 folder_lock::~folder_lock() {
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ < 0) return;
+  // Released in order: no pid is left for the next holder to report as a killed one.
+  [[maybe_unused]] const int rc = ::ftruncate(fd_, 0);
+  ::close(fd_);
 }
 
 }  // namespace dlb::sweep

@@ -12,9 +12,14 @@
 //    far in this process (a net under every tool).
 //  - An output is written to a temporary file in its folder, synced, and renamed into place: a
 //    reader sees the old file or the new one, never a part.
+//  - An output replaces only a regular file: an existing device, FIFO, socket or directory (or a
+//    symlink to one) is refused naming it, and one process never writes one file twice (two
+//    outputs naming one file), except a results file its sweep widens.
 //  - One writer per results folder: folder_lock holds an advisory lock (flock) on a lock file
 //    in the folder, holding the writer's pid.
 #pragma once
+
+#include <sys/types.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -57,7 +62,16 @@ bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 // existing file (a hard link)?
 bool same_output(const std::filesystem::path& a, const std::filesystem::path& b);
 
-// The outputs and the inputs with the option that named each ({"--results", path}). If an
+// Why `path` cannot be an output ("a device, not a regular file: refusing to replace it ..."),
+// or empty when it may be: it does not exist (nor does a symlink's target), or it is a regular
+// file. A device, a FIFO, a socket or a directory (or a symlink to one) is never replaced: run
+// as root, a rename over /dev/null would replace the machine's /dev/null.
+std::string unreplaceable_output(const std::filesystem::path& path);
+
+// The outputs and the inputs with the option that named each ({"--results", path}). An output
+// that exists and is not a regular file (unreplaceable_output) is refused first: "TOOL: --out
+// /dev/full is a device, not a regular file: ...", exit 2; so is "-" (no output option means
+// standard output). If an
 // output is one of the inputs, prints "TOOL: --out OUT is the same file as --results IN: ..."
 // and exits 2 (args.usage_error); so too if two outputs name one file (same_output: "--out E.csv
 // and --markdown ./E.csv name one file"), before anything is written.
@@ -67,14 +81,16 @@ void refuse_output_over_inputs(const cli_args& args,
 
 // Replaces a file's content atomically: a temporary file in the same folder (unique to this
 // process), synced, renamed over `path` (over a symlink's target when `path` is one). Refuses
-// (input_error) a `path` that is an input read by read_input in this process, unless
-// `rewriting_own_file` (a results file that dlb_sweep read and now widens: the same content and
-// more, never another tool's output over it).
+// (input_error) a `path` that exists and is not a regular file; and, unless `rewriting_own_file`
+// (a results file that dlb_sweep read and now widens: the same content and more, never another
+// tool's output over it), a `path` that is an input read by read_input in this process or a
+// file this process has already written (two outputs naming one file).
 void write_atomically(const std::filesystem::path& path, std::string_view text,
                       bool rewriting_own_file = false);
 
 // A temporary file for the output `path`, in its folder and unique to this process, for a writer
-// that is not write_atomically (gnuplot): ".NAME.tmp.PID.N".
+// that is not write_atomically (gnuplot): ".NAME.tmp.PID.N". Refuses (input_error) a `path` that
+// is not a regular file, before anything is drawn.
 std::filesystem::path temporary_output(const std::filesystem::path& path);
 // Renames a finished temporary file into place over `path` (write_atomically's last step, with
 // the same refusal of an input: the temporary file is then removed). Throws on failure.
@@ -97,10 +113,15 @@ class folder_lock {
 
   int fd() const { return fd_; }
   const std::filesystem::path& path() const { return path_; }
+  // The pid of a holder that died holding the lock (kill -9: the file still held its pid, and
+  // no process of it held the lock any more), or 0. The destructor empties the file, so a sweep
+  // that ended leaves no pid.
+  pid_t taken_over_from() const { return taken_over_from_; }
 
  private:
   std::filesystem::path path_;
   int fd_ = -1;
+  pid_t taken_over_from_ = 0;
 };
 
 }  // namespace dlb::sweep

@@ -3,14 +3,22 @@
 #include "backend_table.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "dlb/core/heterogeneous.hpp"
 #include "dlb/runtime/errors.hpp"
 
 namespace dlb::detail {
 
 namespace {
+
+std::string decimal(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
 
 const char* const kVirtualTime = "the simulator's time is virtual";
 const char* const kNotATask =
@@ -81,6 +89,14 @@ void refuse_for_backend(const options& o, const run_params& p) {
     throw usage_error("option " + std::string(r.option) + " needs --backend " + list_values(can) +
                       ": " + why);
   }
+  // The simulator visits every change of a slave's load (core::kMinSpeedTimesPersistence).
+  if (p.backend != backend_kind::sim || p.speeds.empty()) return;
+  const double slowest = *std::min_element(p.speeds.begin(), p.speeds.end());
+  if (slowest * p.load.persistence < core::kMinSpeedTimesPersistence)
+    throw usage_error(
+        "options --speeds and --tl: under --backend sim the slowest speed times --tl must "
+        "be at least 1e-4 s, got " +
+        decimal(slowest) + " x " + decimal(p.load.persistence));
 }
 
 }  // namespace dlb::detail

@@ -34,9 +34,10 @@ std::vector<double> parse_speeds(const std::string& text, int procs) {
   std::string item;
   while (std::getline(ss, item, ',')) {
     const auto x = parse_number(item);
-    if (!x || !(*x > 0) || !std::isfinite(*x))
-      throw usage_error("option --speeds needs positive numbers separated by commas or a mix (" +
-                        std::string(core::known_speed_mixes()) + "), got '" + text + "'");
+    if (!x || !(*x >= core::kMinSpeed && *x <= core::kMaxSpeed))
+      throw usage_error("option --speeds needs numbers in [0.001, 1000] separated by commas or a " +
+                        ("mix (" + std::string(core::known_speed_mixes()) + "), got '") + text +
+                        "'");
     v.push_back(*x);
   }
   if (v.size() == 1) v.assign(static_cast<std::size_t>(procs), v[0]);
@@ -231,8 +232,9 @@ const run_option kRunOptions[] = {
          p.load.unloaded_blocks = core::load_block(after, p.load.persistence);
      }},
     {{"speeds", "1",
-      "normalized processor speeds S_i: one value or P, comma-separated, or a mix: uniform, "
-      "half2x (the second half at 2), quarter4x (the last quarter at 4), ramp (1 to 2)"},
+      "normalized processor speeds S_i, each in [0.001, 1000]: one value or P, comma-separated, "
+      "or a mix: uniform, half2x (the second half at 2), quarter4x (the last quarter at 4), "
+      "ramp (1 to 2)"},
      [](const options& o, run_params& p) { p.speeds = parse_speeds(o.str("speeds"), p.procs); }},
     {choice(
          "initial", "equal", "initial distribution of a BLOCK loop: ",

@@ -8,7 +8,10 @@
 // two sweeps on one folder, and kill -9 of a sweep with its runs going.
 #include <gtest/gtest.h>
 #include <sys/file.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -51,6 +54,7 @@ const std::map<std::string, std::string>& programs() {
                                                     {"dlb_nodlb_fit", DLB_NODLB_FIT_BIN},
                                                     {"dlb_plot_load", DLB_PLOT_LOAD_BIN},
                                                     {"dlb_implied", DLB_IMPLIED_BIN},
+                                                    {"dlb_supervise", DLB_SUPERVISE_BIN},
                                                     {"trfd", TRFD_BIN},
                                                     {"mxm", MXM_BIN}};
   return p;
@@ -319,6 +323,95 @@ const std::vector<tool_case> kToolCases{
       "5", "--duration", "10", "--write-csv", "{out}/fig1_3_load.svg"},
      2,
      {"--write-csv {out}/fig1_3_load.svg", "name one file"}},
+    // 8. Outputs that are not regular files (issue 55): a device (as /dev/null or /dev/full
+    // would be, run as root), a FIFO, a socket, a directory or a symlink to one is refused
+    // before any work, naming the option and the path, and is still what it was.
+    {"SummaryOutIsADevice",
+     summary_of("{R}/results.csv", "{fix}/null_device"),
+     2,
+     {"--out {fix}/null_device is a device"}},
+    {"SummaryOutIsASymlinkToADevice",
+     summary_of("{R}/results.csv", "{fix}/link_device"),
+     2,
+     {"--out {fix}/link_device is a device (through a symlink)"}},
+    {"SummaryOutIsASocket",
+     summary_of("{R}/results.csv", "{fix}/sock"),
+     2,
+     {"--out {fix}/sock is a socket"}},
+    {"SummaryOutIsADirectory",
+     summary_of("{R}/results.csv", "{fix}/paper"),
+     2,
+     {"--out {fix}/paper is a directory"}},
+    {"ReportDiagnosisOutIsADevice",
+     cat(report_with("{R}/results.csv", "{fix}/paper"), {"--diagnosis-out", "{fix}/null_device"}),
+     2,
+     {"--diagnosis-out {fix}/null_device is a device"}},
+    {"ReportOutIsAFifo",
+     report_with("{R}/results.csv", "{fix}/paper", "{fix}/link_fifo"),
+     2,
+     {"--out {fix}/link_fifo is a named pipe (FIFO) (through a symlink)"}},
+    {"ExpectedOutIsADevice",
+     derive_expected("{fix}/null_device", "{out}/E.md"),
+     2,
+     {"--out {fix}/null_device is a device"}},
+    {"ExpectedMarkdownIsAFifo",
+     derive_expected("{out}/E.csv", "{fix}/fifo.conf"),
+     2,
+     {"--markdown {fix}/fifo.conf is a named pipe"}},
+    {"SweepOutIsAFifo",
+     {"dlb_sweep", "--config", "{fix}/good.conf", "--out", "{fix}/fifo.conf", "--bin-dir",
+      APPS_BIN_DIR},
+     2,
+     {"--out {fix}/fifo.conf is a named pipe"}},
+    {"AgreementOutIsADevice",
+     {"dlb_agreement", "--a", "{R}/summary.csv", "--b", "{R}/more_summary.csv", "--out",
+      "{fix}/null_device"},
+     2,
+     {"--out {fix}/null_device is a device"}},
+    {"ImpliedOutIsAFifo",
+     {"dlb_implied", "--paper-dir", "{fix}/paper", "--out", "{fix}/fifo.conf"},
+     2,
+     {"--out {fix}/fifo.conf is a named pipe"}},
+    {"PlotLoadWriteCsvIsADevice",
+     {"dlb_plot_load", "--out-dir", "{out}", "--seed", "1", "--slave", "1", "--ml", "5", "--tl",
+      "5", "--duration", "10", "--write-csv", "{fix}/null_device"},
+     2,
+     {"--write-csv {fix}/null_device is a device"}},
+    // 9. Speeds and costs the simulator cannot honour (issue 55: 1e308 aborted it, 1e-9 grew
+    // it without end): refused before the run, naming the options.
+    {"MxmSimSpeedHuge",
+     {"mxm", "--backend", "sim", "--procs", "4", "--speeds", "1e308,1,1,1"},
+     2,
+     {"--speeds needs numbers in [0.001, 1000]", "1e308"}},
+    {"TrfdSimSpeedTiny",
+     {"trfd", "--backend", "sim", "--procs", "4", "--speeds", "1e-9,1,1,1"},
+     2,
+     {"--speeds needs numbers in [0.001, 1000]", "1e-9"}},
+    {"MxmSimSlowSpeedShortTl",
+     {"mxm", "--backend", "sim", "--procs", "2", "--speeds", "0.001,1", "--tl", "0.01"},
+     2,
+     {"--speeds and --tl", "0.001 x 0.01"}},
+    {"MxmSimTOpOverSlowSpeed",
+     {"mxm", "--backend", "sim", "--procs", "2", "--speeds", "0.001,1", "--t-op", "1e-3"},
+     2,
+     {"--t-op, --speeds and --tl", "0.001 / (0.001 x 5)"}},
+    // "-" is not standard output for an option that names a file, and an empty name is not
+    // a missing option.
+    {"SummaryOutIsADash", summary_of("{R}/results.csv", "-"), 2, {"--out -: this option names"}},
+    {"SummaryOutIsEmpty",
+     summary_of("{R}/results.csv", ""),
+     2,
+     {"--out needs a value, got an empty one"}},
+    {"SuperviseGraceNotANumber",
+     {"dlb_supervise", "--grace", "soon", "--", "/bin/true"},
+     2,
+     {"--grace", "'soon'"}},
+    // dlb_report's two pages on one file (by any spelling).
+    {"ReportOutAndDiagnosisOutOneFile",
+     cat(report_with("{R}/results.csv", "{fix}/paper", "{out}/x.md"),
+         {"--diagnosis-out", "{out}/./x.md"}),
+     2,
+     {"--out {out}/x.md", "--diagnosis-out {out}/./x.md", "name one file"}},
     // 7. I/O errors exit 1 naming the file: a file-size limit (no SIGXFSZ death, no temporary
     // file left), an unwritable results folder or output folder.
     {"SummaryFileSizeLimit",
@@ -549,6 +642,7 @@ class ToolsFixture {
       fs::resize_file(fix_ / "huge_file.conf", 5u << 20);  // sparse: no disk used
     }
     ::mkfifo((fix_ / "fifo.conf").c_str(), 0644);
+    write_special_outputs();
     write(fix_ / "reps_seeds.conf",
           "procs = 2\nstrategies = NONE\nrepetitions = 1\nseeds = 1 2 3\n[app mxm]\n"
           "sizes = n=8 r=4 m=4\n");
@@ -558,6 +652,23 @@ class ToolsFixture {
     write(fix_ / "section_reps.conf",
           "procs = 2\nstrategies = NONE\nseeds = 1 2\nrepetitions = 2\n[app mxm]\n"
           "repetitions = 3\nsizes = n=8 r=4 m=4\n");
+  }
+  // fix: what an output must not replace (issue 55): a character device like /dev/null (made
+  // only where mknod is allowed: as root; the rows naming it skip elsewhere), a symlink to it, a
+  // socket and a symlink to the FIFO.
+  void write_special_outputs() {
+    ::mknod((fix_ / "null_device").c_str(), S_IFCHR | 0666, makedev(1, 3));
+    fs::create_symlink("null_device", fix_ / "link_device");
+    fs::create_symlink("fifo.conf", fix_ / "link_fifo");
+    const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    const std::string p = (fix_ / "sock").string();
+    if (p.size() < sizeof a.sun_path) {
+      p.copy(a.sun_path, p.size());
+      [[maybe_unused]] const int rc = ::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    }
+    ::close(s);
   }
   // fix: the paper's tables, and copies with one fault each.
   void write_paper_copies() {
@@ -649,6 +760,10 @@ TEST_P(ToolsBadInput, RefusedNamingTheInputAndNothingChanges) {
     ASSERT_TRUE(lock->locked());
   }
   const auto tokens = f.tokens();
+  for (const auto& a : c.argv) {
+    if (a.find("_device") != std::string::npos && !fs::exists(f.fix_ / "null_device"))
+      GTEST_SKIP() << "mknod is not allowed here (not root): no device to refuse";
+  }
   for (const auto& a : c.argv) {
     if (a.find("{fix}/expected") != std::string::npos) {
       ASSERT_NO_FATAL_FAILURE(f.expected_files());
@@ -881,53 +996,150 @@ TEST_F(LiveSweep, AResumeStartedAtOnceAfterKillNineWaitsForTheKilledRuns) {
 // issue's `setsid bash scripts/quick` was; its apps fake ones that hang) ends what it started:
 // the driver exits 128 + the signal, no process of it is left (its dlb_sweep, the sweep's guard,
 // the runs and their sleepers), and a sweep into the same results folder starts at once.
-class DriverStopped : public LiveSweep, public ::testing::WithParamInterface<int> {};
-
-TEST_P(DriverStopped, EndsItsSweepAndItsRunsAndFreesTheFolder) {
-  const int sig = GetParam();
-  // A build folder of the real tools and the fake apps.
-  const fs::path build = f_.root_ / "build";
-  fs::create_directories(build / "experiments");
-  const std::vector<std::pair<std::string, std::string>> tools{{"dlb_sweep", DLB_SWEEP_BIN},
-                                                               {"dlb_summary", DLB_SUMMARY_BIN},
-                                                               {"dlb_expected", DLB_EXPECTED_BIN}};
-  for (const auto& [name, bin] : tools) fs::create_symlink(bin, build / "experiments" / name);
-  fs::create_directory_symlink(bin_, build / "apps");
-  const fs::path out = f_.R_ / "quick", pidfile = f_.root_ / "sleeper.pid";
-  const pid_t driver = spawn({"/bin/bash", DLB_SOURCE_DIR "/scripts/quick"},
-                             {{"BUILD", build.string()},
-                              {"OUT", out.string()},
-                              {"FAKE_APP_HANG", "*"},
-                              {"FAKE_APP_PIDFILE", pidfile.string()}},
-                             f_.root_ / "driver.err", true);
-  // A run has started (its sleeper wrote its pid): the driver is inside its first sweep. (Or
-  // the driver has ended, a zombie: then the test fails at once with its messages.)
-  const auto started = [&] { return fs::exists(pidfile) && fs::file_size(pidfile) > 0; };
-  const auto driver_ended = [&] {
-    std::ifstream stat("/proc/" + std::to_string(driver) + "/stat");
+class DriverTest : public LiveSweep {
+ protected:
+  // A build folder of the real tools (the drivers' supervisor among them) and the fake apps.
+  fs::path fake_build(const std::vector<std::pair<std::string, std::string>>& more = {}) {
+    const fs::path build = f_.root_ / "build";
+    fs::create_directories(build / "experiments");
+    std::vector<std::pair<std::string, std::string>> tools{{"dlb_sweep", DLB_SWEEP_BIN},
+                                                           {"dlb_summary", DLB_SUMMARY_BIN},
+                                                           {"dlb_expected", DLB_EXPECTED_BIN},
+                                                           {"dlb_supervise", DLB_SUPERVISE_BIN}};
+    tools.insert(tools.end(), more.begin(), more.end());
+    for (const auto& [name, bin] : tools) fs::create_symlink(bin, build / "experiments" / name);
+    fs::create_directory_symlink(bin_, build / "apps");
+    return build;
+  }
+  // scripts/quick on the fake build, its apps hanging, waited for until a run has started (its
+  // sleeper wrote its pid: the driver is inside its first sweep). Or the driver has ended, a
+  // zombie: then the test fails at once with its messages.
+  pid_t quick_in_its_first_run(const fs::path& out) {
+    const fs::path pidfile = f_.root_ / "sleeper.pid";
+    const pid_t driver = spawn({"/bin/bash", DLB_SOURCE_DIR "/scripts/quick"},
+                               {{"BUILD", fake_build().string()},
+                                {"OUT", out.string()},
+                                {"FAKE_APP_HANG", "*"},
+                                {"FAKE_APP_PIDFILE", pidfile.string()}},
+                               f_.root_ / "driver.err", true);
+    const auto started = [&] { return fs::exists(pidfile) && fs::file_size(pidfile) > 0; };
+    wait_for([&] { return started() || ended(driver); }, 120);
+    return started() ? driver : -1;
+  }
+  static bool ended(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
     std::string text;
     std::getline(stat, text);
     const auto paren = text.rfind(')');
     return paren == std::string::npos || text.substr(paren + 2, 1) == "Z";
-  };
-  wait_for([&] { return started() || driver_ended(); }, 120);
-  ASSERT_TRUE(started()) << slurp(f_.root_ / "driver.err");
+  }
+  // A sweep into `out`'s folder starts at once: nothing holds it.
+  void folder_is_free(const fs::path& out) {
+    const auto next = testing_support::run_process(
+        {DLB_SWEEP_BIN, "--config", (f_.fix_ / "two.conf").string(), "--out",
+         (out / "paper" / "other.csv").string(), "--bin-dir", bin_.string()},
+        120);
+    EXPECT_EQ(next.exit_code, 0) << next.err;
+    EXPECT_EQ(next.err.find("in use"), std::string::npos) << next.err;
+  }
+};
+
+class DriverStopped : public DriverTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(DriverStopped, EndsItsSweepAndItsRunsAndFreesTheFolder) {
+  const int sig = GetParam();
+  const fs::path out = f_.R_ / "quick";
+  const pid_t driver = quick_in_its_first_run(out);
+  ASSERT_GT(driver, 0) << slurp(f_.root_ / "driver.err");
   ASSERT_FALSE(runs_left().empty());
   ::kill(driver, sig);
   EXPECT_EQ(wait_exit(driver), 128 + sig) << slurp(f_.root_ / "driver.err");
   EXPECT_TRUE(exit_status_documented("scripts/quick", 128 + sig));
   EXPECT_TRUE(runs_left().empty())
       << runs_left().size() << " processes of the driver left; " << slurp(f_.root_ / "driver.err");
-  const auto next = testing_support::run_process(
-      {DLB_SWEEP_BIN, "--config", (f_.fix_ / "two.conf").string(), "--out",
-       (out / "paper" / "other.csv").string(), "--bin-dir", bin_.string()},
-      120);
-  EXPECT_EQ(next.exit_code, 0) << next.err;
-  EXPECT_EQ(next.err.find("in use"), std::string::npos) << next.err;
+  folder_is_free(out);
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, DriverStopped, ::testing::Values(SIGTERM, SIGHUP),
                          [](const auto& info) { return info.param == SIGTERM ? "TERM" : "HUP"; });
+
+// kill -9 of any process of a driver (issue 55): the driver's own pid (the supervisor's front),
+// its supervisor, or the script it runs. Nothing of it is left within a bound (the issue's
+// target is 5 s; the bound is twice that), and a sweep into its folder starts at once.
+enum class victim { front, supervisor, script };
+
+class DriverKilled : public DriverTest, public ::testing::WithParamInterface<victim> {
+ protected:
+  // The driver's process that is `v`, by its program (/proc/PID/exe) and its parent: the
+  // supervisor is the front's child, the script (bash scripts/quick) the supervisor's.
+  pid_t find(victim v, pid_t front) const {
+    if (v == victim::front) return front;
+    const pid_t supervisor = v == victim::script ? find(victim::supervisor, front) : -1;
+    for (const pid_t p : testing_support::processes_with_marker(marker_)) {
+      std::error_code ec;
+      const std::string exe =
+          fs::read_symlink("/proc/" + std::to_string(p) + "/exe", ec).filename().string();
+      std::ifstream stat("/proc/" + std::to_string(p) + "/stat");
+      std::string text;
+      std::getline(stat, text);
+      const auto paren = text.rfind(')');
+      if (paren == std::string::npos) continue;
+      const pid_t ppid = static_cast<pid_t>(std::atol(text.c_str() + paren + 4));
+      if (v == victim::supervisor && exe == "dlb_supervise" && ppid == front) return p;
+      if (v == victim::script && exe == "bash" && ppid == supervisor) return p;
+    }
+    return -1;
+  }
+};
+
+TEST_P(DriverKilled, NothingOfItIsLeftAndItsFolderIsFree) {
+  const fs::path out = f_.R_ / "quick";
+  const pid_t driver = quick_in_its_first_run(out);
+  ASSERT_GT(driver, 0) << slurp(f_.root_ / "driver.err");
+  const pid_t target = find(GetParam(), driver);
+  ASSERT_GT(target, 0) << "no such process of the driver";
+  ::kill(target, SIGKILL);
+  EXPECT_EQ(wait_exit(driver), 128 + SIGKILL) << slurp(f_.root_ / "driver.err");
+  EXPECT_TRUE(exit_status_documented("scripts/quick", 128 + SIGKILL));
+  EXPECT_TRUE(wait_for([&] { return runs_left().empty(); }, 10))
+      << runs_left().size() << " processes of the driver left; " << slurp(f_.root_ / "driver.err");
+  folder_is_free(out);
+}
+
+INSTANTIATE_TEST_SUITE_P(Victims, DriverKilled,
+                         ::testing::Values(victim::front, victim::supervisor, victim::script),
+                         [](const auto& info) {
+                           return info.param == victim::front        ? "Front"
+                                  : info.param == victim::supervisor ? "Supervisor"
+                                                                     : "Script";
+                         });
+
+// A TERM to scripts/embed-bench ends its MPI job though `timeout` put the job in a process group
+// of its own (issue 55): an mpirun that starts a rank-like sleeper and waits, found first on
+// PATH; the driver exits 143 with nothing of it left.
+TEST_F(DriverTest, EmbedBenchStoppedEndsItsTimeoutWrappedJob) {
+  const fs::path fake = f_.root_ / "fake_mpi", pidfile = f_.root_ / "rank.pid";
+  fs::create_directories(fake);
+  std::ofstream(fake / "mpirun") << "#!/bin/sh\nsleep 1000 &\necho $! >\"$FAKE_MPIRUN_PIDFILE\"\n"
+                                    "wait\n";
+  fs::permissions(fake / "mpirun", fs::perms::owner_all);
+  const fs::path build =
+      fake_build({{"embed_loop_bench", "/bin/true"}, {"dlb_medians", "/bin/true"}});
+  const pid_t driver = spawn({"/bin/bash", DLB_SOURCE_DIR "/scripts/embed-bench"},
+                             {{"BUILD", build.string()},
+                              {"OUT", (f_.root_ / "embed").string()},
+                              {"REPS", "1"},
+                              {"PATH", fake.string() + ":" + std::getenv("PATH")},
+                              {"FAKE_MPIRUN_PIDFILE", pidfile.string()}},
+                             f_.root_ / "driver.err", true);
+  const auto started = [&] { return fs::exists(pidfile) && fs::file_size(pidfile) > 0; };
+  wait_for([&] { return started() || ended(driver); }, 120);
+  ASSERT_TRUE(started()) << slurp(f_.root_ / "driver.err");
+  ::kill(driver, SIGTERM);
+  EXPECT_EQ(wait_exit(driver), 128 + SIGTERM) << slurp(f_.root_ / "driver.err");
+  EXPECT_TRUE(runs_left().empty())
+      << runs_left().size() << " processes of the job left; " << slurp(f_.root_ / "driver.err");
+}
 
 TEST_F(LiveSweep, KillNineOfASimulatedSweepEndsItsRun) {
   // Simulated TRFD runs of about a second each, ten of them: the sweep is killed as soon as one

@@ -55,8 +55,45 @@ TEST(Options, NegativeNumbersAreValues) {
   const auto o = dlb::options::parse(dlb::common_options(), {"--threshold", "-1", "--speeds=-2"});
   EXPECT_EQ(o.str("threshold"), "-1");
   EXPECT_EQ(o.str("speeds"), "-2");
-  EXPECT_NE(usage_error_of({"--speeds", "-2.5"}).find("option --speeds needs positive numbers"),
+  EXPECT_NE(usage_error_of({"--speeds", "-2.5"}).find("option --speeds needs numbers in"),
             std::string::npos);
+}
+
+// Speeds the simulator cannot honour are refused before a run (issue 55: 1e308 aborted it,
+// 1e-9 grew it without end): each in [0.001, 1000], and under the simulator the slowest times
+// tl at least 1e-4 s (without load too: tl = 1e-6 took seconds of model steps). An empty
+// message: accepted.
+TEST(Options, SpeedsOutsideTheirRangeAreRefused) {
+  const std::string range = "option --speeds needs numbers in [0.001, 1000]";
+  const std::string product = "options --speeds and --tl: under --backend sim the slowest";
+  struct row {
+    std::vector<std::string> args;
+    std::string message;  // what the refusal starts with; empty: accepted
+  };
+  const std::vector<row> rows{
+      {{"--procs", "4", "--speeds", "1e308,1,1,1"}, range},
+      {{"--procs", "4", "--speeds", "1e-9,1,1,1"}, range},
+      {{"--procs", "2", "--speeds", "1000.5,1"}, range},
+      {{"--procs", "2", "--speeds", "1,0.0009"}, range},
+      {{"--procs", "2", "--speeds", "1,inf"}, range},
+      {{"--procs", "2", "--speeds", "1,nan"}, range},
+      {{"--procs", "2", "--speeds", "1,4.9e-324"}, range},
+      {{"--procs", "2", "--speeds", "0.001,1000"}, ""},
+      {{"--backend", "sim", "--procs", "2", "--speeds", "0.001,1", "--tl", "0.05"}, product},
+      {{"--backend", "sim", "--procs", "2", "--speeds", "0.001,1", "--tl", "1"}, ""},
+      {{"--backend", "sim", "--procs", "2", "--speeds", "1", "--tl", "1e-6"}, product},
+      {{"--backend", "sim", "--procs", "2", "--speeds", "1", "--tl", "1e-6", "--ml", "0"}, product},
+      {{"--backend", "sim", "--procs", "2", "--speeds", "1", "--tl", "1e-4", "--ml", "0"}, ""},
+      {{"--backend", "pvm", "--procs", "2", "--speeds", "0.001,1", "--tl", "0.05"}, ""},
+  };
+  for (const auto& r : rows) {
+    const std::string got = usage_error_of(r.args);
+    if (r.message.empty()) {
+      EXPECT_EQ(got, "") << r.args[r.args.size() - 1];
+    } else {
+      EXPECT_EQ(got.rfind(r.message, 0), 0u) << got;
+    }
+  }
 }
 
 // One default for the load's persistence: the load function's and --tl's.

@@ -14,6 +14,17 @@
 
 namespace dlb::core {
 
+// The range of a base speed S_i (--speeds): a ratio of 10^6 between two slaves at most, and no
+// speed whose products with the run's times overflow or underflow. Outside it the simulator
+// aborted (1e308) or stepped through the load changes of a slave that never finished (1e-9).
+inline constexpr double kMinSpeed = 1e-3;
+inline constexpr double kMaxSpeed = 1e3;
+// Under the simulator, the slowest S_i times tl (seconds) at least this: a run visits every
+// change of a slave's load (and its model every load block, with or without load), about
+// (work / S_i) / tl of them, and this bounds their number to 10^4 times that of a run at
+// S_i = 1, tl = 1 s. (The applications bound t_op / (S_i tl) too: apps/common, validate_t_op.)
+inline constexpr double kMinSpeedTimesPersistence = 1e-4;
+
 // The speeds of a named mix on P slaves (letter case ignored), or nothing for an unknown name:
 //   uniform    every S_i = 1;
 //   half2x     the second half (slaves floor(P/2) .. P-1, 0-based) at 2, the first at 1;
