@@ -154,7 +154,7 @@ sweep::csv_table resample_seeds(const sweep::csv_table& table,
                                 const std::vector<std::string>& drawn);
 
 // The diagnosis from raw results (deterministic in `seed`); `halves` random splits of the seeds
-// into two disjoint halves, each half judged by the same rule (0: none).
+// into two disjoint halves, each half judged by the same rule with half the replicates (0: none).
 diagnosis diagnose(const std::vector<sweep::csv_table>& results,
                    const std::vector<paper_best_row>& paper_best, int replicates,
                    std::uint64_t seed, int halves = 0);
