@@ -21,6 +21,7 @@ import os
 import random
 import statistics
 import subprocess
+import sys
 import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -262,9 +263,9 @@ def write(a, B, rms, rows, d, e):
     yes = lambda ok: "yes" if ok else "no"
     L = ["# The bulk-bandwidth test: outcome (written by bulk_test.py)", "",
          "The test as stated before it was run: `bulk.md`. Command: `python3 experiments/regime/bulk_test.py "
-         "--bin-dir build/apps --jobs 2 --out experiments/regime/bulk-result.md --csv "
-         "experiments/regime/bulk-result.csv` (simulated backend, seeds 1-5, median; *now*: the defaults, "
-         "TRFD with its transpose cost; *bulk*: payloads above %d bytes at B_bulk, TRFD with c_T = 0)." % BULK_BYTES, "",
+         "%s` (the apps of this revision; simulated backend, seeds 1-5, median; *now*: the defaults, "
+         "TRFD with its transpose cost; *bulk*: payloads above %d bytes at B_bulk, TRFD with c_T = 0)."
+         % (" ".join(sys.argv[1:]), BULK_BYTES), "",
          "## Fit (TRFD's three P = 4 entries only)", "",
          "B_bulk = **%.3g MB/s** against the measured B = 0.96 MB/s (%.2f times it); rms of ln(ours / paper) "
          "over the P = 4 entries %.3f." % (B, B / 0.96, rms), "",
