@@ -527,8 +527,8 @@ claim_result model_prediction(const claim_spec& spec, const std::vector<config_v
     if (!r || !p) continue;
     ++n;
     const std::string& best = r->order[0].first;
-    std::string line = cv->app + " " + cv->label() + measure_label(m) + ": actual " + best +
-                       ", predicted " + *p;
+    std::string line =
+        cv->app + " " + cv->label() + measure_label(m) + ": actual " + best + ", predicted " + *p;
     if (*p == best) {
       ++match;
       c.evidence.push_back(line + " (match)");
@@ -536,7 +536,8 @@ claim_result model_prediction(const claim_spec& spec, const std::vector<config_v
     }
     const bool is_second = r->order[1].first == *p;
     second += is_second;
-    if (std::any_of(r->order.begin(), r->order.end(), [&](const auto& x) { return x.first == *p; })) {
+    if (std::any_of(r->order.begin(), r->order.end(),
+                    [&](const auto& x) { return x.first == *p; })) {
       const double d = (value(*r, *p) - value(*r, best)) / value(*r, best) * 100.0;
       diff_sum += d;
       diff_max = std::max(diff_max, d);
@@ -711,8 +712,7 @@ std::vector<claim_spec> overall_claims() {
       // on average (section 1.5.5), so an overhead below that is negligible by its own yardstick,
       // and 2% admits a few synchronizations (tens of ms each) on runs of 10-1000 s but no
       // systematic cost.
-      {"O1",
-       "The overhead of DLB without external load is almost negligible.",
+      {"O1", "The overhead of DLB without external load is almost negligible.",
        "configurations without external load (ml=0), every seed: norm_median (else total_median "
        "/ NONE's) of each DLB strategy and AUTO",
        "every DLB strategy without external load (ml=0) takes at most 2% longer than no DLB "

@@ -245,8 +245,7 @@ void overhead_checks(checks& out, const std::vector<config_view>& all) {
       }
       if (const auto syncs = r->number("syncs_median")) {
         const bool local = s == "LCDLB" || s == "LDDLB";
-        const int allowed =
-            loops * (local && c.group > 0 ? (c.procs + c.group - 1) / c.group : 1);
+        const int allowed = loops * (local && c.group > 0 ? (c.procs + c.group - 1) / c.group : 1);
         // In synchronizations, half a one of slack: > 0 while the median is within the allowance.
         out.push_back(make("O1s", c, measure::total, s + " one synchronization per loop and group",
                            s, "NONE", allowed + 0.5 - *syncs));
@@ -259,13 +258,13 @@ void overhead_checks(checks& out, const std::vector<config_view>& all) {
 void prediction_checks(checks& out, const std::vector<config_view>& all) {
   for (const auto& c : all) {
     if (c.ml == 0) continue;
-    const std::vector<measure> ms = c.app == "trfd" ? std::vector<measure>{measure::loop1, measure::loop2}
-                                                    : std::vector<measure>{measure::total};
+    const std::vector<measure> ms = c.app == "trfd"
+                                        ? std::vector<measure>{measure::loop1, measure::loop2}
+                                        : std::vector<measure>{measure::total};
     for (const measure m : ms) {
       const auto r = rank_strategies(c, m);
       const auto p = predicted_best(c, m, "estimated");
-      if (!r || !p ||
-          std::find(strategies().begin(), strategies().end(), *p) == strategies().end())
+      if (!r || !p || std::find(strategies().begin(), strategies().end(), *p) == strategies().end())
         continue;
       out.push_back(first_check("O2", c, m, *r, *p));
       out.back().what = "the predicted best first";  // which one may change between replicates
@@ -365,8 +364,10 @@ claim_class with_halves(claim_class full, const std::vector<claim_class>& halves
   const auto said = [&](claim_class c) {
     return std::find(halves.begin(), halves.end(), c) != halves.end();
   };
-  if (full == claim_class::reproduced && said(claim_class::refuted)) return claim_class::not_resolved;
-  if (full == claim_class::refuted && said(claim_class::reproduced)) return claim_class::not_resolved;
+  if (full == claim_class::reproduced && said(claim_class::refuted))
+    return claim_class::not_resolved;
+  if (full == claim_class::refuted && said(claim_class::reproduced))
+    return claim_class::not_resolved;
   return full;
 }
 
@@ -519,8 +520,8 @@ claim_diagnosis assemble(const claim_result& point, const std::vector<claim_chec
                                                 : percentile_interval(it->second, kLevel)));
   }
   const bool measured = point.tendency_or_strict() != verdict::not_measured && replicates > 0;
-  cd.full = classify(measured ? std::optional<double>(cd.tendency_support) : std::nullopt,
-                     cd.effect);
+  cd.full =
+      classify(measured ? std::optional<double>(cd.tendency_support) : std::nullopt, cd.effect);
   cd.outcome = cd.full;
   cd.mechanism = claim_mechanism(cd.breaking);
   return cd;
@@ -625,7 +626,8 @@ diagnosis diagnose(const std::vector<sweep::csv_table>& results,
       std::vector<sweep::csv_table> tables;
       for (const auto& r : results) tables.push_back(resample_seeds(r, half));
       // Half the replicates for half the seeds (a support to 0.005 still decides at 0.95).
-      const auto part = diagnose_once(tables, paper_best, std::max(1, replicates / 2), seed + 2 + k);
+      const auto part =
+          diagnose_once(tables, paper_best, std::max(1, replicates / 2), seed + 2 + k);
       for (std::size_t i = 0; i < d.claims.size() && i < part.claims.size(); ++i)
         d.claims[i].halves.push_back(part.claims[i].full);
     }
@@ -653,12 +655,11 @@ std::string reading_text(verdict v, double support) {
 // "R 14, U 6" over a claim's halves (R reproduced, F refuted, N no difference, U not resolved).
 std::string halves_text(const std::vector<claim_class>& halves) {
   if (halves.empty()) return "-";
-  const std::vector<std::pair<claim_class, const char*>> letters{
-      {claim_class::reproduced, "R"},
-      {claim_class::refuted, "F"},
-      {claim_class::no_difference, "N"},
-      {claim_class::not_resolved, "U"},
-      {claim_class::not_measured, "-"}};
+  const std::vector<std::pair<claim_class, const char*>> letters{{claim_class::reproduced, "R"},
+                                                                 {claim_class::refuted, "F"},
+                                                                 {claim_class::no_difference, "N"},
+                                                                 {claim_class::not_resolved, "U"},
+                                                                 {claim_class::not_measured, "-"}};
   std::string out;
   for (const auto& [c, l] : letters) {
     const auto k = std::count(halves.begin(), halves.end(), c);
@@ -789,8 +790,8 @@ std::string render_diagnosis(const diagnosis& d) {
         "their 95% interval below 0); the verdict by one symmetric rule on the reading (the "
         "tendency one where the sentence allows one): **no difference** when the effect is at "
         "most "
-     << num(kNoDifference) << ", else **reproduced** when the support is at least "
-     << num(kDecided) << ", **refuted** when it is at most " << num(1.0 - kDecided)
+     << num(kNoDifference) << ", else **reproduced** when the support is at least " << num(kDecided)
+     << ", **refuted** when it is at most " << num(1.0 - kDecided)
      << ", **not resolved** otherwise; the same rule on each half of " << d.splits
      << " random splits of the seeds into two disjoint halves (" << std::max(1, d.replicates / 2)
      << " replicates each; R reproduced, F refuted, N no "
@@ -809,8 +810,7 @@ std::string verdict_lines(const diagnosis& d) {
   std::ostringstream o;
   for (const auto& c : d.claims) {
     o << c.point.id << " " << to_string(c.outcome) << " (halves " << halves_text(c.halves)
-      << "): strict "
-      << reading_text(c.point.outcome, c.strict_support) << ", tendency "
+      << "): strict " << reading_text(c.point.outcome, c.strict_support) << ", tendency "
       << reading_text(c.point.tendency_or_strict(), c.tendency_support) << "; " << c.breaking.size()
       << " of " << c.checks << " checks broken; mechanism: " << c.mechanism << "\n";
   }

@@ -94,14 +94,14 @@ claim_class with_halves(claim_class full, const std::vector<claim_class>& halves
 bool same_within_noise(const std::string& a, const std::string& b, double gap, interval ci);
 
 struct claim_diagnosis {
-  claim_result point;           // claims.hpp's verdicts at the medians
-  double strict_support = 0;    // share of replicates: strict reading holds
-  double tendency_support = 0;  // the same, tendency reading (strict where none)
+  claim_result point;            // claims.hpp's verdicts at the medians
+  double strict_support = 0;     // share of replicates: strict reading holds
+  double tendency_support = 0;   // the same, tendency reading (strict where none)
   std::optional<double> effect;  // largest |margin| at the medians, ordering claims only
   claim_class full = claim_class::not_measured;     // the rule on all the seeds
   std::vector<claim_class> halves;                  // the rule on each half of each split
   claim_class outcome = claim_class::not_measured;  // full, checked against the halves
-  std::size_t checks = 0;  // its checks at the medians
+  std::size_t checks = 0;                           // its checks at the medians
   std::vector<breaking_check> breaking;
   std::string mechanism;  // the claim's: the most frequent outside the spread, or the spread
 };

@@ -310,7 +310,7 @@ double network_model::arrival(double leaves, std::size_t payload_bytes) {
 
 // The network options (--network and its knobs, or --network-file).
 network_params read_network_options(const options& o) {
-  static constexpr const char* kKnobs[] = {"network",      "latency-us",    "bandwidth-mbps",
+  static constexpr const char* kKnobs[] = {"network",       "latency-us",    "bandwidth-mbps",
                                            "send-overhead", "recv-overhead", "header-bytes",
                                            "wire-share",    "bulk-mbps",     "bulk-bytes"};
   if (!o.str("network-file").empty()) {
@@ -344,8 +344,9 @@ network_params read_network_options(const options& o) {
   if (o.given("header-bytes")) n.header_bytes = o.real("header-bytes", 0, 1e9);
   if (o.given("wire-share")) n.wire_share = o.real("wire-share", 1e-6, 1);
   if (o.given("bulk-mbps") != o.given("bulk-bytes"))
-    throw usage_error("options --bulk-mbps and --bulk-bytes go together (the bulk rate and the "
-                      "payload size above which it applies)");
+    throw usage_error(
+        "options --bulk-mbps and --bulk-bytes go together (the bulk rate and the "
+        "payload size above which it applies)");
   if (o.given("bulk-mbps")) {
     n.bulk_bandwidth = o.real("bulk-mbps", 1e-9, 1e9) * 1e6;
     n.bulk_bytes = o.real("bulk-bytes", 1, 1e12);

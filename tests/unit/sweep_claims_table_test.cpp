@@ -319,8 +319,8 @@ TEST(ClaimTable, OneEntryPerClaimOfTheChapterInItsOrder) {
     EXPECT_GE(s.tolerance, 0) << s.id;
     EXPECT_TRUE(s.evaluate) << s.id;
   }
-  const std::vector<std::string> expected{"M1", "M2", "M3", "M4", "M5", "T1", "T2", "T3",
-                                          "T4", "T5", "T6", "A1", "A2", "A3", "O1", "O1s", "O2"};
+  const std::vector<std::string> expected{"M1", "M2", "M3", "M4", "M5", "T1", "T2",  "T3", "T4",
+                                          "T5", "T6", "A1", "A2", "A3", "O1", "O1s", "O2"};
   EXPECT_EQ(ids, expected);
   std::set<std::string> with_case;
   for (const auto& c : cases()) with_case.insert(c.id);

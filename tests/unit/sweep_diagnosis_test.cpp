@@ -94,7 +94,7 @@ TEST(Diagnosis, SameWithinNoise) {
     bool expected;
   };
   const std::vector<row> table{
-      {"GDDLB", "GDDLB", 0.5, {0.4, 0.6}, true},      // one scheme
+      {"GDDLB", "GDDLB", 0.5, {0.4, 0.6}, true},       // one scheme
       {"GDDLB", "GCDLB", 0.008, {0.005, 0.02}, true},  // within 1%
       {"GDDLB", "GCDLB", -0.01, {-0.02, -0.005}, true},
       {"GDDLB", "GCDLB", 0.03, {-0.001, 0.06}, true},  // its interval holds 0

@@ -71,7 +71,7 @@ struct network_params {
   double charged_payload(std::size_t payload) const {
     const auto b = static_cast<double>(payload);
     return bulk_bytes > 0 && bulk_bandwidth > 0 && b > bulk_bytes ? b * bandwidth / bulk_bandwidth
-                                                                   : b;
+                                                                  : b;
   }
   // Seconds the medium is held by a message of `payload` bytes.
   double transmission(std::size_t payload) const {
