@@ -282,11 +282,13 @@ claim_result trfd_best_shifts(const claim_spec& spec, const std::vector<config_v
   c.evidence.push_back("largest " + ext->second->label() + ": " + rl.text());
   c.outcome = ok ? verdict::holds : verdict::does_not_hold;
   c.tally = "best " + rs.order[0].first + " -> " + rl.order[0].first;
-  // Tendency ("we tend to shift"): GDDLB gains on LDDLB from the smallest n to the largest.
+  // Tendency ("we tend to shift from LDDL to GDDL"): the crossover's start kept, LDDLB best at
+  // the smallest n, and GDDLB gaining on LDDLB from the smallest n to the largest.
   const double ds = value(rs, "GDDLB") - value(rs, "LDDLB");
   const double dl = value(rl, "GDDLB") - value(rl, "LDDLB");
-  c.tendency = verdict_of(dl < ds);
-  c.tendency_tally = "GDDLB - LDDLB " + num(ds) + " -> " + num(dl);
+  c.tendency = verdict_of(rs.order[0].first == "LDDLB" && dl < ds);
+  c.tendency_tally = "best at the smallest n " + rs.order[0].first + "; GDDLB - LDDLB " + num(ds) +
+                     " -> " + num(dl);
   return c;
 }
 
@@ -407,13 +409,17 @@ claim_result ac_distributed_edge(const claim_spec& spec, const std::vector<confi
   return c;
 }
 
-// O1: the time overhead without external load. Per configuration with ml=0 and DLB strategy:
-// DLB / no-DLB (norm_median, else the ratio of the medians) at most 1 + tolerance. Strict: every
-// one; tendency: more than half. The synchronizations (one per balanced loop and group is the
-// paper's "single synchronization") are reported beside it as evidence, not judged.
-claim_result overhead_without_load(const claim_spec& spec, const std::vector<config_view>& all) {
-  claim_result c = start(spec);
-  std::size_t n = 0, yes = 0, single = 0, with_syncs = 0;
+// One DLB strategy of a configuration without external load: its time over no DLB's and its
+// synchronizations against one per balanced loop and group (TRFD balances two loops; a local
+// strategy has P/K groups).
+struct unloaded_run {
+  std::string line;  // "trfd P=4 n=30 ml=0 GDDLB"
+  std::optional<double> ratio, syncs;
+  int allowed = 1;
+};
+
+std::vector<unloaded_run> unloaded_runs(const std::vector<config_view>& all) {
+  std::vector<unloaded_run> out;
   for (const auto& cv : all) {
     if (cv.ml != 0) continue;
     const int loops = cv.app == "trfd" ? 2 : 1;
@@ -421,58 +427,108 @@ claim_result overhead_without_load(const claim_spec& spec, const std::vector<con
     const double none_total = none ? none->number("total_median").value_or(-1.0) : -1.0;
     for (const auto& [s, r] : cv.strategies) {
       if (s == "NONE") continue;
-      auto ratio = r->number("norm_median");
-      if (!ratio && none_total > 0 && r->number("total_median")) {
-        ratio = *r->number("total_median") / none_total;
+      unloaded_run u;
+      u.line = cv.app + " " + cv.label() + " " + s;
+      u.ratio = r->number("norm_median");
+      if (!u.ratio && none_total > 0 && r->number("total_median")) {
+        u.ratio = *r->number("total_median") / none_total;
       }
-      if (!ratio) continue;  // no no-DLB run to measure the overhead against
-      ++n;
-      const bool ok = *ratio <= 1.0 + spec.tolerance;
-      yes += ok;
-      std::string line = cv.app + " " + cv.label() + " " + s + ": DLB / no-DLB " + num(*ratio);
-      if (const auto syncs = r->number("syncs_max")) {
-        const bool local = s == "LCDLB" || s == "LDDLB";
-        const int groups = local && cv.group > 0 ? (cv.procs + cv.group - 1) / cv.group : 1;
-        const int allowed = loops * groups;
-        ++with_syncs;
-        single += *syncs <= allowed;
-        line += ", syncs max " + num(*syncs) +
-                " (one per loop and group: " + std::to_string(allowed) + ")";
-      }
-      c.evidence.push_back(line + (ok ? " (yes)" : " (no)"));
+      u.syncs = r->number("syncs_median");
+      const bool local = s == "LCDLB" || s == "LDDLB";
+      u.allowed = loops * (local && cv.group > 0 ? (cv.procs + cv.group - 1) / cv.group : 1);
+      out.push_back(u);
     }
   }
+  return out;
+}
+
+// The verdicts of a count: strict every one, tendency more than half.
+void count_verdicts(claim_result& c, std::size_t yes, std::size_t n, const std::string& what) {
+  c.outcome = verdict_of(yes == n);
+  c.tendency = verdict_of(most(yes, n));
+  c.tally = std::to_string(yes) + " of " + std::to_string(n) + " " + what;
+  c.tendency_tally = c.tally;  // the same count; the tendency needs more than half
+}
+
+// O1: the time overhead without external load. Per configuration with ml=0 and DLB strategy:
+// DLB / no-DLB (norm_median, else the ratio of the medians) at most 1 + tolerance. Strict: every
+// one; tendency: more than half. The synchronizations are O1s.
+claim_result overhead_without_load(const claim_spec& spec, const std::vector<config_view>& all) {
+  claim_result c = start(spec);
+  std::size_t n = 0, yes = 0;
+  for (const auto& u : unloaded_runs(all)) {
+    if (!u.ratio) continue;  // no no-DLB run to measure the overhead against
+    ++n;
+    const bool ok = *u.ratio <= 1.0 + spec.tolerance;
+    yes += ok;
+    c.evidence.push_back(u.line + ": DLB / no-DLB " + num(*u.ratio) + (ok ? " (yes)" : " (no)"));
+  }
   if (n == 0) {
-    c.outcome = verdict::not_measured;
-    c.tendency = verdict::not_measured;
+    mark_not_measured(c);
     c.tally = "no runs with ml=0 beside no-DLB runs";
     return c;
   }
-  c.outcome = verdict_of(yes == n);
-  c.tendency = verdict_of(most(yes, n));
-  c.tally = std::to_string(yes) + " of " + std::to_string(n) + " strategy-configurations within " +
-            num(100.0 * spec.tolerance) + "%";
-  if (with_syncs > 0) {
-    c.tally += "; a single synchronization per loop and group in " + std::to_string(single) +
-               " of " + std::to_string(with_syncs);
-  }
-  c.tendency_tally = c.tally;  // the same count; the tendency needs more than half
+  count_verdicts(c, yes, n, "strategy-configurations within " + num(100.0 * spec.tolerance) + "%");
   return c;
 }
 
-// O2: the model's predicted best against our measured ranking.
+// O1s: "typically a single synchronization": the median synchronizations of each DLB strategy
+// without load at most one per balanced loop and group. Strict: every one; tendency: most.
+claim_result single_synchronization(const claim_spec& spec, const std::vector<config_view>& all) {
+  claim_result c = start(spec);
+  std::size_t n = 0, yes = 0;
+  for (const auto& u : unloaded_runs(all)) {
+    if (!u.syncs) continue;
+    ++n;
+    const bool ok = *u.syncs <= u.allowed;
+    yes += ok;
+    c.evidence.push_back(u.line + ": syncs " + num(*u.syncs) + " (one per loop and group: " +
+                         std::to_string(u.allowed) + ")" + (ok ? " (yes)" : " (no)"));
+  }
+  if (n == 0) {
+    mark_not_measured(c);
+    c.tally = "no runs with ml=0";
+    return c;
+  }
+  count_verdicts(c, yes, n, "strategy-configurations with a single synchronization");
+  return c;
+}
+
+// The rows of Table 1.4 in our configurations under load: the whole run of MXM and AC, each loop
+// of TRFD (28 rows at the paper's sizes).
+std::vector<std::pair<const config_view*, measure>> table14_rows(
+    const std::vector<config_view>& all) {
+  std::vector<std::pair<const config_view*, measure>> out;
+  for (const auto& cv : all) {
+    if (cv.ml == 0) continue;
+    if (cv.app == "trfd") {
+      out.emplace_back(&cv, measure::loop1);
+      out.emplace_back(&cv, measure::loop2);
+    } else {
+      out.emplace_back(&cv, measure::total);
+    }
+  }
+  return out;
+}
+
+std::string measure_label(measure m) {
+  return m == measure::loop1 ? " L1" : m == measure::loop2 ? " L2" : "";
+}
+
+// O2: the model's predicted best, given the load seen so far (--model-load estimated, as the
+// paper's model saw it), against our measured ranking on the rows of Table 1.4.
 claim_result model_prediction(const claim_spec& spec, const std::vector<config_view>& all) {
   claim_result c = start(spec);
   std::size_t n = 0, match = 0, second = 0;
   double diff_sum = 0, diff_max = 0;
-  for (const auto& cv : all) {
-    if (cv.ml == 0) continue;
-    const auto r = rank_strategies(cv);
-    const auto p = predicted_best(cv);
+  for (const auto& [cv, m] : table14_rows(all)) {
+    const auto r = rank_strategies(*cv, m);
+    const auto p = predicted_best(*cv, m, "estimated");
     if (!r || !p) continue;
     ++n;
     const std::string& best = r->order[0].first;
-    std::string line = cv.app + " " + cv.label() + ": actual " + best + ", predicted " + *p;
+    std::string line =
+        cv->app + " " + cv->label() + measure_label(m) + ": actual " + best + ", predicted " + *p;
     if (*p == best) {
       ++match;
       c.evidence.push_back(line + " (match)");
@@ -480,11 +536,9 @@ claim_result model_prediction(const claim_spec& spec, const std::vector<config_v
     }
     const bool is_second = r->order[1].first == *p;
     second += is_second;
-    const summary_row* pb = cv.row(*p);
-    const summary_row* bb = cv.row(best);
-    if (pb && bb && pb->number("total_median") && bb->number("total_median")) {
-      const double d = (*pb->number("total_median") - *bb->number("total_median")) /
-                       *bb->number("total_median") * 100.0;
+    if (std::any_of(r->order.begin(), r->order.end(),
+                    [&](const auto& x) { return x.first == *p; })) {
+      const double d = (value(*r, *p) - value(*r, best)) / value(*r, best) * 100.0;
       diff_sum += d;
       diff_max = std::max(diff_max, d);
       line += ", " + num(d) + "% slower";
@@ -502,7 +556,7 @@ claim_result model_prediction(const claim_spec& spec, const std::vector<config_v
   c.outcome = verdict_of(matches && second == mis);
   // Tendency (the chapter: "the predicted scheme is usually the second best"): most mismatches.
   c.tendency = verdict_of(matches && (mis == 0 || most(second, mis)));
-  c.tally = std::to_string(match) + " of " + std::to_string(n) + " match";
+  c.tally = std::to_string(match) + " of " + std::to_string(n) + " rows match";
   if (mis) {
     c.tally += "; mismatches: " + std::to_string(second) + " of " + std::to_string(mis) +
                " second best, mean " + num(diff_sum / static_cast<double>(mis)) + "%, max " +
@@ -574,12 +628,13 @@ std::vector<claim_spec> trfd_claims() {
        "TRFD, P=4: as data size grows, the best shifts from LDDLB (small n) to GDDLB (large n).",
        std::string("TRFD under load on P=4, smallest and largest size: ") + ranked,
        "on P=4 the best strategy is LDDLB at the smallest n and GDDLB at the largest n",
-       "on P=4 GDDLB gains on LDDLB: GDDLB - LDDLB is smaller at the largest n than at the "
-       "smallest",
+       "on P=4 LDDLB is best at the smallest n and GDDLB gains on LDDLB: GDDLB - LDDLB is "
+       "smaller at the largest n than at the smallest",
        "\"We tend to shift from LDDL to GDDL\" as n grows. Strict: LDDLB best at the smallest n "
        "and GDDLB at the largest (the only judge in earlier versions of this report); tendency "
        "(the word \"tend\"): "
-       "GDDLB gains on LDDLB from the smallest n to the largest.",
+       "the crossover's start kept (LDDLB best at the smallest n), and GDDLB gaining on LDDLB "
+       "from the smallest n to the largest.",
        strict, trfd_best_shifts},
       {"T2", "TRFD, P=4: GCDLB beats LCDLB.", std::string("TRFD under load on P=4: ") + ranked,
        "GCDLB < LCDLB in every TRFD configuration on P=4", "GCDLB < LCDLB in " + most_configs(),
@@ -657,37 +712,43 @@ std::vector<claim_spec> overall_claims() {
       // on average (section 1.5.5), so an overhead below that is negligible by its own yardstick,
       // and 2% admits a few synchronizations (tens of ms each) on runs of 10-1000 s but no
       // systematic cost.
-      {"O1",
-       "The overhead of DLB without external load is almost negligible (typically a single "
-       "synchronization).",
-       "configurations without external load (ml=0): norm_median (else total_median / NONE's) "
-       "of each DLB strategy, and syncs_max, P, K as evidence",
+      {"O1", "The overhead of DLB without external load is almost negligible.",
+       "configurations without external load (ml=0), every seed: norm_median (else total_median "
+       "/ NONE's) of each DLB strategy and AUTO",
        "every DLB strategy without external load (ml=0) takes at most 2% longer than no DLB "
-       "(median DLB / no-DLB <= 1.02); the synchronizations (one per balanced loop and group: "
-       "TRFD balances two loops, a local strategy has P/K groups) are reported, not judged",
+       "(median DLB / no-DLB <= 1.02)",
        "at most 2% longer than no DLB in more than half of the strategy-configurations without "
        "external load",
-       "\"Almost negligible\" is about time; the synchronization count is the paper's explanation "
-       "(\"typically a single synchronization\"), reported as evidence. In earlier versions of "
-       "this report "
-       "the judge tested only the count. Strict: every strategy-configuration within 2%; tendency "
-       "(the word \"typically\"): most.",
+       "\"Almost negligible\" is about time; its explanation, \"typically a single "
+       "synchronization\", is claim O1s. Strict: every strategy-configuration within 2%; "
+       "tendency: most.",
        0.02, overhead_without_load},
+      {"O1s", "Without external load DLB typically needs a single synchronization.",
+       "configurations without external load (ml=0): syncs_median of each DLB strategy and AUTO, "
+       "P, K",
+       "every DLB strategy without external load synchronizes at most once per balanced loop and "
+       "group (median over seeds; TRFD balances two loops, a local strategy has P/K groups)",
+       "at most once per balanced loop and group in more than half of the "
+       "strategy-configurations without external load",
+       "The second half of the paper's O1 sentence (\"typically a single synchronization\"), "
+       "judged on its own: strict every strategy-configuration; tendency (\"typically\") most.",
+       0, single_synchronization},
       // Tolerance: the share of configurations that must match ("most": more than half).
       {"O2",
        "The model's predicted best matches the actual best in most cases; where it does not, the "
        "predicted scheme is the actual second best (paper: 19 of 28, mismatches 2.7% on average, "
        "8.2% at most).",
-       std::string("all configurations under load: predicted_best (mode over rows), ") + ranked +
-           ", total_median",
-       "predicted_best equals our best strategy in more than half of the configurations, and "
-       "every mismatch names our second best",
-       "predicted_best equals our best strategy in more than half of the configurations, and "
-       "more than half of the mismatches name our second best (the chapter: \"usually the second "
-       "best\")",
+       "the 28 rows of Table 1.4 under load (MXM and AC whole runs, TRFD per loop): the "
+       "prediction given the load seen so far (predicted_best_estimated, per loop for TRFD; mode "
+       "over rows) and norm_median / norm_loopN_median of the four",
+       "the predicted best equals our best strategy in more than half of the rows, and every "
+       "mismatch names our second best",
+       "the predicted best equals our best strategy in more than half of the rows, and more than "
+       "half of the mismatches name our second best (the chapter: \"usually the second best\")",
        "Section 1.5.5: the predicted scheme is \"usually the second best\" where it misses "
-       "(claims.md: \"is the actual second best\"). Strict: every mismatch is our second best "
-       "(the only judge in earlier versions of this report); tendency: most mismatches.",
+       "(claims.md: \"is the actual second best\"). The model sees the load so far "
+       "(--model-load estimated), as the paper's did, not the run's future load; the rows are "
+       "Table 1.4's. Strict: every mismatch is our second best; tendency: most mismatches.",
        0.5, model_prediction},
   };
 }

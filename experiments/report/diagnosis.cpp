@@ -18,7 +18,6 @@ namespace {
 using sweep::format_sig;
 
 constexpr double kLevel = 0.95;        // the checks' intervals
-constexpr double kSure = 0.025;        // a reading holding in at most this share fails surely
 constexpr double kO1Tolerance = 0.02;  // O1: DLB / no-DLB at most 1.02 (claims.cpp)
 
 const std::vector<std::string>& strategies() {
@@ -236,25 +235,40 @@ void ac_edge_checks(checks& out, const std::vector<config_view>& all) {
 void overhead_checks(checks& out, const std::vector<config_view>& all) {
   for (const auto& c : all) {
     if (c.ml != 0) continue;
+    const int loops = c.app == "trfd" ? 2 : 1;
     for (const auto& s : strategies()) {
       const summary_row* r = c.row(s);
-      const auto norm = r ? r->number("norm_median") : std::nullopt;
-      if (!norm) continue;
-      out.push_back(make("O1", c, measure::total, s + " within 2% of no DLB", s, "NONE",
-                         1.0 + kO1Tolerance - *norm));
+      if (!r) continue;
+      if (const auto norm = r->number("norm_median")) {
+        out.push_back(make("O1", c, measure::total, s + " within 2% of no DLB", s, "NONE",
+                           1.0 + kO1Tolerance - *norm));
+      }
+      if (const auto syncs = r->number("syncs_median")) {
+        const bool local = s == "LCDLB" || s == "LDDLB";
+        const int allowed = loops * (local && c.group > 0 ? (c.procs + c.group - 1) / c.group : 1);
+        // In synchronizations, half a one of slack: > 0 while the median is within the allowance.
+        out.push_back(make("O1s", c, measure::total, s + " one synchronization per loop and group",
+                           s, "NONE", allowed + 0.5 - *syncs));
+      }
     }
   }
 }
 
+// O2 on Table 1.4's rows (claims.cpp's table14_rows): the model given the load seen so far.
 void prediction_checks(checks& out, const std::vector<config_view>& all) {
   for (const auto& c : all) {
     if (c.ml == 0) continue;
-    const auto r = rank_strategies(c);
-    const auto p = predicted_best(c);
-    if (!r || !p || std::find(strategies().begin(), strategies().end(), *p) == strategies().end())
-      continue;
-    out.push_back(first_check("O2", c, measure::total, *r, *p));
-    out.back().what = "the predicted best first";  // which one may change between replicates
+    const std::vector<measure> ms = c.app == "trfd"
+                                        ? std::vector<measure>{measure::loop1, measure::loop2}
+                                        : std::vector<measure>{measure::total};
+    for (const measure m : ms) {
+      const auto r = rank_strategies(c, m);
+      const auto p = predicted_best(c, m, "estimated");
+      if (!r || !p || std::find(strategies().begin(), strategies().end(), *p) == strategies().end())
+        continue;
+      out.push_back(first_check("O2", c, m, *r, *p));
+      out.back().what = "the predicted best first";  // which one may change between replicates
+    }
   }
 }
 
@@ -328,6 +342,8 @@ std::string to_string(claim_class c) {
       return "reproduced";
     case claim_class::refuted:
       return "refuted";
+    case claim_class::no_difference:
+      return "no difference";
     case claim_class::not_resolved:
       return "not resolved";
     case claim_class::not_measured:
@@ -336,10 +352,42 @@ std::string to_string(claim_class c) {
   return "?";
 }
 
-claim_class classify(std::optional<bool> holds, double support) {
-  if (!holds) return claim_class::not_measured;
-  if (*holds) return claim_class::reproduced;
-  return support <= kSure ? claim_class::refuted : claim_class::not_resolved;
+claim_class classify(std::optional<double> support, std::optional<double> effect) {
+  if (!support) return claim_class::not_measured;
+  if (effect && *effect <= kNoDifference) return claim_class::no_difference;
+  if (*support >= kDecided) return claim_class::reproduced;
+  if (*support <= 1.0 - kDecided) return claim_class::refuted;
+  return claim_class::not_resolved;
+}
+
+claim_class with_halves(claim_class full, const std::vector<claim_class>& halves) {
+  const auto said = [&](claim_class c) {
+    return std::find(halves.begin(), halves.end(), c) != halves.end();
+  };
+  if (full == claim_class::reproduced && said(claim_class::refuted))
+    return claim_class::not_resolved;
+  if (full == claim_class::refuted && said(claim_class::reproduced))
+    return claim_class::not_resolved;
+  return full;
+}
+
+bool same_within_noise(const std::string& a, const std::string& b, double gap, interval ci) {
+  return a == b || std::abs(gap) <= kNoDifference || (ci.lo <= 0 && ci.hi >= 0);
+}
+
+noise_counts count_noise(const std::vector<row_noise>& rows) {
+  noise_counts n;
+  for (const auto& r : rows) {
+    ++n.rows;
+    n.separable += r.separable();
+    n.best_exact += r.best_exact;
+    n.best_noise += r.best_noise;
+    n.predicted_exact += r.predicted_exact;
+    n.predicted_noise += r.predicted_noise;
+    n.model_exact += r.model_exact;
+    n.model_noise += r.model_noise;
+  }
+  return n;
 }
 
 std::vector<std::string> seeds_of(const std::vector<sweep::csv_table>& results) {
@@ -397,11 +445,13 @@ std::vector<row_gap> differing_rows(const table14_comparison& t) {
 }
 
 // What one bootstrap replicate adds: each reading's verdict, each check's margin, each
-// differing row's gap (the same pair of schemes as at the medians).
+// differing row's gap (the same pair of schemes as at the medians), and every Table 1.4 row's
+// four values (one map per replicate).
 struct tallies {
   std::map<std::string, int> strict, tendency;
   std::map<std::string, std::vector<double>> margins;
   std::map<std::string, std::vector<double>> gaps;
+  std::map<std::string, std::vector<std::map<std::string, double>>> values;
 };
 
 void add_replicate(tallies& t, const std::vector<sweep::csv_table>& tables,
@@ -415,6 +465,12 @@ void add_replicate(tallies& t, const std::vector<sweep::csv_table>& tables,
   }
   for (const auto& k : claim_checks(configs)) t.margins[k.key()].push_back(k.margin);
   const auto t14 = compare_table14(configs, paper_best);
+  std::set<std::string> seen;
+  for (const auto& r : t14.rows) {
+    if (!r.config || r.rank.order.empty() || !seen.insert(r.label).second) continue;
+    std::map<std::string, double> v(r.rank.order.begin(), r.rank.order.end());
+    t.values[r.label].push_back(v);
+  }
   for (const auto& g : rows) {
     for (const auto& r : t14.rows) {
       if (r.label != g.label || !r.config || r.rank.order.empty()) continue;
@@ -439,6 +495,9 @@ std::string claim_mechanism(const std::vector<breaking_check>& breaking) {
   return best;
 }
 
+// Claims that order strategies by normalized time: the effect size applies to them.
+bool is_ordering(const std::string& id) { return id != "O1" && id != "O1s" && id != "O2"; }
+
 claim_diagnosis assemble(const claim_result& point, const std::vector<claim_check>& checks,
                          const tallies& t, int replicates) {
   claim_diagnosis cd;
@@ -450,28 +509,70 @@ claim_diagnosis assemble(const claim_result& point, const std::vector<claim_chec
   };
   cd.strict_support = get(t.strict, point.id) / n;
   cd.tendency_support = get(t.tendency, point.id) / n;
-  const verdict reading = point.tendency_or_strict();
-  cd.outcome = reading == verdict::not_measured
-                   ? claim_class::not_measured
-                   : classify(reading == verdict::holds, cd.tendency_support);
   for (const auto& k : checks) {
     if (k.claim != point.id) continue;
     ++cd.checks;
+    if (is_ordering(point.id)) cd.effect = std::max(cd.effect.value_or(0), std::abs(k.margin));
     if (k.margin > 0) continue;
     const auto it = t.margins.find(k.key());
     cd.breaking.push_back(diagnose_check(k, it == t.margins.end()
                                                 ? interval{k.margin, k.margin}
                                                 : percentile_interval(it->second, kLevel)));
   }
+  const bool measured = point.tendency_or_strict() != verdict::not_measured && replicates > 0;
+  cd.full =
+      classify(measured ? std::optional<double>(cd.tendency_support) : std::nullopt, cd.effect);
+  cd.outcome = cd.full;
   cd.mechanism = claim_mechanism(cd.breaking);
   return cd;
 }
 
-}  // namespace
+// The gap b - a of one Table 1.4 row's values over the replicates, and its interval.
+interval row_interval(const tallies& t, const std::string& label, const std::string& a,
+                      const std::string& b) {
+  const auto it = t.values.find(label);
+  if (it == t.values.end()) return {};
+  std::vector<double> g;
+  for (const auto& v : it->second) {
+    if (v.count(a) && v.count(b)) g.push_back(v.at(b) - v.at(a));
+  }
+  return percentile_interval(g, kLevel);
+}
 
-diagnosis diagnose(const std::vector<sweep::csv_table>& results,
-                   const std::vector<paper_best_row>& paper_best, int replicates,
-                   std::uint64_t seed) {
+// Every measured row of Table 1.4 read within noise (the first row per label).
+std::vector<row_noise> noise_rows(const table14_comparison& t14, const tallies& t) {
+  std::vector<row_noise> out;
+  std::set<std::string> seen;
+  for (const auto& r : t14.rows) {
+    if (!r.config || r.rank.order.size() < 2 || !seen.insert(r.label).second) continue;
+    row_noise n;
+    n.label = r.label;
+    n.paper_best = r.paper->actual_best;
+    n.paper_predicted = r.paper->predicted_best;
+    n.ours = r.rank.order[0].first;
+    n.second = r.rank.order[1].first;
+    n.model = r.predicted_estimated;
+    n.top_gap = row_interval(t, r.label, n.ours, n.second);
+    const auto same = [&](const std::string& a, const std::string& b) {
+      const bool known = val(r.rank, a) > 0 && val(r.rank, b) > 0;
+      return known && same_within_noise(a, b, val(r.rank, b) - val(r.rank, a),
+                                        row_interval(t, r.label, a, b));
+    };
+    n.best_exact = n.ours == n.paper_best;
+    n.best_noise = same(n.ours, n.paper_best);
+    n.predicted_exact = n.model == n.paper_predicted;
+    n.predicted_noise = same(n.model, n.paper_predicted);
+    n.model_exact = n.model == n.ours;
+    n.model_noise = same(n.ours, n.model);
+    out.push_back(n);
+  }
+  return out;
+}
+
+// The rule on all the given seeds, without the stability check.
+diagnosis diagnose_once(const std::vector<sweep::csv_table>& results,
+                        const std::vector<paper_best_row>& paper_best, int replicates,
+                        std::uint64_t seed) {
   diagnosis d;
   d.replicates = replicates;
   const auto summary = load_summary(summarize(results).table);
@@ -484,6 +585,7 @@ diagnosis diagnose(const std::vector<sweep::csv_table>& results,
 
   tallies t;
   const auto seeds = seeds_of(results);
+  d.seeds = static_cast<int>(seeds.size());
   std::mt19937_64 rng(seed);
   for (int b = 0; b < replicates && !seeds.empty(); ++b) {
     std::vector<std::string> drawn;
@@ -502,6 +604,35 @@ diagnosis diagnose(const std::vector<sweep::csv_table>& results,
         std::count_if(it->second.begin(), it->second.end(), [](double x) { return x < 0; });
     g.paper_wins = static_cast<double>(wins) / static_cast<double>(it->second.size());
   }
+  d.noise = noise_rows(t14, t);
+  return d;
+}
+
+}  // namespace
+
+diagnosis diagnose(const std::vector<sweep::csv_table>& results,
+                   const std::vector<paper_best_row>& paper_best, int replicates,
+                   std::uint64_t seed, int halves) {
+  diagnosis d = diagnose_once(results, paper_best, replicates, seed);
+  auto seeds = seeds_of(results);
+  if (halves <= 0 || seeds.size() < 2) return d;
+  d.splits = halves;
+  std::mt19937_64 rng(seed + 1);
+  for (int k = 0; k < halves; ++k) {
+    std::shuffle(seeds.begin(), seeds.end(), rng);
+    const std::size_t h = seeds.size() / 2;
+    for (const auto& half : {std::vector<std::string>(seeds.begin(), seeds.begin() + h),
+                             std::vector<std::string>(seeds.begin() + h, seeds.begin() + 2 * h)}) {
+      std::vector<sweep::csv_table> tables;
+      for (const auto& r : results) tables.push_back(resample_seeds(r, half));
+      // Half the replicates for half the seeds (a support to 0.005 still decides at 0.95).
+      const auto part =
+          diagnose_once(tables, paper_best, std::max(1, replicates / 2), seed + 2 + k);
+      for (std::size_t i = 0; i < d.claims.size() && i < part.claims.size(); ++i)
+        d.claims[i].halves.push_back(part.claims[i].full);
+    }
+  }
+  for (auto& c : d.claims) c.outcome = with_halves(c.full, c.halves);
   return d;
 }
 
@@ -521,17 +652,35 @@ std::string reading_text(verdict v, double support) {
   return v == verdict::not_measured ? to_string(v) : to_string(v) + " (" + num(support) + ")";
 }
 
+// "R 14, U 6" over a claim's halves (R reproduced, F refuted, N no difference, U not resolved).
+std::string halves_text(const std::vector<claim_class>& halves) {
+  if (halves.empty()) return "-";
+  const std::vector<std::pair<claim_class, const char*>> letters{{claim_class::reproduced, "R"},
+                                                                 {claim_class::refuted, "F"},
+                                                                 {claim_class::no_difference, "N"},
+                                                                 {claim_class::not_resolved, "U"},
+                                                                 {claim_class::not_measured, "-"}};
+  std::string out;
+  for (const auto& [c, l] : letters) {
+    const auto k = std::count(halves.begin(), halves.end(), c);
+    if (k > 0) out += (out.empty() ? "" : ", ") + std::string(l) + " " + std::to_string(k);
+  }
+  return out;
+}
+
 void claims_table(std::ostringstream& md, const diagnosis& d) {
-  md << "| claim | the paper | strict (support) | tendency (support) | checks broken | verdict | "
-        "mechanism |\n|---|---|---|---|---|---|---|\n";
+  md << "| claim | the paper | strict (support) | tendency (support) | effect | checks broken | "
+        "all seeds | halves | verdict | mechanism |\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& c : d.claims) {
     std::size_t outside = 0;
     for (const auto& b : c.breaking) outside += b.ci.hi <= 0;
     md << "| " << c.point.id << " | " << c.point.statement << " | "
        << reading_text(c.point.outcome, c.strict_support) << " | "
        << (c.point.tendency ? reading_text(*c.point.tendency, c.tendency_support) : "(strict only)")
-       << " | " << c.breaking.size() << " of " << c.checks << " (" << outside
-       << " outside the spread) | **" << to_string(c.outcome) << "** | " << c.mechanism << " |\n";
+       << " | " << (c.effect ? signed_num(*c.effect) : std::string("-")) << " | "
+       << c.breaking.size() << " of " << c.checks << " (" << outside << " outside the spread) | "
+       << to_string(c.full) << " | " << halves_text(c.halves) << " | **" << to_string(c.outcome)
+       << "** | " << c.mechanism << " |\n";
   }
 }
 
@@ -575,23 +724,84 @@ void rows_table(std::ostringstream& md, const diagnosis& d) {
   }
 }
 
+void noise_table(std::ostringstream& md, const diagnosis& d) {
+  const auto n = count_noise(d.noise);
+  md << "\n### Table 1.4 within noise\n\n"
+     << "Per row: our best and second best (normalized time, that loop's for TRFD), whether they "
+        "are separable (our second's gap over our best has its 95% interval above 0), the model's "
+        "choice given the load seen so far (predicted_best_estimated), and the paper's actual and "
+        "predicted best. Two schemes are the same within noise when they are one, or their gap in "
+        "our runs is within "
+     << num(kNoDifference) << " or its 95% interval holds 0. Over " << n.rows
+     << " rows: our top two separable in " << n.separable << "; our best = the paper's best in "
+     << n.best_exact << " exactly, " << n.best_noise << " within noise; our model = the paper's "
+     << "predicted in " << n.predicted_exact << " exactly, " << n.predicted_noise
+     << " within noise; our model = our best in " << n.model_exact << " exactly, " << n.model_noise
+     << " within noise (the paper's own: 19 of 28).\n\n"
+     << "| row | ours (second) | separable | model | paper's best | paper's predicted | best = "
+        "paper's | model = paper's predicted | model = ours |\n"
+        "|---|---|---|---|---|---|---|---|---|\n";
+  const auto mark = [](bool exact, bool noise) {
+    return std::string(exact ? "exact" : noise ? "within noise" : "no");
+  };
+  for (const auto& r : d.noise) {
+    md << "| " << r.label << " | " << r.ours << " (" << r.second << ") | "
+       << (r.separable() ? "yes" : "no") << " [" << signed_num(r.top_gap.lo) << ", "
+       << signed_num(r.top_gap.hi) << "] | " << (r.model.empty() ? "-" : r.model) << " | "
+       << r.paper_best << " | " << r.paper_predicted << " | " << mark(r.best_exact, r.best_noise)
+       << " | " << mark(r.predicted_exact, r.predicted_noise) << " | "
+       << mark(r.model_exact, r.model_noise) << " |\n";
+  }
+}
+
+// The counts of each verdict, and their band (least, most) over the halves of the seeds.
+std::string counts_text(const diagnosis& d) {
+  const std::vector<claim_class> kinds{claim_class::reproduced, claim_class::refuted,
+                                       claim_class::no_difference, claim_class::not_resolved};
+  std::map<claim_class, int> n;
+  for (const auto& c : d.claims) ++n[c.outcome];
+  const std::size_t halves = d.claims.empty() ? 0 : d.claims.front().halves.size();
+  std::ostringstream o;
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    o << (k == 0 ? "" : ", ") << to_string(kinds[k]) << " " << n[kinds[k]];
+    if (halves == 0) continue;
+    int lo = 1 << 30, hi = 0;
+    for (std::size_t h = 0; h < halves; ++h) {
+      int x = 0;
+      for (const auto& c : d.claims) x += h < c.halves.size() && c.halves[h] == kinds[k];
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+    o << " (halves " << lo << "-" << hi << ")";
+  }
+  o << " of " << d.claims.size();
+  return o.str();
+}
+
 }  // namespace
 
 std::string render_diagnosis(const diagnosis& d) {
   std::ostringstream md;
-  std::map<claim_class, int> n;
-  for (const auto& c : d.claims) ++n[c.outcome];
-  md << "Per claim: our verdict in both readings with its support (the share of " << d.replicates
-     << " paired bootstrap replicates over the seeds in which it holds), the checks that break it "
-        "at the medians (how many are outside the seeds' spread: their 95% interval below 0), "
-        "the verdict (the tendency reading where the sentence allows one: reproduced, it holds; "
-        "refuted, it fails and holds in at most 2.5% of the replicates; not resolved, it fails "
-        "but holds in more), and the mechanism named from the runs of its breaking checks "
-        "(report/diagnosis.hpp). Reproduced "
-     << n[claim_class::reproduced] << ", refuted " << n[claim_class::refuted] << ", not resolved "
-     << n[claim_class::not_resolved] << " of " << d.claims.size() << ".\n\n";
+  md << "Per claim, over " << d.seeds << " load seeds: our verdict in both readings with its "
+     << "support (the share of " << d.replicates
+     << " paired percentile-bootstrap replicates over the seeds, a fixed seed, in which it "
+        "holds); the effect (an ordering claim's largest |margin| at the medians, normalized "
+        "time); the checks that break it at the medians (how many are outside the seeds' spread: "
+        "their 95% interval below 0); the verdict by one symmetric rule on the reading (the "
+        "tendency one where the sentence allows one): **no difference** when the effect is at "
+        "most "
+     << num(kNoDifference) << ", else **reproduced** when the support is at least " << num(kDecided)
+     << ", **refuted** when it is at most " << num(1.0 - kDecided)
+     << ", **not resolved** otherwise; the same rule on each half of " << d.splits
+     << " random splits of the seeds into two disjoint halves (" << std::max(1, d.replicates / 2)
+     << " replicates each; R reproduced, F refuted, N no "
+        "difference, U not resolved), a decided verdict that a half contradicts (reproduced "
+        "against refuted) being reported as not resolved; and the mechanism named from the runs "
+        "of its breaking checks (report/diagnosis.hpp).\n\n**Verdicts: "
+     << counts_text(d) << ".**\n\n";
   claims_table(md, d);
   breaking_lists(md, d);
+  noise_table(md, d);
   rows_table(md, d);
   return md.str();
 }
@@ -599,16 +809,19 @@ std::string render_diagnosis(const diagnosis& d) {
 std::string verdict_lines(const diagnosis& d) {
   std::ostringstream o;
   for (const auto& c : d.claims) {
-    o << c.point.id << " " << to_string(c.outcome) << ": strict "
-      << reading_text(c.point.outcome, c.strict_support) << ", tendency "
+    o << c.point.id << " " << to_string(c.outcome) << " (halves " << halves_text(c.halves)
+      << "): strict " << reading_text(c.point.outcome, c.strict_support) << ", tendency "
       << reading_text(c.point.tendency_or_strict(), c.tendency_support) << "; " << c.breaking.size()
       << " of " << c.checks << " checks broken; mechanism: " << c.mechanism << "\n";
   }
   std::size_t outside = 0;
   for (const auto& g : d.rows) outside += g.outside_spread();
+  const auto n = count_noise(d.noise);
   o << "Table 1.4: ours = the paper's in " << d.table_same << " of " << d.table_rows
     << " rows; of the " << d.rows.size() << " others, " << outside
-    << " differ beyond the seeds' spread\n";
+    << " differ beyond the seeds' spread; within noise: best " << n.best_noise << ", predicted "
+    << n.predicted_noise << ", model = best " << n.model_noise << " of " << n.rows << "\n";
+  o << "Claims: " << counts_text(d) << "\n";
   return o.str();
 }
 

@@ -694,7 +694,7 @@ std::string render_report(const report_inputs& in) {
   section_best(md, in, configs);
   section_claims(md, in, claims, backends_text(rows));
   if (in.claim_diagnosis) {
-    md << "## Each claim diagnosed, and Table 1.4's differing rows\n\n"
+    md << "## Each claim judged by the symmetric rule, and Table 1.4 within noise\n\n"
        << render_diagnosis(*in.claim_diagnosis) << "\n";
   }
   section_crosscheck(md, in, rows);

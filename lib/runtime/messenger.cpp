@@ -139,7 +139,8 @@ std::size_t messenger::send(int to, tag kind, const bytes& body) {
     const bool local = to == partner_;
     arrival =
         net_.params().carried_by_transport || local ? leaves : net_.arrival(leaves, body.size());
-    wire = static_cast<std::size_t>(net_.params().header_bytes) + body.size();
+    wire = static_cast<std::size_t>(net_.params().header_bytes +
+                                    net_.params().charged_payload(body.size()));
     clock_.wait_until(leaves);
     cpu_free_ = std::max(cpu_free_, leaves);
     note_busy(sent, leaves);
@@ -174,7 +175,8 @@ std::size_t messenger::multicast(const std::vector<int>& to, tag kind, const byt
   clock_.wait_until(leaves);
   cpu_free_ = std::max(cpu_free_, leaves);
   note_busy(sent, leaves);
-  const auto wire = static_cast<std::size_t>(net_.params().header_bytes) + body.size();
+  const auto wire = static_cast<std::size_t>(net_.params().header_bytes +
+                                             net_.params().charged_payload(body.size()));
   if (net_.params().carried_by_transport) {
     // The simulated network carries each copy (its interface queues them in order).
     if (observer_)

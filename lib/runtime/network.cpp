@@ -312,7 +312,7 @@ double network_model::arrival(double leaves, std::size_t payload_bytes) {
 network_params read_network_options(const options& o) {
   static constexpr const char* kKnobs[] = {"network",       "latency-us",    "bandwidth-mbps",
                                            "send-overhead", "recv-overhead", "header-bytes",
-                                           "wire-share"};
+                                           "wire-share",    "bulk-mbps",     "bulk-bytes"};
   if (!o.str("network-file").empty()) {
     for (const char* k : kKnobs)
       if (o.given(k))
@@ -343,6 +343,14 @@ network_params read_network_options(const options& o) {
       n.latency;
   if (o.given("header-bytes")) n.header_bytes = o.real("header-bytes", 0, 1e9);
   if (o.given("wire-share")) n.wire_share = o.real("wire-share", 1e-6, 1);
+  if (o.given("bulk-mbps") != o.given("bulk-bytes"))
+    throw usage_error(
+        "options --bulk-mbps and --bulk-bytes go together (the bulk rate and the "
+        "payload size above which it applies)");
+  if (o.given("bulk-mbps")) {
+    n.bulk_bandwidth = o.real("bulk-mbps", 1e-9, 1e9) * 1e6;
+    n.bulk_bytes = o.real("bulk-bytes", 1, 1e12);
+  }
   try {
     validate(n);
   } catch (const std::invalid_argument& e) {

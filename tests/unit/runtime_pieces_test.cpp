@@ -275,6 +275,47 @@ TEST(Network, DefaultSplitKeepsThePapersEndToEndCost) {
   EXPECT_THROW(dlb::validate(p), std::invalid_argument);
 }
 
+// The bulk rate (--bulk-bytes S --bulk-mbps B_bulk; experiments/regime/bulk.md): a payload above
+// S is charged B / B_bulk times its bytes, on the wire and on the hosts; at or below S, and without
+// the options, nothing changes.
+TEST(Network, BulkRateChargesLargePayloadsOnly) {
+  struct row {
+    double bulk_bytes, bulk_mbps;
+    std::size_t payload;
+    double charged;
+  };
+  const std::vector<row> table{
+      {0, 0, 1000000, 1000000},             // off: the default
+      {65536, 0.48, 65536, 65536},          // at the threshold: unchanged
+      {65536, 0.48, 65537, 65537 * 2.0},    // above: twice the bytes at half the rate
+      {65536, 0.96, 1000000, 1000000},      // the same rate: unchanged
+      {65536, 0.24, 100000, 100000 * 4.0},  // a quarter of the rate
+  };
+  for (const auto& r : table) {
+    auto p = dlb::default_network(dlb::network_kind::ethernet1996);
+    const auto plain = p;
+    p.bulk_bytes = r.bulk_bytes;
+    p.bulk_bandwidth = r.bulk_mbps * 1e6;
+    EXPECT_DOUBLE_EQ(p.charged_payload(r.payload), r.charged) << r.payload << " bytes";
+    const double f = r.charged / static_cast<double>(r.payload);
+    EXPECT_NEAR(p.transmission(r.payload) - p.transmission(0),
+                f * (plain.transmission(r.payload) - plain.transmission(0)), 1e-12);
+    EXPECT_NEAR(p.send_cost(r.payload) - p.send_overhead,
+                f * (plain.send_cost(r.payload) - plain.send_overhead), 1e-12);
+    EXPECT_NEAR(p.recv_cost(r.payload) - p.recv_overhead,
+                f * (plain.recv_cost(r.payload) - plain.recv_overhead), 1e-12);
+  }
+  // The options go together, and a bad value names its option.
+  auto specs = dlb::common_options();
+  const auto net = [&specs](std::vector<std::string> args) {
+    return dlb::read_params(dlb::options::parse(specs, args)).network;
+  };
+  EXPECT_DOUBLE_EQ(net({"--bulk-bytes", "65536", "--bulk-mbps", "0.5"}).bulk_bandwidth, 0.5e6);
+  EXPECT_DOUBLE_EQ(net({}).bulk_bytes, 0);
+  EXPECT_THROW(net({"--bulk-mbps", "0.5"}), dlb::usage_error);
+  EXPECT_THROW(net({"--bulk-bytes", "65536", "--bulk-mbps", "-1"}), dlb::usage_error);
+}
+
 // A description whose parts do not fit in its latency, or with a negative part, is refused,
 // naming the part.
 TEST(Network, InconsistentDescriptionsAreRefusedNamingTheField) {

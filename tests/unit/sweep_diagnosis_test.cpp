@@ -33,25 +33,96 @@ TEST(Diagnosis, PercentileInterval) {
   }
 }
 
-TEST(Diagnosis, Classify) {
+// The symmetric rule: a claim's support (share of replicates in which its reading holds) and
+// effect (an ordering claim's largest |margin| at the medians) -> its verdict.
+TEST(Diagnosis, ClassifySymmetric) {
+  using c = claim_class;
   struct row {
-    std::optional<bool> holds;
-    double support;
+    std::optional<double> support, effect;
+    claim_class expected;
+  };
+  const std::optional<double> none;
+  const std::vector<row> table{
+      {none, 0.5, c::not_measured},
+      {1.0, none, c::reproduced},  // O1, O1s, O2: no effect size
+      {0.95, 0.05, c::reproduced},
+      {0.949, 0.05, c::not_resolved},  // what the medians say decides nothing
+      {0.5, 0.05, c::not_resolved},
+      {0.051, 0.05, c::not_resolved},
+      {0.05, 0.05, c::refuted},  // the same confidence on both sides
+      {0.0, none, c::refuted},
+      {1.0, 0.01, c::no_difference},  // within 1% of the normalized time: for neither side
+      {0.0, 0.004, c::no_difference},
+      {0.5, 0.0, c::no_difference},
+      {0.5, 0.0101, c::not_resolved},
+  };
+  for (const auto& r : table) {
+    EXPECT_EQ(to_string(classify(r.support, r.effect)), to_string(r.expected))
+        << "support " << r.support.value_or(-1) << ", effect " << r.effect.value_or(-1);
+  }
+}
+
+// The halves of the seeds: only a half saying the opposite decided verdict unsettles one.
+TEST(Diagnosis, WithHalves) {
+  using c = claim_class;
+  struct row {
+    claim_class full;
+    std::vector<claim_class> halves;
     claim_class expected;
   };
   const std::vector<row> table{
-      {std::nullopt, 0.5, claim_class::not_measured},
-      {true, 0.3, claim_class::reproduced},  // holds at the medians, whatever its support
-      {true, 1.0, claim_class::reproduced},
-      {false, 0.0, claim_class::refuted},
-      {false, 0.025, claim_class::refuted},
-      {false, 0.03, claim_class::not_resolved},
-      {false, 0.6, claim_class::not_resolved},
+      {c::reproduced, {}, c::reproduced},
+      {c::reproduced, {c::reproduced, c::not_resolved}, c::reproduced},  // less power, no flip
+      {c::reproduced, {c::reproduced, c::refuted}, c::not_resolved},
+      {c::refuted, {c::not_resolved, c::reproduced}, c::not_resolved},
+      {c::refuted, {c::refuted, c::no_difference}, c::refuted},
+      {c::no_difference, {c::reproduced, c::refuted}, c::no_difference},
+      {c::not_resolved, {c::reproduced, c::reproduced}, c::not_resolved},
   };
   for (const auto& r : table) {
-    EXPECT_EQ(to_string(classify(r.holds, r.support)), to_string(r.expected))
-        << "support " << r.support;
+    EXPECT_EQ(to_string(with_halves(r.full, r.halves)), to_string(r.expected))
+        << to_string(r.full) << " with " << r.halves.size() << " halves";
   }
+}
+
+// Table 1.4 within noise: two schemes of a row, their gap at the medians and its interval.
+TEST(Diagnosis, SameWithinNoise) {
+  struct row {
+    std::string a, b;
+    double gap;
+    interval ci;
+    bool expected;
+  };
+  const std::vector<row> table{
+      {"GDDLB", "GDDLB", 0.5, {0.4, 0.6}, true},       // one scheme
+      {"GDDLB", "GCDLB", 0.008, {0.005, 0.02}, true},  // within 1%
+      {"GDDLB", "GCDLB", -0.01, {-0.02, -0.005}, true},
+      {"GDDLB", "GCDLB", 0.03, {-0.001, 0.06}, true},  // its interval holds 0
+      {"GDDLB", "GCDLB", 0.03, {0.0, 0.06}, true},
+      {"GDDLB", "GCDLB", 0.03, {0.001, 0.06}, false},  // separable
+      {"LDDLB", "GCDLB", -0.05, {-0.08, -0.02}, false},
+  };
+  for (const auto& r : table) {
+    EXPECT_EQ(same_within_noise(r.a, r.b, r.gap, r.ci), r.expected)
+        << r.a << " " << r.b << " gap " << r.gap;
+  }
+}
+
+TEST(Diagnosis, CountNoise) {
+  row_noise a, b;
+  a.top_gap = {0.01, 0.02};  // separable
+  a.best_exact = a.best_noise = a.model_noise = true;
+  b.top_gap = {-0.01, 0.02};
+  b.best_noise = b.predicted_exact = b.predicted_noise = true;
+  const auto n = count_noise({a, b});
+  EXPECT_EQ(n.rows, 2u);
+  EXPECT_EQ(n.separable, 1u);
+  EXPECT_EQ(n.best_exact, 1u);
+  EXPECT_EQ(n.best_noise, 2u);
+  EXPECT_EQ(n.predicted_exact, 1u);
+  EXPECT_EQ(n.predicted_noise, 1u);
+  EXPECT_EQ(n.model_exact, 0u);
+  EXPECT_EQ(n.model_noise, 1u);
 }
 
 TEST(Diagnosis, MechanismRule) {

@@ -46,6 +46,11 @@ struct network_params {
   // hosts' (packing on the sender, unpacking on the receiver, half each). 1: every byte holds
   // the medium for 1/B.
   double wire_share = 1.0;
+  // A bulk rate (experiments/regime/bulk.md; off by default): a message whose payload exceeds
+  // bulk_bytes (array data) is charged at bulk_bandwidth instead of `bandwidth` for each of its
+  // payload bytes, on the wire and on the hosts alike. 0: no bulk rate.
+  double bulk_bytes = 0.0;
+  double bulk_bandwidth = 0.0;
   // The simulated backend: the transport itself carries the wire (SimGrid transfers of h + b
   // bytes) and stamps each message's arrival (sim.hpp); the messenger charges the overheads.
   bool carried_by_transport = false;
@@ -61,16 +66,23 @@ struct network_params {
     return latency - send_overhead - recv_overhead - (header_bytes + 1.0) / wire_bandwidth() -
            host_per_byte();
   }
+  // The payload bytes a message is charged for: its own, scaled by B / bulk_bandwidth when the
+  // bulk rate applies to it.
+  double charged_payload(std::size_t payload) const {
+    const auto b = static_cast<double>(payload);
+    return bulk_bytes > 0 && bulk_bandwidth > 0 && b > bulk_bytes ? b * bandwidth / bulk_bandwidth
+                                                                  : b;
+  }
   // Seconds the medium is held by a message of `payload` bytes.
   double transmission(std::size_t payload) const {
-    return (header_bytes + static_cast<double>(payload)) / wire_bandwidth();
+    return (header_bytes + charged_payload(payload)) / wire_bandwidth();
   }
   // The sender's and the receiver's CPU for a message of `payload` bytes.
   double send_cost(std::size_t payload) const {
-    return send_overhead + 0.5 * host_per_byte() * static_cast<double>(payload);
+    return send_overhead + 0.5 * host_per_byte() * charged_payload(payload);
   }
   double recv_cost(std::size_t payload) const {
-    return recv_overhead + 0.5 * host_per_byte() * static_cast<double>(payload);
+    return recv_overhead + 0.5 * host_per_byte() * charged_payload(payload);
   }
 };
 
