@@ -144,6 +144,27 @@ share_estimate shares_within(const std::vector<config_runs>& configs, const std:
   return e;
 }
 
+noise_counts against_best(const std::vector<config_runs>& configs, const std::string& policy) {
+  noise_counts n;
+  for (const auto& c : configs) {
+    const auto best = beyond::best_of(c, reference_policies(c));
+    if (!best) continue;
+    const auto r = beyond::paired_ratio(c, policy, *best);
+    if (!r && policy != *best) continue;
+    ++n.configs;
+    if (!r || (r->low <= 1 && r->high >= 1)) {
+      ++n.within_noise;  // (the best itself: no ratio, no difference)
+    } else if (r->low > 1) {
+      n.slower_min = n.surely_slower ? std::min(n.slower_min, r->geo_mean) : r->geo_mean;
+      n.slower_max = std::max(n.slower_max, r->geo_mean);
+      ++n.surely_slower;
+    } else {
+      ++n.surely_faster;
+    }
+  }
+  return n;
+}
+
 std::optional<beyond::ratio_estimate> mean_over_configs(const std::vector<config_runs>& configs,
                                                         const std::string& a,
                                                         const std::string& b) {
@@ -205,11 +226,15 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
      << "| choice | configurations | within 1% | within 3% | within 5% "
         "|\n|---|---:|---:|---:|---:|\n";
   share_estimate all;
-  for (const std::string p : {"AUTO-ALL", "AUTO"}) {
+  std::vector<std::string> rows{"AUTO-ALL", "AUTO"};
+  for (const auto& p : beyond::policies_of(configs))
+    if (p != "AUTO-ALL" && p != "AUTO") rows.push_back(p);
+  for (const auto& p : rows) {
     const auto e = shares_within(configs, p, replicates, 1);
     if (p == "AUTO-ALL") all = e;
     if (e.configs == 0) continue;  // not in the study
-    os << "| " << p << " | " << e.configs << " |";
+    const bool fixed_policy = p != "AUTO-ALL" && p != "AUTO";
+    os << "| " << p << (fixed_policy ? " (fixed)" : "") << " | " << e.configs << " |";
     for (std::size_t k = 0; k < 3; ++k)
       os << " " << e.within[k] << " ("
          << (e.configs ? fixed(100.0 * e.within[k] / e.configs, 0) : "-") << "%) ["
@@ -221,7 +246,22 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
   os << "\n**Target: AUTO-ALL within 5% of the best policy in >= 90% of the configurations and "
         "within 3% in >= 75%: "
      << (met5 && met3 ? "met" : "missed") << ".** Within 5% in " << all.within[2] << " of "
-     << all.configs << ", within 3% in " << all.within[1] << " of " << all.configs << ".\n\n";
+     << all.configs << ", within 3% in " << all.within[1] << " of " << all.configs << ".\n\n"
+     << "A fixed policy's row is judged the same way against the best of the fixed policies, "
+        "itself included (so it is within 0% wherever it is the best): what a single fixed "
+        "choice would have given, and the winner's curse any choice pays against a best picked "
+        "after the fact from noisy medians.\n\n";
+  os << "**Within noise** (the paired 95% interval of choice / best holds 1):";
+  for (const std::string p : {"AUTO-ALL", "AUTO"}) {
+    const auto n = against_best(configs, p);
+    if (n.configs == 0) continue;
+    os << " " << p << " in " << n.within_noise << " of " << n.configs << ", surely slower in "
+       << n.surely_slower;
+    if (n.surely_slower)
+      os << " (" << fixed(n.slower_min) << " to " << fixed(n.slower_max) << " of the best)";
+    os << ", surely faster in " << n.surely_faster << (p == "AUTO-ALL" ? ";" : ".");
+  }
+  os << "\n\n";
 }
 
 void means_table(std::ostream& os, const std::vector<config_runs>& configs) {

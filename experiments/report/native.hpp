@@ -49,6 +49,17 @@ inline constexpr std::array<double, 3> kPercents = {1.0, 3.0, 5.0};
 share_estimate shares_within(const std::vector<beyond::config_runs>& configs,
                              const std::string& policy, int replicates, std::uint64_t seed);
 
+// How a choice stands against the best policy of each configuration when the spread of the
+// seeds is taken into account: the paired 95% interval of choice / best holds 1 (within noise),
+// lies above it (surely slower) or below it (surely faster). `slower_min`/`slower_max`: the
+// surely slower configurations' geometric-mean ratios (0 when there is none).
+struct noise_counts {
+  std::size_t configs = 0, within_noise = 0, surely_slower = 0, surely_faster = 0;
+  double slower_min = 0, slower_max = 0;
+};
+noise_counts against_best(const std::vector<beyond::config_runs>& configs,
+                          const std::string& policy);
+
 // The geometric mean over configurations of `a` / `b` (each configuration's paired geometric
 // mean), with a 95% interval over configurations; nullopt without a configuration holding both.
 std::optional<beyond::ratio_estimate> mean_over_configs(

@@ -120,3 +120,32 @@ TEST(NativeReport, RunInfoLineIsReadApart) {
 }
 
 }  // namespace
+
+// Against the best with the seeds' spread: AUTO-ALL exactly 2% and 10% slower on every seed is
+// surely slower in both configurations; AUTO level with the best (interval [1, 1]) is within
+// noise; a third configuration where AUTO-ALL is 10% faster on one seed and 10% slower on the
+// other is within noise.
+TEST(NativeReport, AgainstTheBestWithinNoise) {
+  std::string r = two_configs();
+  for (int s : {1, 2})
+    r += row("paper:2:0.1:1", "NONE", s, 1.5) + row("paper:2:0.1:1", "GDDLB", s, 1.0) +
+         row("paper:2:0.1:1", "AUTO-ALL", s, s == 1 ? 0.9 : 1.1);
+  const auto c = configs_of(r);
+  ASSERT_EQ(c.size(), 3u);
+  const auto a = native::against_best(c, "AUTO-ALL");
+  EXPECT_EQ(a.configs, 3u);
+  EXPECT_EQ(a.surely_slower, 2u);
+  EXPECT_EQ(a.within_noise, 1u);
+  EXPECT_EQ(a.surely_faster, 0u);
+  EXPECT_NEAR(a.slower_min, 1.02, 1e-9);
+  EXPECT_NEAR(a.slower_max, 1.1, 1e-9);
+  const auto m = native::against_best(c, "AUTO");
+  EXPECT_EQ(m.configs, 1u);
+  EXPECT_EQ(m.within_noise, 1u);
+  std::ostringstream md;
+  native::write_markdown(md, c, 50);
+  EXPECT_NE(md.str().find("AUTO-ALL in 1 of 3, surely slower in 2 (1.020 to 1.100 of the best)"),
+            std::string::npos)
+      << md.str();
+  EXPECT_NE(md.str().find("| GDDLB (fixed) | 3 |"), std::string::npos) << md.str();
+}
