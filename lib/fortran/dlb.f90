@@ -63,12 +63,13 @@ module dlb
       type(c_ptr), intent(out) :: session
       integer(c_int) :: rc
     end function c_create_f
-    function c_create_with_f(comm, policy, timeout, options, session) &
+    function c_create_with_f(comm, policy, timeout, prefetch, options, session) &
         bind(c, name='dlb_session_create_with_f') result(rc)
       import :: c_int, c_char, c_ptr, c_double
       integer(c_int), value :: comm
       character(kind=c_char), dimension(*), intent(in) :: policy
       real(c_double), value :: timeout
+      real(c_double), value :: prefetch
       character(kind=c_char), dimension(*), intent(in) :: options
       type(c_ptr), intent(out) :: session
       integer(c_int) :: rc
@@ -133,21 +134,26 @@ contains
   end function dlb_create
 
   ! The same with options: `timeout` in seconds (the default: 120), `options` the further options
-  ! of the C layer as a command line's words ('--quiet --master-rank dedicated').
-  integer function dlb_create_with(comm, policy, session, timeout, options) result(rc)
+  ! of the C layer as a command line's words ('--quiet --master-rank dedicated'), `prefetch` the
+  ! self-scheduling rules' (a worker asks for its next chunk when this fraction of its chunk is
+  ! left, in [0, 1); the default 0: when its chunk is done).
+  integer function dlb_create_with(comm, policy, session, timeout, options, prefetch) result(rc)
     integer, intent(in) :: comm
     character(len=*), intent(in) :: policy
     type(dlb_session), intent(out) :: session
     real(c_double), intent(in), optional :: timeout
     character(len=*), intent(in), optional :: options
-    real(c_double) :: t
+    real(c_double), intent(in), optional :: prefetch
+    real(c_double) :: t, f
     t = 0
+    f = 0
     if (present(timeout)) t = timeout
+    if (present(prefetch)) f = prefetch
     if (present(options)) then
-      rc = int(c_create_with_f(int(comm, c_int), trim(policy)//c_null_char, t, &
+      rc = int(c_create_with_f(int(comm, c_int), trim(policy)//c_null_char, t, f, &
                                trim(options)//c_null_char, session%handle))
     else
-      rc = int(c_create_with_f(int(comm, c_int), trim(policy)//c_null_char, t, c_null_char, &
+      rc = int(c_create_with_f(int(comm, c_int), trim(policy)//c_null_char, t, f, c_null_char, &
                                session%handle))
     end if
   end function dlb_create_with

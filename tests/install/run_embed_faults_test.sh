@@ -66,6 +66,8 @@ expect 3 "^embed_faults: rank [0-9]: usage_error: dlb::mpi::session_params::grou
   "a negative group is a usage error naming the field"
 expect 3 "^embed_faults: rank [0-9]: usage_error: dlb::mpi::session_params::timeout must be a positive duration, got 0 s$" \
   "a zero timeout is a usage error naming the field"
+expect 3 "^embed_faults: rank [0-9]: usage_error: dlb::mpi::session_params::prefetch must be in \[0, 1\), got 1$" \
+  "a prefetch of 1 is a usage error naming the field"
 expect 3 "^embed_faults: rank [0-9]: MPI goes on$" "the job goes on after MPI_COMM_NULL and the bad parameters"
 expect 0 "MPI_ERR|MPI_ABORT" "nothing of MPI's own errors"
 

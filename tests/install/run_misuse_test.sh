@@ -113,8 +113,11 @@ for layer in c f; do
       "C: a policy that differs"
     right $p mismatched-policy
   else
-    expect 3 "^$p: rank [0-2]: create-with: rc 0: $" "Fortran: dlb_create_with, a timeout and options"
-    right $p create-with
+    expect 3 "^$p: rank [0-2]: create-with: rc 0: $" \
+      "Fortran: dlb_create_with, a timeout, options and a prefetch"
+    expect 3 "^$p: rank [0-2]: bad-prefetch: rc 1: .*prefetch must be in \[0, 1\), got 1$" \
+      "Fortran: a prefetch of 1 is DLB_ERR_USAGE naming it"
+    for c in create-with bad-prefetch; do right $p $c; done
   fi
 done
 

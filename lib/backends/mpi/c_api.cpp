@@ -62,6 +62,7 @@ struct c_options {
   const char* const* values = nullptr;
   const char* text = nullptr;
   double timeout_s = 0;  // > 0: session_params::timeout
+  double prefetch = 0;   // session_params::prefetch
 };
 
 dlb::mpi::session_params params_of(const char* policy, const c_options& o) {
@@ -80,6 +81,7 @@ dlb::mpi::session_params params_of(const char* policy, const c_options& o) {
     for (std::string w; words >> w;) p.options.push_back(w);
   }
   if (o.timeout_s > 0) p.timeout = std::chrono::duration<double>(o.timeout_s);
+  p.prefetch = o.prefetch;
   return p;
 }
 
@@ -142,10 +144,21 @@ int dlb_session_create_f(MPI_Fint comm, const char* policy, dlb_session* session
   return create(comm_of_f(comm), policy, {}, session, "dlb_session_create_f");
 }
 
-int dlb_session_create_with_f(MPI_Fint comm, const char* policy, double timeout_s,
+int dlb_session_create_with_f(MPI_Fint comm, const char* policy, double timeout_s, double prefetch,
                               const char* options, dlb_session* session) {
-  return create(comm_of_f(comm), policy, {0, nullptr, nullptr, options, timeout_s}, session,
-                "dlb_session_create_with_f");
+  return create(comm_of_f(comm), policy, {0, nullptr, nullptr, options, timeout_s, prefetch},
+                session, "dlb_session_create_with_f");
+}
+
+dlb_session_params dlb_session_params_default(void) {
+  return dlb_session_params{nullptr, 0.0, 0.0, nullptr};
+}
+
+int dlb_session_create_params(MPI_Comm comm, const dlb_session_params* params,
+                              dlb_session* session) {
+  const dlb_session_params p = params ? *params : dlb_session_params_default();
+  return create(comm, p.policy, {0, nullptr, nullptr, p.options, p.timeout_s, p.prefetch}, session,
+                "dlb_session_create_params");
 }
 
 int dlb_parallel_for(dlb_session session, int64_t iterations, dlb_cost_fn cost, dlb_body_fn body,

@@ -40,6 +40,9 @@ std::vector<std::string> typed_args(const session_params& p) {
   if (!(timeout > 0) || !std::isfinite(timeout))
     throw usage_error("dlb::mpi::session_params::timeout must be a positive duration, got " +
                       decimal(timeout) + " s");
+  if (!(p.prefetch >= 0 && p.prefetch < 1))
+    throw usage_error("dlb::mpi::session_params::prefetch must be in [0, 1), got " +
+                      decimal(p.prefetch));
   if (p.policy) {
     const std::string name = core::to_string(*p.policy);
     try {
@@ -57,6 +60,7 @@ std::vector<std::string> typed_args(const session_params& p) {
   for (auto& a : policy_args(p)) args.push_back(std::move(a));
   if (p.group > 0) args.insert(args.end(), {"--group", std::to_string(p.group)});
   if (p.quiet) args.emplace_back("--quiet");
+  if (p.prefetch > 0) args.insert(args.end(), {"--prefetch", decimal(p.prefetch)});
   return args;
 }
 

@@ -5,9 +5,9 @@
  * The program owns MPI (MPI_Init before the first session, MPI_Finalize after the last). Every
  * rank of the communicator creates the session (collective); every rank computes, rank 0 of it
  * also the master (the option master-rank = dedicated, dlb_session_create_with: a master that
- * only balances). A loop is index-only: the library calls body(i, user) once for every iteration 0..n-1, on whichever
- * rank the policy gives it to, and moves no data; what the iterations compute stays on the rank
- * that computed it, to be combined by the program (an MPI_Reduce, say).
+ * only balances). A loop is index-only: the library calls body(i, user) once for every iteration
+ * 0..n-1, on whichever rank the policy gives it to, and moves no data; what the iterations compute
+ * stays on the rank that computed it, to be combined by the program (an MPI_Reduce, say).
  *
  * Every function returns DLB_OK or an error code, and no C++ exception crosses this header;
  * dlb_error_message() gives the text of the calling thread's last error. A session that failed
@@ -59,19 +59,38 @@ int dlb_session_create(MPI_Comm comm, const char* policy, dlb_session* session);
 
 /* The same with further options of the library, as name/value pairs ("timeout", "30";
  * "quiet", NULL for a flag); `count` pairs in `names` and `values`. */
-int dlb_session_create_with(MPI_Comm comm, const char* policy, int count,
-                            const char* const* names, const char* const* values,
-                            dlb_session* session);
+int dlb_session_create_with(MPI_Comm comm, const char* policy, int count, const char* const* names,
+                            const char* const* values, dlb_session* session);
 
 /* The same for Fortran: the communicator as Fortran's integer handle (converted only once MPI is
  * known to be initialized and not finalized: DLB_ERR_USAGE otherwise, as in C). */
 int dlb_session_create_f(MPI_Fint comm, const char* policy, dlb_session* session);
 
 /* The same for Fortran with options: `timeout_s` > 0 the session's timeout in seconds (0: the
- * default, 120 s), `options` the further options as a command line's words ("--quiet
- * --master-rank dedicated"; NULL or "": none). */
-int dlb_session_create_with_f(MPI_Fint comm, const char* policy, double timeout_s,
+ * default, 120 s), `prefetch` as dlb_session_params's, `options` the further options as a
+ * command line's words ("--quiet --master-rank dedicated"; NULL or "": none). */
+int dlb_session_create_with_f(MPI_Fint comm, const char* policy, double timeout_s, double prefetch,
                               const char* options, dlb_session* session);
+
+/* The session's typed parameters: dlb_session_params_default(), then the fields to change. */
+typedef struct dlb_session_params {
+  /* As dlb_session_create's: a policy name; NULL or "": DLB_POLICY, else the default. */
+  const char* policy;
+  /* > 0: the session's timeout in seconds; 0: the default, 120 s. */
+  double timeout_s;
+  /* The self-scheduling rules: a worker asks for its next chunk when this fraction of its
+   * current chunk is left, in [0, 1); 0 (the default): when its chunk is done. */
+  double prefetch;
+  /* Further options as a command line's words ("--quiet"); NULL or "": none. */
+  const char* options;
+} dlb_session_params;
+
+/* The defaults: no policy named, the default timeout, no prefetch, no further options. */
+dlb_session_params dlb_session_params_default(void);
+
+/* Creates the session on `comm` (collective) with these parameters (NULL: the defaults). */
+int dlb_session_create_params(MPI_Comm comm, const dlb_session_params* params,
+                              dlb_session* session);
 
 /* One balanced loop of `iterations` iterations (collective over the session's communicator).
  * Before it runs, every rank checks that all the others run the same loop (its length, its

@@ -5,10 +5,10 @@
 // library a communicator, the world or a part of it. Every rank of that communicator constructs
 // one session (SPMD, as started by mpirun or srun). Every rank computes: rank 0 is also the
 // master, whose part the library runs between rank 0's iterations, on the program's thread
-// (master_rank; master_rank::dedicated: the paper's master, which only balances). Between the session's
-// construction and finish() the program runs balanced loops on it; before and after, and on the
-// ranks outside the communicator all along, it uses MPI as it likes. The library's messages go over
-// its own duplicate of the communicator, so they never meet the program's. A failure is a
+// (master_rank; master_rank::dedicated: the paper's master, which only balances). Between the
+// session's construction and finish() the program runs balanced loops on it; before and after, and
+// on the ranks outside the communicator all along, it uses MPI as it likes. The library's messages
+// go over its own duplicate of the communicator, so they never meet the program's. A failure is a
 // dlb::run_error (a bad parameter a dlb::usage_error), thrown on the ranks that learn of it; the
 // library never ends the job.
 //
@@ -75,6 +75,11 @@ struct session_params {
   std::chrono::duration<double> timeout = std::chrono::seconds(120);
   // No lines from the library but errors (--quiet).
   bool quiet = false;
+  // The self-scheduling rules (--prefetch): a worker asks for its next chunk when this fraction
+  // of its current chunk is left, so that the answer comes while it computes; in [0, 1). 0, the
+  // default: when its chunk is done (and slave P on rank 0 takes its chunks from the master by a
+  // function call, which prefetch does not).
+  double prefetch = 0.0;
   // Any other option of the runtime, as on a DLB program's command line (read once, when the
   // session is made): {"--threshold-pct", "5"}. A session simulates no external load unless
   // asked ({"--ml", "5"}: the paper's experiments'), and under the native clock loop_spec::work
@@ -99,8 +104,9 @@ class session {
   // MPI_COMM_NULL, or MPI not initialized or already finalized (the same on every rank), and
   // run_error when the set-up fails, among others when a rank of `comm` has not made its session
   // within the run's --timeout, and usage_error when the ranks' parameters differ (policy, group,
-  // master, clock, timeout: docs/library.md, "What the library checks"). Each session runs on a duplicate of `comm` of its own, so a
-  // session that failed leaves nothing that a later one, or the program, could receive.
+  // master, clock, timeout: docs/library.md, "What the library checks"). Each session runs on a
+  // duplicate of `comm` of its own, so a session that failed leaves nothing that a later one, or
+  // the program, could receive.
   explicit session(MPI_Comm comm, session_params params = {});
   // Ends the run as finish() does, if the program did not (errors swallowed: destructors never
   // throw); while an exception unwinds, tells the other ranks that this one failed.

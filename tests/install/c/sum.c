@@ -4,7 +4,9 @@
  * each rank sums what it computed, and the program reduces the sums with its own MPI_Reduce),
  * checks the total and the iteration count against a sequential loop, then checks the errors:
  * a bad policy and a NULL body are DLB_ERR_USAGE with a message naming them, on every rank, and
- * the job goes on. Prints "dlb_c: rank R: POLICY: OK" per policy and "dlb_c: rank R: done".
+ * the job goes on; then the typed parameters (dlb_session_params): SS with a prefetch of 0.5 gives
+ * the same total, a prefetch of 1 is DLB_ERR_USAGE naming it. Prints "dlb_c: rank R: POLICY: OK"
+ * per policy and "dlb_c: rank R: done".
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -51,7 +53,8 @@ static void one_loop(const char* policy, int rank) {
   int rc = dlb_session_create_with(MPI_COMM_WORLD, policy, 1, names, values, &s);
   if (rc == DLB_OK) rc = dlb_parallel_for(s, N, cost, body, &mine);
   if (rc == DLB_OK) rc = dlb_session_finish(s);
-  if (rc != DLB_OK) printf("dlb_c: rank %d: %s: error %d: %s\n", rank, policy, rc, dlb_error_message());
+  if (rc != DLB_OK)
+    printf("dlb_c: rank %d: %s: error %d: %s\n", rank, policy, rc, dlb_error_message());
   dlb_session_free(&s);
   check(s == NULL, rank, "dlb_session_free sets the handle to NULL");
   double total = 0.0;
@@ -80,12 +83,35 @@ static void errors(int rank) {
   dlb_session_free(&s);
 }
 
+static void typed(int rank) {
+  dlb_session_params p = dlb_session_params_default();
+  p.policy = "SS";
+  p.prefetch = 0.5;
+  p.options = "--quiet";
+  dlb_session s = NULL;
+  struct partial mine = {0.0, 0};
+  int rc = dlb_session_create_params(MPI_COMM_WORLD, &p, &s);
+  if (rc == DLB_OK) rc = dlb_parallel_for(s, N, cost, body, &mine);
+  if (rc == DLB_OK) rc = dlb_session_finish(s);
+  dlb_session_free(&s);
+  check(rc == DLB_OK, rank, "a session of dlb_session_params (SS, prefetch 0.5)");
+  double total = 0.0, expected = 0.0;
+  MPI_Reduce(&mine.sum, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  for (int64_t i = 0; i < N; ++i) expected += value(i);
+  check(rank != 0 || total == expected, rank, "the total with prefetch 0.5");
+  p.prefetch = 1.0;
+  rc = dlb_session_create_params(MPI_COMM_WORLD, &p, &s);
+  check(rc == DLB_ERR_USAGE && s == NULL && strstr(dlb_error_message(), "prefetch") != NULL, rank,
+        "a prefetch of 1 is DLB_ERR_USAGE naming it");
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   for (int k = 1; k < argc; ++k) one_loop(argv[k], rank);
   errors(rank);
+  typed(rank);
   int all = 0;
   MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (all == 0) printf("dlb_c: rank %d: done\n", rank);

@@ -305,10 +305,11 @@ int null_comm() {
   } catch (const dlb::usage_error& e) {
     std::printf("embed_faults: rank %d: usage_error: %s\n", rank, e.what());
   }
-  auto bad_group = params_of("SS"), bad_timeout = params_of("SS");
+  auto bad_group = params_of("SS"), bad_timeout = params_of("SS"), bad_prefetch = params_of("SS");
   bad_group.group = -1;
   bad_timeout.timeout = std::chrono::seconds(0);
-  for (const auto& p : {bad_group, bad_timeout}) {
+  bad_prefetch.prefetch = 1.0;
+  for (const auto& p : {bad_group, bad_timeout, bad_prefetch}) {
     try {
       dlb::mpi::session s(MPI_COMM_WORLD, p);
       std::printf("embed_faults: rank %d: made a session with a bad parameter\n", rank);

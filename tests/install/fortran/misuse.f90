@@ -6,7 +6,8 @@
 !   run             each case, then a right session on the same communicator:
 !     body-rc        the last rank's body returns 7 (dlb_parallel_for_rc): DLB_ERR_RUN on every
 !                    rank, naming the value
-!     create-with    dlb_create_with, a timeout and options: a right loop
+!     create-with    dlb_create_with, a timeout, options and a prefetch: a right loop
+!     bad-prefetch   dlb_create_with, a prefetch of 1: DLB_ERR_USAGE naming it
 !     mismatched-n   the last rank's loop 300 iterations, the others' 400: DLB_ERR_USAGE
 !     after-finish   dlb_parallel_for after dlb_finish: DLB_ERR_USAGE
 ! Each case prints "dlb_f_misuse: rank R: CASE: rc C: MESSAGE" and "... CASE: then right".
@@ -67,10 +68,15 @@ program misuse
     call then_right('body-rc')
 
     rc = dlb_create_with(MPI_COMM_WORLD, 'FAC2', s, 20.0_c_double, &
-                         '--quiet --master-rank dedicated')
+                         '--quiet --master-rank dedicated', prefetch=0.5_c_double)
     call said('create-with', rc)
     call dlb_free(s)
     call then_right('create-with')
+
+    rc = dlb_create_with(MPI_COMM_WORLD, 'SS', s, 20.0_c_double, '--quiet', prefetch=1.0_c_double)
+    call said('bad-prefetch', rc)
+    call dlb_free(s)
+    call then_right('bad-prefetch')
 
     n = 400
     if (me == last) n = 300
