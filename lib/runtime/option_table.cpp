@@ -283,10 +283,8 @@ const run_option kNetworkOptions[] = {
       "paper's end-to-end B over 10 Mb/s Ethernet's 1.25 MB/s; 1: every byte on the wire; "
       "docs/design/protocol.md, \"Broadcasts\")"},
      nullptr},
-    {{"bulk-mbps", "", "with --bulk-bytes: MB/s charged per payload byte of larger messages"},
-     nullptr},
-    {{"bulk-bytes", "", "with --bulk-mbps: payload bytes above which the bulk rate applies"},
-     nullptr},
+    {{"bulk-mbps", "", "with --bulk-bytes: MB/s for the payload of larger messages"}, nullptr},
+    {{"bulk-bytes", "", "with --bulk-mbps: payload bytes above which it applies"}, nullptr},
     {{"network-file", "",
       "read with --network: network description file (medium, latency_us, bandwidth_MBps, "
       "send_overhead_us, recv_overhead_us, header_bytes; optional wire_share) instead of "
