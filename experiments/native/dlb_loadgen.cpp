@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "dlb/core/load.hpp"
+#include "sweep/safe_files.hpp"
 
 namespace {
 
@@ -110,6 +111,11 @@ settings parse(int argc, char** argv) {
   if (s.core < 0) bad_input("option --core is required");
   if ((s.ml >= 0) == (s.duty >= 0)) bad_input("give either --ml (with --tl) or --duty");
   if (s.ml >= 0 && !(s.tl > 0)) bad_input("option --ml needs --tl");
+  // The pattern is written as it goes (the launcher waits for its header), so not through
+  // write_atomically; but like every tool's output it replaces only a regular file.
+  if (!s.out.empty())
+    if (const auto why = dlb::sweep::unreplaceable_output(s.out); !why.empty())
+      bad_input("option --out " + s.out + " is " + why);
   return s;
 }
 

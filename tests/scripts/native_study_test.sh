@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The native study's moving parts (make native; experiments/native/README.md), without MPI:
-#  - dlb_loadgen refuses a core that does not exist, and the synthetic loop a --work-clock other
-#    than wall or cpu (exit 2, naming it);
+#  - dlb_loadgen refuses a core that does not exist and an --out that is not a regular file (a
+#    FIFO, left as it was), and the synthetic loop a --work-clock other than wall or cpu (exit 2,
+#    naming it);
 #  - a busy generator on the same core at least halves a spinning process's share of the CPU
 #    (measured relative: the process's CPU seconds per wall second alone, then beside a generator
 #    of 7 busy threads, which leaves it about an eighth; both in one session, so the scheduler
@@ -48,6 +49,12 @@ cores=$(getconf _NPROCESSORS_ONLN)
 rc=$?
 [ "$rc" -eq 2 ] || fail "dlb_loadgen --core $cores: exit $rc, want 2"
 grep -q "core $cores does not exist" "$work/out" || fail "the message does not name core $cores"
+mkfifo "$work/pattern.fifo"
+"$gen" --core 0 --duty 1 --duration 0.1 --out "$work/pattern.fifo" >"$work/out" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || fail "dlb_loadgen --out FIFO: exit $rc, want 2"
+grep -q "option --out $work/pattern.fifo is a named pipe" "$work/out" || fail "the FIFO not named"
+[ -p "$work/pattern.fifo" ] || fail "the FIFO was replaced"
 
 "$build/apps/synthetic" --backend sim --work-clock bad >"$work/out" 2>&1
 rc=$?
