@@ -107,11 +107,6 @@ MPI_Comm comm_of_f(MPI_Fint comm) {
   return MPI_Comm_f2c(comm);
 }
 
-// What a C body's non-zero return becomes: the loop's failure on every rank, naming it.
-struct body_failed : dlb::run_error {
-  using dlb::run_error::run_error;
-};
-
 int loop(dlb_session session, int64_t iterations, dlb_cost_fn cost, void* user,
          const std::function<void(std::int64_t)>& body, const char* call) {
   return guarded(call, [&] {
@@ -140,7 +135,6 @@ int dlb_session_create_with(MPI_Comm comm, const char* policy, int count, const 
 }
 
 int dlb_session_create_f(MPI_Fint comm, const char* policy, dlb_session* session) {
-  if (!session) return create(MPI_COMM_NULL, policy, {}, session, "dlb_session_create_f");
   return create(comm_of_f(comm), policy, {}, session, "dlb_session_create_f");
 }
 
@@ -178,8 +172,8 @@ int dlb_parallel_for_rc(dlb_session session, int64_t iterations, dlb_cost_fn cos
   return loop(
       session, iterations, cost, user,
       [body, user, rank](std::int64_t i) {
-        if (const int rc = body(i, user); rc != 0)
-          throw body_failed("the body returned " + std::to_string(rc) + " at iteration " +
+        if (const int rc = body(i, user); rc != 0)  // the loop's failure on every rank
+          throw dlb::run_error("the body returned " + std::to_string(rc) + " at iteration " +
                             std::to_string(i) + " on rank " + std::to_string(rank));
       },
       "dlb_parallel_for_rc");
