@@ -23,60 +23,40 @@ using namespace std::chrono_literals;
 using detail::launch_spec;
 using detail::report_of;
 
-// The buffers of a collective that timed out: MPI may still write them, so they stay for the rest
-// of the process (the session's communicator is never reused: own_comm).
-void keep_buffers(std::vector<char> a, std::vector<char> b,
-                  std::unique_ptr<std::uint64_t> n = nullptr) {
-  struct kept {
-    std::vector<char> a, b;
-    std::unique_ptr<std::uint64_t> n;
-  };
-  static auto* buffers = new std::vector<kept>();
-  buffers->push_back({std::move(a), std::move(b), std::move(n)});
-}
-
 // Where every rank runs (MPI_Get_processor_name), in rank order.
 std::vector<std::string> gather_hosts(MPI_Comm comm, int size, deadline by, double timeout_s) {
-  std::vector<char> mine(MPI_MAX_PROCESSOR_NAME, '\0');
+  struct names {
+    std::vector<char> mine, all;
+  };
+  auto b = std::make_shared<names>();
+  b->mine.assign(MPI_MAX_PROCESSOR_NAME, '\0');
+  b->all.assign(static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME, '\0');
   int len = 0;
-  MPI_Get_processor_name(mine.data(), &len);
-  std::vector<char> all(static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME, '\0');
+  MPI_Get_processor_name(b->mine.data(), &len);
   MPI_Request request = MPI_REQUEST_NULL;
-  MPI_Iallgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
-                 MPI_CHAR, comm, &request);
-  if (!wait_until(request, by)) {
-    keep_buffers(std::move(mine), std::move(all));
-    throw run_error(
-        "not every rank of the session reached its set-up (where it runs) within "
-        "--timeout " +
-        std::to_string(timeout_s) + " s");
-  }
+  MPI_Iallgather(b->mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, b->all.data(),
+                 MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm, &request);
+  wait_or_throw(request, by, timeout_s,
+                "not every rank of the session reached its set-up (where it runs)", b);
   std::vector<std::string> hosts;
   for (int r = 0; r < size; ++r)
-    hosts.emplace_back(all.data() + static_cast<std::ptrdiff_t>(r) * MPI_MAX_PROCESSOR_NAME);
+    hosts.emplace_back(b->all.data() + static_cast<std::ptrdiff_t>(r) * MPI_MAX_PROCESSOR_NAME);
   return hosts;
 }
 
 // The master's string, on every rank, within the deadline.
-std::string broadcast(MPI_Comm comm, std::string s, deadline by, double timeout_s) {
-  auto n = std::make_unique<std::uint64_t>(s.size());
+std::string broadcast(MPI_Comm comm, const std::string& s, deadline by, double timeout_s) {
+  const std::string what =
+      "not every rank of the session reached its set-up (the master's addresses)";
+  auto n = std::make_shared<std::uint64_t>(s.size());
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Ibcast(n.get(), 1, MPI_UINT64_T, 0, comm, &request);
-  const std::string what =
-      "not every rank of the session reached its set-up (the master's "
-      "addresses)";
-  if (!wait_until(request, by)) {
-    keep_buffers(std::vector<char>(), std::vector<char>(), std::move(n));
-    wait_or_throw(request, by, timeout_s, what);
-  }
-  std::vector<char> text(s.begin(), s.end());
-  text.resize(static_cast<std::size_t>(*n));
-  MPI_Ibcast(text.data(), static_cast<int>(*n), MPI_CHAR, 0, comm, &request);
-  if (!wait_until(request, by)) {
-    keep_buffers(std::move(text), std::vector<char>());
-    wait_or_throw(request, by, timeout_s, what);
-  }
-  return std::string(text.begin(), text.end());
+  wait_or_throw(request, by, timeout_s, what, n);
+  auto text = std::make_shared<std::vector<char>>(s.begin(), s.end());
+  text->resize(static_cast<std::size_t>(*n));
+  MPI_Ibcast(text->data(), static_cast<int>(*n), MPI_CHAR, 0, comm, &request);
+  wait_or_throw(request, by, timeout_s, what, text);
+  return std::string(text->begin(), text->end());
 }
 
 // The master's segment of the emulated medium, when the run needs one ("" otherwise).
@@ -225,14 +205,10 @@ job::job(MPI_Comm comm, const launch_spec& spec, options opts, run_params params
   }
   // Time 0 of the run: far enough ahead for every rank to have it.
   auto epoch_ns =
-      std::make_unique<std::int64_t>(monotonic_ns() + 50'000'000 + 5'000'000LL * params.procs);
+      std::make_shared<std::int64_t>(monotonic_ns() + 50'000'000 + 5'000'000LL * params.procs);
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Ibcast(epoch_ns.get(), 1, MPI_INT64_T, 0, comm_, &request);
-  if (!wait_until(request, by)) {
-    static auto* epochs = new std::vector<std::unique_ptr<std::int64_t>>();
-    epochs->push_back(std::move(epoch_ns));
-    wait_or_throw(request, by, timeout_s_, met);
-  }
+  wait_or_throw(request, by, timeout_s_, met, epoch_ns);
   make_tasks(spec, std::move(opts), std::move(params), hosts, std::move(medium), *epoch_ns);
 }
 

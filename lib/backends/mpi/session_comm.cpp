@@ -105,9 +105,16 @@ bool wait_until(MPI_Request& request, deadline by, const std::function<bool()>& 
   }
 }
 
-void wait_or_throw(MPI_Request& request, deadline by, double timeout_s, const std::string& what) {
-  if (!wait_until(request, by))
-    throw run_error(what + " within --timeout " + seconds(timeout_s) + " s");
+void keep_for_good(std::shared_ptr<void> buffers) {
+  static auto* kept = new std::vector<std::shared_ptr<void>>();
+  if (buffers) kept->push_back(std::move(buffers));
+}
+
+void wait_or_throw(MPI_Request& request, deadline by, double timeout_s, const std::string& what,
+                   std::shared_ptr<void> buffers) {
+  if (wait_until(request, by)) return;
+  keep_for_good(std::move(buffers));
+  throw run_error(what + " within --timeout " + seconds(timeout_s) + " s");
 }
 
 std::vector<statement> exchange(MPI_Comm comm, const statement& mine, deadline by, double timeout_s,
@@ -121,9 +128,8 @@ std::vector<statement> exchange(MPI_Comm comm, const statement& mine, deadline b
   MPI_Iallgather(sent.get(), sizeof(statement), MPI_BYTE, all->data(), sizeof(statement), MPI_BYTE,
                  comm, &request);
   if (!wait_until(request, by, give_up)) {
-    static auto* abandoned = new std::vector<std::shared_ptr<void>>();
-    abandoned->push_back(all);
-    abandoned->push_back(sent);
+    keep_for_good(all);
+    keep_for_good(sent);
     if (std::chrono::steady_clock::now() < by) return {};  // given up
     throw run_error("not every rank of the session (" + ranks_of(comm) + ") " + what +
                     " within --timeout " + seconds(timeout_s) + " s");

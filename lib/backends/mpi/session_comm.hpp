@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,14 @@ deadline deadline_after(double seconds);
 // true when it completed (its request then MPI_REQUEST_NULL).
 bool wait_until(MPI_Request& request, deadline by, const std::function<bool()>& give_up = {});
 
-// Waits for `request` until `by`, else throws run_error: "<what> within --timeout T s".
-void wait_or_throw(MPI_Request& request, deadline by, double timeout_s, const std::string& what);
+// The buffers of a collective that did not complete: MPI may still write or read them, so they
+// stay for the rest of the process (a session's communicator is never reused).
+void keep_for_good(std::shared_ptr<void> buffers);
+
+// Waits for `request` until `by`; else keeps `buffers` (keep_for_good: what the collective still
+// uses) and throws run_error: "<what> within --timeout T s".
+void wait_or_throw(MPI_Request& request, deadline by, double timeout_s, const std::string& what,
+                   std::shared_ptr<void> buffers = nullptr);
 
 // Every rank's statement, by rank, over `comm` (a session's own communicator): throws run_error
 // when not every rank has stated within the deadline; empty when `give_up` said so first.
