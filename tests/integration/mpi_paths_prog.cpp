@@ -147,14 +147,16 @@ int paths() {
   const char* rules[] = {"SS", "CSS:7", "GSS", "TSS", "FAC2", "MFSC", "FSC", "NONE", "GDDLB", "AWF"};
   const std::string one_sided_rules = " SS CSS:7 GSS TSS FAC2 MFSC FSC ";
   for (const char* rule : rules) {
+    // automatic is one of the two (one-sided where it can: every rank is on this node); once.
     for (loop_path path : {loop_path::two_sided, loop_path::one_sided, loop_path::automatic}) {
+      if (path == loop_path::automatic && std::string(rule) != "FAC2") continue;
       const bool can = one_sided_rules.find(std::string(" ") + rule + " ") != std::string::npos;
       if (path == loop_path::one_sided && !can) continue;
       const std::string cell = std::string(rule) + "/path" + std::to_string(static_cast<int>(path));
       dlb::mpi::session s(MPI_COMM_WORLD, params(rule, path));
       check_loop(s, 997, cell);
       check_reductions(s, 3000, cell);
-      check_reductions(s, 5, cell + "/short");
+      if (std::string(rule) == "GSS") check_reductions(s, 5, cell + "/short");
       check_loop(s, 0, cell + "/empty");
       s.finish();
     }
