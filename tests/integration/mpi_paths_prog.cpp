@@ -139,13 +139,15 @@ void check_reductions(dlb::mpi::session& s, std::int64_t n, const std::string& c
   }
 }
 
+void mixed_session();
+
 int paths() {
   // The data are order-sensitive: a naive sum in reverse differs from one in order.
   double forward = 0, backward = 0;
   for (std::int64_t i = 0; i < 3000; ++i) forward += value(i), backward += value(2999 - i);
   if (same_bits(forward, backward)) fail("the test's values do not depend on the order");
   const char* rules[] = {"SS", "CSS:7", "GSS", "TSS", "FAC2", "MFSC", "FSC", "NONE", "GDDLB", "AWF"};
-  const std::string one_sided_rules = " SS CSS:7 GSS TSS FAC2 MFSC FSC ";
+  const std::string one_sided_rules = " SS CSS:7 GSS TSS FAC2 MFSC ";
   for (const char* rule : rules) {
     // automatic is one of the two (one-sided where it can: every rank is on this node); once.
     for (loop_path path : {loop_path::two_sided, loop_path::one_sided, loop_path::automatic}) {
@@ -161,7 +163,30 @@ int paths() {
       s.finish();
     }
   }
+  mixed_session();
   return 0;
+}
+
+// One session, the library's choice: index-only loops one-sided, a loop with an array two-sided
+// between them (the runtime's own loops go on where the one-sided ones left them).
+void mixed_session() {
+  dlb::mpi::session s(MPI_COMM_WORLD, params("GSS", loop_path::automatic));
+  check_loop(s, 300, "mixed/first");
+  const std::int64_t n = 400;
+  std::vector<double> y(n, 0.0);
+  auto Y = dlb::DLB_array::of("y", y.data(), n, 1, dlb::data_distribution::block);
+  Y.input = false;
+  Y.output = true;
+  s.parallel_for(loop_of(n), {&Y}, [&](std::int64_t i) { y[static_cast<std::size_t>(i)] = 2.0 * i; });
+  if (s.master())
+    for (std::int64_t i = 0; i < n; ++i)
+      if (y[static_cast<std::size_t>(i)] != 2.0 * i) {
+        fail("mixed: the array loop's y[" + std::to_string(i) + "]");
+        break;
+      }
+  check_loop(s, 300, "mixed/last");
+  check_reductions(s, 3000, "mixed");
+  s.finish();
 }
 
 template <class F>
@@ -197,6 +222,13 @@ int disagree() {
         s.parallel_reduce(loop_of(100), r, value);
       },
       "a disagreeing reduction");
+  expect_error(
+      [&] {
+        dlb::mpi::session s(MPI_COMM_WORLD, params("GSS", rank_ == 1 ? loop_path::two_sided
+                                                                       : loop_path::automatic));
+        s.parallel_for(loop_of(100), {}, [](std::int64_t) {});
+      },
+      "a disagreeing path");
   return 0;
 }
 

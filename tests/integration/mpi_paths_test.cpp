@@ -43,11 +43,13 @@ TEST(MpiPaths, ForcedOneSidedUnderAMeasuredRuleIsAUsageErrorOnEveryRank) {
       << r.out;
 }
 
-TEST(MpiPaths, RanksThatDisagreeOnTheReductionAreAUsageErrorOnEveryRank) {
+TEST(MpiPaths, RanksThatDisagreeOnTheReductionOrThePathAreAUsageErrorOnEveryRank) {
   const auto r = run(3, {"disagree"});
   ASSERT_FALSE(r.timed_out);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(count(r.out, "usage_error: .*the loop's reduction.*rank 1 has a max"), 3) << r.out;
+  EXPECT_EQ(count(r.out, "usage_error: .*session_params::path: rank 1 has path two_sided"), 3)
+      << r.out;
 }
 
 TEST(MpiPaths, ABodyThatThrowsOnTheOneSidedPathIsAnErrorOnEveryRankNotAHang) {

@@ -73,7 +73,7 @@ std::vector<std::int64_t> chunk_table::sizes() const {
   return out;
 }
 
-bool one_sided_rule(const core::policy& policy, bool has_costs) {
+bool one_sided_rule(const core::policy& policy) {
   if (!policy.is_self_scheduled()) return false;
   switch (policy.rule()) {
     case chunk_rule::ss:
@@ -83,22 +83,20 @@ bool one_sided_rule(const core::policy& policy, bool has_costs) {
     case chunk_rule::fac2:
     case chunk_rule::mfsc:
       return true;
-    case chunk_rule::fsc:
-      return !has_costs;  // else h and sigma come from the master's model of the costs
-    default:
+    default:  // FSC's h and sigma come from the master's model of the costs (which the ranks do
+              // not compare),
       return false;  // WF's speeds, AWF's and AF's measurements: the master's
   }
 }
 
-std::string one_sided_refusal(const core::policy& policy, bool has_costs, bool has_arrays,
-                              bool emulated_clock) {
+std::string one_sided_refusal(const core::policy& policy, bool has_arrays, bool emulated_clock) {
   const std::string name = core::to_string(policy);
   if (has_arrays) return "the loop moves arrays (the one-sided path runs index-only loops)";
   if (emulated_clock) return "the session's clock is emulated";
-  if (!one_sided_rule(policy, has_costs))
+  if (!one_sided_rule(policy))
     return "policy " + name +
            " is not a self-scheduling rule whose chunks follow from the request count alone "
-           "(SS, CSS:k, GSS, TSS, FAC2, MFSC, FSC without iteration costs)";
+           "(SS, CSS:k, GSS, TSS, FAC2, MFSC)";
   return "";
 }
 
@@ -115,10 +113,10 @@ bool on_one_node(MPI_Comm comm) {
 }
 
 bool choose_one_sided(path_state& state, MPI_Comm comm, const core::policy& policy,
-                      bool has_costs, bool has_arrays, std::string& say) {
+                      bool has_arrays, std::string& say) {
   using mpi::loop_path;
   if (state.path == loop_path::two_sided) return false;
-  const std::string refusal = one_sided_refusal(policy, has_costs, has_arrays, state.emulated);
+  const std::string refusal = one_sided_refusal(policy, has_arrays, state.emulated);
   if (!refusal.empty()) {
     if (state.path == loop_path::one_sided)
       throw usage_error("dlb::mpi::session_params::path is one_sided, but " + refusal);

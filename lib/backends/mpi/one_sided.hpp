@@ -1,10 +1,13 @@
 // one_sided.hpp (internal): the one-sided path of an index-only self-scheduled loop. The chunk
 // rules whose k-th chunk is a function of k alone (whoever asks: SS, CSS:k, GSS, TSS, FAC2 with
-// its equal batches, MFSC, and FSC without iteration costs) need no master: every rank computes
+// its equal batches, MFSC) need no master: every rank computes
 // the same table of chunks from core's chunk_dispenser, a counter of requests lives in an MPI
 // window on rank 0, and each rank takes its next chunk with one MPI_Fetch_and_op on it, then runs
 // the body locally. The rules that follow the master's measurements (AWF and its variants, AF),
-// WF's speeds, the balancing strategies and the customized modes keep the two-sided path.
+// WF's speeds, FSC's h and sigma (from the master's model of the iterations' costs), the balancing
+// strategies and the customized modes keep the two-sided path. Every input of the choice is one
+// the ranks have agreed on (the policy, the clock, the path, whether the loop moves arrays), so
+// every rank takes the same path.
 #pragma once
 
 #include <mpi.h>
@@ -48,12 +51,11 @@ class chunk_table {
 };
 
 // Whether the policy's chunks are a function of the request count alone (the one-sided path can
-// run it), for a loop with or without iteration costs (FSC's h and sigma come from the costs).
-bool one_sided_rule(const core::policy& policy, bool has_costs);
+// run it).
+bool one_sided_rule(const core::policy& policy);
 
 // Why the one-sided path cannot run this loop ("" when it can): the policy, arrays, the clock.
-std::string one_sided_refusal(const core::policy& policy, bool has_costs, bool has_arrays,
-                              bool emulated_clock);
+std::string one_sided_refusal(const core::policy& policy, bool has_arrays, bool emulated_clock);
 
 // Whether every rank of `comm` shares memory with the others (MPI_COMM_TYPE_SHARED): where a
 // window from MPI_Win_allocate_shared makes progress without the target calling MPI (collective).
@@ -73,7 +75,7 @@ struct path_state {
 // time). Throws usage_error where state.path is one_sided and the loop cannot take it; sets
 // `say` to the line to report (once per session) where the library's choice fell back.
 bool choose_one_sided(path_state& state, MPI_Comm comm, const core::policy& policy,
-                      bool has_costs, bool has_arrays, std::string& say);
+                      bool has_arrays, std::string& say);
 
 struct one_sided_loop {
   MPI_Comm comm = MPI_COMM_NULL;  // the session's communicator (every rank calls)

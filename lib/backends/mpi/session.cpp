@@ -351,11 +351,11 @@ void session::agree(int what, const loop_spec* loop, const std::vector<array_ref
   if (step == mpi_detail::step::loop) ++impl_->loops;
 }
 
-bool session::one_sided_path(const loop_spec& loop, bool arrays) {
+bool session::one_sided_path(const loop_spec&, bool arrays) {
   std::string say;
   const bool yes =
       mpi_detail::choose_one_sided(impl_->paths, impl_->job->comm(), impl_->job->rt().params().policy,
-                                   static_cast<bool>(loop.work), arrays, say);
+                                   arrays, say);
   if (!say.empty()) say_two_sided(say);
   return yes;
 }
