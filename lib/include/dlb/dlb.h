@@ -7,7 +7,8 @@
  * also the master (the option master-rank = dedicated, dlb_session_create_with: a master that
  * only balances). A loop is index-only: the library calls body(i, user) once for every iteration
  * 0..n-1, on whichever rank the policy gives it to, and moves no data; what the iterations compute
- * stays on the rank that computed it, to be combined by the program (an MPI_Reduce, say).
+ * stays on the rank that computed it, to be combined by the program (an MPI_Reduce, say), or
+ * returned by the library reduced in a fixed order (dlb_parallel_reduce).
  *
  * Every function returns DLB_OK or an error code, and no C++ exception crosses this header;
  * dlb_error_message() gives the text of the calling thread's last error. A session that failed
