@@ -229,7 +229,8 @@ int main(int argc, char** argv) {
   if (argc < 4) {
     if (rank == 0)
       std::fprintf(stderr,
-                   "usage: embed_loop_bench static|mw|pingpong|fao|dlb:POLICY|dlb1:POLICY|dlb2:POLICY|dlbd:POLICY "
+                   "usage: embed_loop_bench "
+                   "static|mw|pingpong|fao|dlb:POLICY|dlb1:POLICY|dlb2:POLICY|dlbd:POLICY "
                    "linear|balanced|mandelbrot|empty N [BASE_US]\n");
     MPI_Finalize();
     return 2;

@@ -90,8 +90,8 @@ dlb::mpi::session_params params(const std::string& policy, loop_path path) {
 // One loop of n iterations: every iteration exactly once across the ranks, the statistics.
 void check_loop(dlb::mpi::session& s, std::int64_t n, const std::string& cell) {
   std::vector<int> count(static_cast<std::size_t>(n), 0), all(count.size(), 0);
-  const dlb::run_stats st = s.parallel_for(
-      loop_of(n), {}, [&](std::int64_t i) { ++count[static_cast<std::size_t>(i)]; });
+  const dlb::run_stats st =
+      s.parallel_for(loop_of(n), {}, [&](std::int64_t i) { ++count[static_cast<std::size_t>(i)]; });
   MPI_Allreduce(count.data(), all.data(), static_cast<int>(n), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   for (std::int64_t i = 0; i < n; ++i)
     if (all[static_cast<std::size_t>(i)] != 1) {
@@ -104,7 +104,8 @@ void check_loop(dlb::mpi::session& s, std::int64_t n, const std::string& cell) {
     for (const auto& sl : st.slaves) done += sl.iterations_done;
     for (auto c : st.chunks) chunked += c;
     if (done != n) fail(cell + ": the statistics count " + std::to_string(done) + " iterations");
-    if (!st.chunks.empty() && chunked != n) fail(cell + ": the chunks cover " + std::to_string(chunked));
+    if (!st.chunks.empty() && chunked != n)
+      fail(cell + ": the chunks cover " + std::to_string(chunked));
   }
 }
 
@@ -149,7 +150,8 @@ int paths() {
   double forward = 0, backward = 0;
   for (std::int64_t i = 0; i < 3000; ++i) forward += value(i), backward += value(2999 - i);
   if (same_bits(forward, backward)) fail("the test's values do not depend on the order");
-  const char* rules[] = {"SS", "CSS:7", "GSS", "TSS", "FAC2", "MFSC", "FSC", "NONE", "GDDLB", "AWF"};
+  const char* rules[] = {"SS",   "CSS:7", "GSS",  "TSS",   "FAC2",
+                         "MFSC", "FSC",   "NONE", "GDDLB", "AWF"};
   const std::string one_sided_rules = " SS CSS:7 GSS TSS FAC2 MFSC ";
   for (const char* rule : rules) {
     // automatic is one of the two (one-sided where it can: every rank is on this node); once.
@@ -181,7 +183,8 @@ void mixed_session() {
   auto Y = dlb::DLB_array::of("y", y.data(), n, 1, dlb::data_distribution::block);
   Y.input = false;
   Y.output = true;
-  s.parallel_for(loop_of(n), {&Y}, [&](std::int64_t i) { y[static_cast<std::size_t>(i)] = 2.0 * i; });
+  s.parallel_for(loop_of(n), {&Y},
+                 [&](std::int64_t i) { y[static_cast<std::size_t>(i)] = 2.0 * i; });
   if (s.master())
     for (std::int64_t i = 0; i < n; ++i)
       if (y[static_cast<std::size_t>(i)] != 2.0 * i) {
@@ -229,7 +232,7 @@ int disagree() {
   expect_error(
       [&] {
         dlb::mpi::session s(MPI_COMM_WORLD, params("GSS", rank_ == 1 ? loop_path::two_sided
-                                                                       : loop_path::automatic));
+                                                                     : loop_path::automatic));
         s.parallel_for(loop_of(100), {}, [](std::int64_t) {});
       },
       "a disagreeing path");
@@ -267,12 +270,18 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   const std::string mode = argc > 1 ? argv[1] : "";
   try {
-    if (mode == "paths") paths();
-    else if (mode == "forced" && argc > 2) forced(argv[2]);
-    else if (mode == "disagree") disagree();
-    else if (mode == "throws") throws();
-    else if (mode == "fallback") fallback();
-    else fail("unknown mode " + mode);
+    if (mode == "paths")
+      paths();
+    else if (mode == "forced" && argc > 2)
+      forced(argv[2]);
+    else if (mode == "disagree")
+      disagree();
+    else if (mode == "throws")
+      throws();
+    else if (mode == "fallback")
+      fallback();
+    else
+      fail("unknown mode " + mode);
   } catch (const std::exception& e) {
     fail(std::string("unexpected: ") + e.what());
   }

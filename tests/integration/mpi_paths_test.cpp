@@ -15,8 +15,8 @@ namespace {
 
 int count(const std::string& text, const std::string& pattern) {
   const std::regex re(pattern);
-  return static_cast<int>(std::distance(std::sregex_iterator(text.begin(), text.end(), re),
-                                        std::sregex_iterator()));
+  return static_cast<int>(
+      std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
 }
 
 testing_support::process_result run(int np, std::vector<std::string> args) {
@@ -38,8 +38,8 @@ TEST(MpiPaths, ForcedOneSidedUnderAMeasuredRuleIsAUsageErrorOnEveryRank) {
   const auto r = run(2, {"forced", "AWF"});
   ASSERT_FALSE(r.timed_out);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(count(r.out, "usage_error: dlb::mpi::session_params::path is one_sided, but policy AWF"),
-            2)
+  EXPECT_EQ(
+      count(r.out, "usage_error: dlb::mpi::session_params::path is one_sided, but policy AWF"), 2)
       << r.out;
 }
 
@@ -69,12 +69,14 @@ TEST(MpiPaths, WhereNoWindowCanBeMadeTheLibraryFallsBackOrRefusesOnEveryRank) {
   ASSERT_FALSE(r.timed_out);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(count(r.out, "rank [0-9]+: OK fallback"), 2) << r.out << r.err;
-  EXPECT_EQ(count(r.out, "said: paths: rank [0-9]+: index-only loops take the two-sided path: "
-                         "the loop's window could not be made"),
+  EXPECT_EQ(count(r.out,
+                  "said: paths: rank [0-9]+: index-only loops take the two-sided path: "
+                  "the loop's window could not be made"),
             2)
       << r.out;
-  EXPECT_EQ(count(r.out, "usage_error: dlb::mpi::session_params::path is one_sided, but the "
-                         "loop's window could not be made"),
+  EXPECT_EQ(count(r.out,
+                  "usage_error: dlb::mpi::session_params::path is one_sided, but the "
+                  "loop's window could not be made"),
             2)
       << r.out;
 }

@@ -93,8 +93,8 @@ TEST(BlockReducer, TheSameBitsWhateverTheChunksRanksAndOrder) {
       for (int k = 0; k < 1 + static_cast<int>(seed) * 40; ++k) cuts.push_back(rng() % n);
       std::sort(cuts.begin(), cuts.end());
       cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-      EXPECT_TRUE(same_bits(reduce_split(n, cuts, 1 + static_cast<int>(seed % 4), *r, seed),
-                            reference))
+      EXPECT_TRUE(
+          same_bits(reduce_split(n, cuts, 1 + static_cast<int>(seed % 4), *r, seed), reference))
           << "seed " << seed;
     }
   }

@@ -63,7 +63,8 @@ struct c_options {
   const char* text = nullptr;
   double timeout_s = 0;  // > 0: session_params::timeout
   double prefetch = 0;   // session_params::prefetch
-  int path = DLB_PATH_AUTO;  // session_params::path
+  // session_params::path
+  int path = DLB_PATH_AUTO;
 };
 
 dlb::mpi::session_params params_of(const char* policy, const c_options& o) {
@@ -156,16 +157,14 @@ dlb_session_params dlb_session_params_default(void) {
 int dlb_session_create_params(MPI_Comm comm, const dlb_session_params* params,
                               dlb_session* session) {
   const dlb_session_params p = params ? *params : dlb_session_params_default();
-  return create(comm, p.policy,
-                {0, nullptr, nullptr, p.options, p.timeout_s, p.prefetch, p.path}, session,
-                "dlb_session_create_params");
+  return create(comm, p.policy, {0, nullptr, nullptr, p.options, p.timeout_s, p.prefetch, p.path},
+                session, "dlb_session_create_params");
 }
 
 int dlb_session_create_path_f(MPI_Fint comm, const char* policy, double timeout_s, double prefetch,
                               const char* options, int path, dlb_session* session) {
-  return create(comm_of_f(comm), policy,
-                {0, nullptr, nullptr, options, timeout_s, prefetch, path}, session,
-                "dlb_session_create_path_f");
+  return create(comm_of_f(comm), policy, {0, nullptr, nullptr, options, timeout_s, prefetch, path},
+                session, "dlb_session_create_path_f");
 }
 
 int dlb_parallel_reduce(dlb_session session, int64_t iterations, dlb_cost_fn cost,
@@ -191,8 +190,8 @@ int dlb_parallel_reduce(dlb_session session, int64_t iterations, dlb_cost_fn cos
       r.identity = identity;
       r.name = "the C layer's user operation";
     }
-    *result = s->session->parallel_reduce(
-        loop, r, [body, user](std::int64_t i) { return body(i, user); });
+    *result = s->session->parallel_reduce(loop, r,
+                                          [body, user](std::int64_t i) { return body(i, user); });
   });
 }
 

@@ -31,8 +31,7 @@ std::string mpi_error_text(int rc) {
 
 }  // namespace
 
-chunk_table::chunk_table(const core::policy& policy, std::int64_t iterations,
-                         std::size_t workers) {
+chunk_table::chunk_table(const core::policy& policy, std::int64_t iterations, std::size_t workers) {
   core::chunk_params cp(policy.rule(), iterations, workers, policy.chunk());
   core::chunk_dispenser d(cp);
   const auto add = [this](std::int64_t start, std::int64_t size, std::int64_t count) {
@@ -112,8 +111,8 @@ bool on_one_node(MPI_Comm comm) {
   return all == 1;
 }
 
-bool choose_one_sided(path_state& state, MPI_Comm comm, const core::policy& policy,
-                      bool has_arrays, std::string& say) {
+bool choose_one_sided(path_state& state, MPI_Comm comm, const core::policy& policy, bool has_arrays,
+                      std::string& say) {
   using mpi::loop_path;
   if (state.path == loop_path::two_sided) return false;
   const std::string refusal = one_sided_refusal(policy, has_arrays, state.emulated);
@@ -158,10 +157,10 @@ void open_window(counter_window& w, MPI_Comm session_comm, bool shared) {
   MPI_Comm_rank(w.comm, &rank);
   const MPI_Aint bytes = rank == 0 ? sizeof(std::int64_t) : 0;
   void* base = nullptr;
-  const int rc = shared ? MPI_Win_allocate_shared(bytes, sizeof(std::int64_t), MPI_INFO_NULL,
-                                                  w.comm, &base, &w.win)
-                        : MPI_Win_allocate(bytes, sizeof(std::int64_t), MPI_INFO_NULL, w.comm,
-                                           &base, &w.win);
+  const int rc =
+      shared ? MPI_Win_allocate_shared(bytes, sizeof(std::int64_t), MPI_INFO_NULL, w.comm, &base,
+                                       &w.win)
+             : MPI_Win_allocate(bytes, sizeof(std::int64_t), MPI_INFO_NULL, w.comm, &base, &w.win);
   if (rc != MPI_SUCCESS) {
     w.win = MPI_WIN_NULL;
     w.error = (shared ? "MPI_Win_allocate_shared: " : "MPI_Win_allocate: ") + mpi_error_text(rc);

@@ -74,8 +74,8 @@ struct path_state {
 // Whether the loop takes the one-sided path, every rank alike (collective: on_one_node, the first
 // time). Throws usage_error where state.path is one_sided and the loop cannot take it; sets
 // `say` to the line to report (once per session) where the library's choice fell back.
-bool choose_one_sided(path_state& state, MPI_Comm comm, const core::policy& policy,
-                      bool has_arrays, std::string& say);
+bool choose_one_sided(path_state& state, MPI_Comm comm, const core::policy& policy, bool has_arrays,
+                      std::string& say);
 
 struct one_sided_loop {
   MPI_Comm comm = MPI_COMM_NULL;  // the session's communicator (every rank calls)

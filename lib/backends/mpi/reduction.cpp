@@ -3,13 +3,13 @@
 
 #include <algorithm>
 #include <array>
-#include <tuple>
-#include <utility>
 #include <bit>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 #include "dlb/runtime/errors.hpp"
 #include "session_comm.hpp"
@@ -176,8 +176,9 @@ double reduce_over(MPI_Comm comm, block_reducer& reducer, double timeout_s,
   MPI_Igatherv(mine->data(), count, MPI_DOUBLE, all->data(), counts->data(), offsets->data(),
                MPI_DOUBLE, 0, comm, &req);
   finish(req, by, timeout_s, give_up,
-         std::make_shared<std::tuple<decltype(mine), decltype(all), decltype(counts),
-                                     decltype(offsets)>>(mine, all, counts, offsets));
+         std::make_shared<
+             std::tuple<decltype(mine), decltype(all), decltype(counts), decltype(offsets)>>(
+             mine, all, counts, offsets));
   // The result and whether rank 0 could fold (0: the records were wrong).
   auto answer = std::make_shared<std::array<double, 2>>(std::array<double, 2>{0.0, 1.0});
   std::string why;

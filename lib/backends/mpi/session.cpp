@@ -189,8 +189,8 @@ struct session::impl {
   std::optional<mpi_detail::job> job;
   std::string failure;  // why the run failed, once it has
   bool finished = false;
-  std::int64_t loops = 0;  // run so far (the next loop's number)
-  int unwinding = 0;       // std::uncaught_exceptions() at construction
+  std::int64_t loops = 0;        // run so far (the next loop's number)
+  int unwinding = 0;             // std::uncaught_exceptions() at construction
   mpi_detail::path_state paths;  // the one-sided path's (one_sided.hpp)
   bool quiet = false;
 
@@ -353,9 +353,8 @@ void session::agree(int what, const loop_spec* loop, const std::vector<array_ref
 
 bool session::one_sided_path(const loop_spec&, bool arrays) {
   std::string say;
-  const bool yes =
-      mpi_detail::choose_one_sided(impl_->paths, impl_->job->comm(), impl_->job->rt().params().policy,
-                                   arrays, say);
+  const bool yes = mpi_detail::choose_one_sided(impl_->paths, impl_->job->comm(),
+                                                impl_->job->rt().params().policy, arrays, say);
   if (!say.empty()) say_two_sided(say);
   return yes;
 }
@@ -375,8 +374,10 @@ std::optional<run_stats> session::run_one_sided(const loop_spec& loop,
   auto out = mpi_detail::run_one_sided(l);
   if (!out.window_failed) return out.stats ? std::move(*out.stats) : run_stats{};
   if (impl_->paths.path == loop_path::one_sided)
-    throw usage_error("dlb::mpi::session_params::path is one_sided, but the loop's window "
-                      "could not be made: " + out.why);
+    throw usage_error(
+        "dlb::mpi::session_params::path is one_sided, but the loop's window "
+        "could not be made: " +
+        out.why);
   impl_->paths.two_sided_why = "the loop's window could not be made: " + out.why;
   say_two_sided(impl_->paths.two_sided_why);
   return std::nullopt;
