@@ -7,10 +7,16 @@
 //                chunks (remaining / 2P, at least 1) on request and answers between its own
 //                iterations; the workers ask for the next chunk when theirs is done
 //   pingpong     no loop: N raw MPI round trips of 16 bytes between ranks 0 and 1 (the floor of
-//                what a chunk can cost)
+//                what a chunk can cost on the two-sided path)
+//   fao          a hand-written MPI_Fetch_and_op work counter (SS, one iteration a request): a
+//                counter in an MPI_Win_allocate window on rank 0, every rank taking its next
+//                iteration with one MPI_Fetch_and_op and MPI_Win_flush (the one-sided floor)
 //   dlb:POLICY   dlb::mpi::session (defaults: native clock, no simulated load, every rank a
 //                worker) under POLICY, an index-only loop (no arrays), each rank's partial result
 //                reduced by the program
+//                on the path the library chooses (session_params::path automatic)
+//   dlb1:POLICY  the same on the one-sided path (loop_path::one_sided)
+//   dlb2:POLICY  the same on the two-sided path (loop_path::two_sided)
 //   dlbd:POLICY  the same with a dedicated master (master_rank::dedicated: rank 0 computes nothing)
 //
 // Loops (every one computes a checksum that every way must reproduce):
@@ -20,7 +26,10 @@
 //   empty        iterations that do nothing (n large): what a chunk costs the library
 //
 //   mpirun -np P embed_loop_bench MODE LOOP N [BASE_US]
-// prints, on rank 0: RESULT cell=LOOP/PP/MODE mode=... loop=... procs=P n=N wall_s=... checksum=...
+// prints, on rank 0: RESULT cell=LOOP/PP/MODE mode=... loop=... procs=P n=N wall_s=... loop_s=...
+// checksum=..., wall_s from the ranks' first barrier to the end (the session's making and
+// finish, the window's making, included), loop_s rank 0's time in the loop alone (the library's
+// parallel_for call, the counter loop between its lock_all and unlock_all; wall_s for the others).
 #include <mpi.h>
 
 #include <chrono>
@@ -34,6 +43,13 @@
 namespace {
 
 using clock_type = std::chrono::steady_clock;
+
+// Rank 0's seconds in the loop alone (loop_s), where the way measures it; -1: as wall_s.
+double loop_seconds = -1;
+
+double since(clock_type::time_point t) {
+  return std::chrono::duration<double>(clock_type::now() - t).count();
+}
 
 struct loop_kind {
   std::string name;
@@ -158,18 +174,47 @@ double run_pingpong(const loop_kind& k, int rank) {
   return rank == 0 ? static_cast<double>(k.n) : 0.0;
 }
 
-double run_dlb(const loop_kind& k, const std::string& policy, dlb::mpi::master_rank master) {
+// The hand-written one-sided work counter: what a programmer writes with MPI-3 RMA.
+double run_fao(const loop_kind& k, int rank) {
+  double sum = 0;
+  std::int64_t* base = nullptr;
+  MPI_Win win;
+  MPI_Win_allocate(rank == 0 ? sizeof(std::int64_t) : 0, sizeof(std::int64_t), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &base, &win);
+  if (rank == 0) *base = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+  const auto t0 = clock_type::now();
+  for (;;) {
+    const std::int64_t one = 1;
+    std::int64_t i = 0;
+    MPI_Fetch_and_op(&one, &i, MPI_INT64_T, 0, 0, MPI_SUM, win);
+    MPI_Win_flush(0, win);
+    if (i >= k.n) break;
+    sum += iteration(k, i);
+  }
+  loop_seconds = since(t0);
+  MPI_Win_unlock_all(win);
+  MPI_Win_free(&win);
+  return sum;
+}
+
+double run_dlb(const loop_kind& k, const std::string& policy, dlb::mpi::master_rank master,
+               dlb::mpi::loop_path path = dlb::mpi::loop_path::automatic) {
   double sum = 0;
   dlb::mpi::session_params params;
   params.policy = dlb::core::parse_policy(policy);
   params.master = master;
+  params.path = path;
   params.quiet = true;
   dlb::mpi::session s(MPI_COMM_WORLD, params);
   dlb::loop_spec loop;
   loop.iterations = k.n;
   if (k.name != "balanced" && k.name != "empty")
     loop.work = [&k](std::int64_t i) { return k.base_s * relative_cost(k, i); };
+  const auto t0 = clock_type::now();
   s.parallel_for(loop, {}, [&](std::int64_t i) { sum += iteration(k, i); });
+  loop_seconds = since(t0);
   s.finish();
   return sum;
 }
@@ -184,7 +229,8 @@ int main(int argc, char** argv) {
   if (argc < 4) {
     if (rank == 0)
       std::fprintf(stderr,
-                   "usage: embed_loop_bench static|mw|pingpong|dlb:POLICY|dlbd:POLICY "
+                   "usage: embed_loop_bench "
+                   "static|mw|pingpong|fao|dlb:POLICY|dlb1:POLICY|dlb2:POLICY|dlbd:POLICY "
                    "linear|balanced|mandelbrot|empty N [BASE_US]\n");
     MPI_Finalize();
     return 2;
@@ -203,6 +249,14 @@ int main(int argc, char** argv) {
       mine = rank == 0 ? run_mw_master(k, size) : run_mw_worker(k);
     else if (mode.rfind("dlb:", 0) == 0)
       mine = run_dlb(k, mode.substr(4), dlb::mpi::master_rank::computes);
+    else if (mode == "fao")
+      mine = run_fao(k, rank);
+    else if (mode.rfind("dlb1:", 0) == 0)
+      mine = run_dlb(k, mode.substr(5), dlb::mpi::master_rank::computes,
+                     dlb::mpi::loop_path::one_sided);
+    else if (mode.rfind("dlb2:", 0) == 0)
+      mine = run_dlb(k, mode.substr(5), dlb::mpi::master_rank::computes,
+                     dlb::mpi::loop_path::two_sided);
     else if (mode.rfind("dlbd:", 0) == 0)
       mine = run_dlb(k, mode.substr(5), dlb::mpi::master_rank::dedicated);
   } catch (const std::exception& e) {
@@ -212,13 +266,13 @@ int main(int argc, char** argv) {
   }
   double sum = 0;
   MPI_Reduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-  const double wall = std::chrono::duration<double>(clock_type::now() - start).count();
+  const double wall = since(start);
   if (rank == 0)
     std::printf(
-        "RESULT cell=%s/P%d/%s mode=%s loop=%s procs=%d n=%lld wall_s=%.6f "
+        "RESULT cell=%s/P%d/%s mode=%s loop=%s procs=%d n=%lld wall_s=%.6f loop_s=%.6f "
         "checksum=%.1f\n",
         k.name.c_str(), size, mode.c_str(), mode.c_str(), k.name.c_str(), size,
-        static_cast<long long>(k.n), wall, sum);
+        static_cast<long long>(k.n), wall, loop_seconds >= 0 ? loop_seconds : wall, sum);
   MPI_Finalize();
   return 0;
 }

@@ -22,6 +22,10 @@ module dlb
   private
 
   integer, parameter, public :: DLB_OK = 0, DLB_ERR_USAGE = 1, DLB_ERR_RUN = 2, DLB_ERR_OTHER = 3
+  ! dlb_create_with's path (dlb.h's dlb_session_params::path) and dlb_parallel_reduce's op.
+  integer, parameter, public :: DLB_PATH_AUTO = 0, DLB_PATH_TWO_SIDED = 1, DLB_PATH_ONE_SIDED = 2
+  integer, parameter, public :: DLB_REDUCE_SUM = 0, DLB_REDUCE_MIN = 1, DLB_REDUCE_MAX = 2, &
+                                DLB_REDUCE_USER = 3
 
   ! One session of the library on one communicator.
   type, public :: dlb_session
@@ -31,6 +35,7 @@ module dlb
   public :: dlb_create, dlb_create_with, dlb_parallel_for, dlb_parallel_for_rc, dlb_finish
   public :: dlb_free, dlb_rank, dlb_is_master, dlb_error
   public :: dlb_body, dlb_body_rc, dlb_cost
+  public :: dlb_parallel_reduce, dlb_value, dlb_combine
 
   abstract interface
     ! The loop's body: iteration i (0 .. n-1), with the program's pointer.
@@ -53,9 +58,46 @@ module dlb
       type(c_ptr), value :: user
       real(c_double) :: cost
     end function dlb_cost
+    function dlb_value(i, user) bind(c) result(v)
+      import :: c_int64_t, c_ptr, c_double
+      integer(c_int64_t), value :: i
+      type(c_ptr), value :: user
+      real(c_double) :: v
+    end function dlb_value
+    function dlb_combine(a, b, user) bind(c) result(v)
+      import :: c_ptr, c_double
+      real(c_double), value :: a, b
+      type(c_ptr), value :: user
+      real(c_double) :: v
+    end function dlb_combine
   end interface
 
   interface
+    function c_create_path_f(comm, policy, timeout, prefetch, options, path, session) &
+        bind(c, name='dlb_session_create_path_f') result(rc)
+      import :: c_int, c_char, c_ptr, c_double
+      integer(c_int), value :: comm
+      character(kind=c_char), dimension(*), intent(in) :: policy
+      real(c_double), value :: timeout
+      real(c_double), value :: prefetch
+      character(kind=c_char), dimension(*), intent(in) :: options
+      integer(c_int), value :: path
+      type(c_ptr), intent(out) :: session
+      integer(c_int) :: rc
+    end function c_create_path_f
+    function c_parallel_reduce(session, n, cost, body, op, combine, identity, user, result) &
+        bind(c, name='dlb_parallel_reduce') result(rc)
+      import :: c_ptr, c_int64_t, c_funptr, c_int, c_double
+      type(c_ptr), value :: session
+      integer(c_int64_t), value :: n
+      type(c_funptr), value :: cost, body
+      integer(c_int), value :: op
+      type(c_funptr), value :: combine
+      real(c_double), value :: identity
+      type(c_ptr), value :: user
+      real(c_double), intent(out) :: result
+      integer(c_int) :: rc
+    end function c_parallel_reduce
     function c_create_f(comm, policy, session) bind(c, name='dlb_session_create_f') result(rc)
       import :: c_int, c_char, c_ptr
       integer(c_int), value :: comm
@@ -137,19 +179,29 @@ contains
   ! of the C layer as a command line's words ('--quiet --master-rank dedicated'), `prefetch` the
   ! self-scheduling rules' (a worker asks for its next chunk when this fraction of its chunk is
   ! left, in [0, 1); the default 0: when its chunk is done).
-  integer function dlb_create_with(comm, policy, session, timeout, options, prefetch) result(rc)
+  integer function dlb_create_with(comm, policy, session, timeout, options, prefetch, path) &
+      result(rc)
     integer, intent(in) :: comm
     character(len=*), intent(in) :: policy
     type(dlb_session), intent(out) :: session
     real(c_double), intent(in), optional :: timeout
     character(len=*), intent(in), optional :: options
     real(c_double), intent(in), optional :: prefetch
+    integer, intent(in), optional :: path  ! DLB_PATH_AUTO (the default), _TWO_SIDED, _ONE_SIDED
     real(c_double) :: t, f
     t = 0
     f = 0
     if (present(timeout)) t = timeout
     if (present(prefetch)) f = prefetch
-    if (present(options)) then
+    if (present(path)) then
+      if (present(options)) then
+        rc = int(c_create_path_f(int(comm, c_int), trim(policy)//c_null_char, t, f, &
+                                 trim(options)//c_null_char, int(path, c_int), session%handle))
+      else
+        rc = int(c_create_path_f(int(comm, c_int), trim(policy)//c_null_char, t, f, &
+                                 c_null_char, int(path, c_int), session%handle))
+      end if
+    else if (present(options)) then
       rc = int(c_create_with_f(int(comm, c_int), trim(policy)//c_null_char, t, f, &
                                trim(options)//c_null_char, session%handle))
     else
@@ -184,6 +236,32 @@ contains
     if (present(cost)) cost_ptr = c_funloc(cost)
     rc = int(c_parallel_for(session%handle, n, cost_ptr, c_funloc(body), user))
   end function dlb_parallel_for
+
+  ! An index-only loop whose body returns iteration i's value, reduced by op (DLB_REDUCE_SUM,
+  ! _MIN, _MAX, or _USER with combine and identity) in iteration order by fixed blocks: result is
+  ! bitwise the same under every policy, number of ranks and path, on every rank.
+  integer function dlb_parallel_reduce(session, n, body, user, op, result, combine, identity, &
+                                       cost) result(rc)
+    type(dlb_session), intent(in) :: session
+    integer(c_int64_t), intent(in) :: n
+    procedure(dlb_value) :: body
+    type(c_ptr), intent(in) :: user
+    integer, intent(in) :: op
+    real(c_double), intent(out) :: result
+    procedure(dlb_combine), optional :: combine
+    real(c_double), intent(in), optional :: identity
+    procedure(dlb_cost), optional :: cost
+    type(c_funptr) :: cost_ptr, combine_ptr
+    real(c_double) :: e
+    cost_ptr = c_null_funptr
+    combine_ptr = c_null_funptr
+    e = 0
+    if (present(cost)) cost_ptr = c_funloc(cost)
+    if (present(combine)) combine_ptr = c_funloc(combine)
+    if (present(identity)) e = identity
+    rc = int(c_parallel_reduce(session%handle, n, cost_ptr, c_funloc(body), int(op, c_int), &
+                               combine_ptr, e, user, result))
+  end function dlb_parallel_reduce
 
   integer function dlb_finish(session) result(rc)
     type(dlb_session), intent(in) :: session

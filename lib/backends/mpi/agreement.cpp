@@ -46,6 +46,13 @@ std::string as_timeout(std::int64_t v) {
   std::snprintf(text, sizeof text, "timeout %g s", static_cast<double>(v) / 1000.0);
   return text;
 }
+std::string as_path(std::int64_t v) {
+  return v == 0 ? "path automatic" : v == 1 ? "path two_sided" : "path one_sided";
+}
+std::string as_reduction(std::int64_t v) {
+  static const char* const ops[] = {"a sum", "a min", "a max", "a user operation"};
+  return v < 0 || v > 3 ? std::string("no reduction (parallel_for)") : ops[v];
+}
 
 // By `field`, in its order.
 const field_row rows[field_count] = {
@@ -62,6 +69,9 @@ const field_row rows[field_count] = {
     {"session_params::clock", as_clock},
     {"session_params::group", as_group},
     {"session_params::timeout", as_timeout},
+    {"session_params::path", as_path},
+    {"the loop's reduction (parallel_for or parallel_reduce, and its reduce_op)", as_reduction},
+    {"the name of the loop's user reduction (reduction::name)", as_digest},
 };
 
 // The factions of one field's values: the smallest first, then by first rank.

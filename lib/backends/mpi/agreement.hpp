@@ -33,6 +33,9 @@ enum class field : int {
   emulated,         // the session's clock (1: emulated)
   group,            // K as given (0: P/2)
   timeout_ms,       // the session's --timeout, in ms
+  path,             // session_params::path (loop_path: 0 automatic, 1 two-sided, 2 one-sided)
+  reduction,        // the loop's reduction: -1 none (parallel_for), else mpi::reduce_op
+  reduction_name,   // a digest of a user reduction's name (0 otherwise)
   count
 };
 

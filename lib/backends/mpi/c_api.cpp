@@ -63,6 +63,8 @@ struct c_options {
   const char* text = nullptr;
   double timeout_s = 0;  // > 0: session_params::timeout
   double prefetch = 0;   // session_params::prefetch
+  // session_params::path
+  int path = DLB_PATH_AUTO;
 };
 
 dlb::mpi::session_params params_of(const char* policy, const c_options& o) {
@@ -82,6 +84,10 @@ dlb::mpi::session_params params_of(const char* policy, const c_options& o) {
   }
   if (o.timeout_s > 0) p.timeout = std::chrono::duration<double>(o.timeout_s);
   p.prefetch = o.prefetch;
+  if (o.path < DLB_PATH_AUTO || o.path > DLB_PATH_ONE_SIDED)
+    throw dlb::usage_error("the path " + std::to_string(o.path) +
+                           " is not DLB_PATH_AUTO, DLB_PATH_TWO_SIDED or DLB_PATH_ONE_SIDED");
+  p.path = static_cast<dlb::mpi::loop_path>(o.path);
   return p;
 }
 
@@ -145,14 +151,48 @@ int dlb_session_create_with_f(MPI_Fint comm, const char* policy, double timeout_
 }
 
 dlb_session_params dlb_session_params_default(void) {
-  return dlb_session_params{nullptr, 0.0, 0.0, nullptr};
+  return dlb_session_params{nullptr, 0.0, 0.0, nullptr, DLB_PATH_AUTO};
 }
 
 int dlb_session_create_params(MPI_Comm comm, const dlb_session_params* params,
                               dlb_session* session) {
   const dlb_session_params p = params ? *params : dlb_session_params_default();
-  return create(comm, p.policy, {0, nullptr, nullptr, p.options, p.timeout_s, p.prefetch}, session,
-                "dlb_session_create_params");
+  return create(comm, p.policy, {0, nullptr, nullptr, p.options, p.timeout_s, p.prefetch, p.path},
+                session, "dlb_session_create_params");
+}
+
+int dlb_session_create_path_f(MPI_Fint comm, const char* policy, double timeout_s, double prefetch,
+                              const char* options, int path, dlb_session* session) {
+  return create(comm_of_f(comm), policy, {0, nullptr, nullptr, options, timeout_s, prefetch, path},
+                session, "dlb_session_create_path_f");
+}
+
+int dlb_parallel_reduce(dlb_session session, int64_t iterations, dlb_cost_fn cost,
+                        dlb_value_fn body, int op, dlb_combine_fn combine, double identity,
+                        void* user, double* result) {
+  return guarded("dlb_parallel_reduce", [&] {
+    dlb_session_s* s = live(session);
+    require(reinterpret_cast<const void*>(body), "the body");
+    require(result, "the result pointer");
+    if (op < DLB_REDUCE_SUM || op > DLB_REDUCE_USER)
+      throw dlb::usage_error("the operation " + std::to_string(op) +
+                             " is not DLB_REDUCE_SUM, _MIN, _MAX or _USER");
+    if (op == DLB_REDUCE_USER) require(reinterpret_cast<const void*>(combine), "the combine");
+    if (iterations < 0)
+      throw dlb::usage_error("the iteration count " + std::to_string(iterations) + " is negative");
+    dlb::loop_spec loop;
+    loop.iterations = iterations;
+    if (cost) loop.work = [cost, user](std::int64_t i) { return cost(i, user); };
+    dlb::mpi::reduction r;
+    r.op = static_cast<dlb::mpi::reduce_op>(op);
+    if (op == DLB_REDUCE_USER) {
+      r.combine = [combine, user](double a, double b) { return combine(a, b, user); };
+      r.identity = identity;
+      r.name = "the C layer's user operation";
+    }
+    *result = s->session->parallel_reduce(loop, r,
+                                          [body, user](std::int64_t i) { return body(i, user); });
+  });
 }
 
 int dlb_parallel_for(dlb_session session, int64_t iterations, dlb_cost_fn cost, dlb_body_fn body,

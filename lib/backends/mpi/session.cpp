@@ -1,5 +1,6 @@
 // session.cpp: dlb::mpi::session, the library inside a user's MPI program (dlb/mpi.hpp), over
 // the same path as run_app's --backend mpi (mpi_job.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
@@ -10,6 +11,8 @@
 #include "agreement.hpp"
 #include "dlb/mpi.hpp"
 #include "mpi_job.hpp"
+#include "one_sided.hpp"
+#include "reduction.hpp"
 #include "session_comm.hpp"
 
 namespace dlb::mpi {
@@ -186,8 +189,10 @@ struct session::impl {
   std::optional<mpi_detail::job> job;
   std::string failure;  // why the run failed, once it has
   bool finished = false;
-  std::int64_t loops = 0;  // run so far (the next loop's number)
-  int unwinding = 0;       // std::uncaught_exceptions() at construction
+  std::int64_t loops = 0;        // run so far (the next loop's number)
+  int unwinding = 0;             // std::uncaught_exceptions() at construction
+  mpi_detail::path_state paths;  // the one-sided path's (one_sided.hpp)
+  bool quiet = false;
 
   void fail(const std::string& why) {
     if (!failure.empty()) return;
@@ -206,6 +211,11 @@ session::session(MPI_Comm comm, session_params params) : impl_(std::make_unique<
   impl_->job.emplace(comm, impl_->spec, std::move(opts), std::move(run));
   impl_->rank = impl_->job->rank();
   impl_->slaves = impl_->job->rt().slaves();
+  const run_params& run_params = impl_->job->rt().params();
+  impl_->paths.path = params.path;
+  impl_->paths.emulated = run_params.emulated;
+  impl_->paths.rank0_computes = run_params.master_computes;
+  impl_->quiet = run_params.quiet;
 }
 
 session::~session() {
@@ -233,11 +243,35 @@ dlb::runtime& session::runtime() {
 
 run_stats session::parallel_for(const loop_spec& loop, const std::vector<array_ref>& arrays,
                                 const std::function<void(std::int64_t)>& body) {
+  return run_loop(loop, arrays, body, nullptr);
+}
+
+double session::parallel_reduce(const loop_spec& loop, const reduction& r,
+                                const std::function<double(std::int64_t)>& body, run_stats* stats) {
+  if (impl_->failure.empty() && !impl_->finished && loop.iterations < 0)
+    throw usage_error("dlb::mpi::session::parallel_reduce: a negative iteration count");
+  mpi_detail::block_reducer reducer(r, std::max<std::int64_t>(loop.iterations, 0));
+  run_stats st = run_loop(
+      loop, {}, [&reducer, &body](std::int64_t i) { reducer.add(i, body(i)); }, &r);
+  if (stats) *stats = std::move(st);
+  mpi_detail::job& job = *impl_->job;
+  try {
+    return mpi_detail::reduce_over(job.comm(), reducer, job.timeout_s(),
+                                   [&job] { return job.failed_elsewhere(); });
+  } catch (const std::exception& e) {
+    impl_->fail(e.what());
+    throw;
+  }
+}
+
+run_stats session::run_loop(const loop_spec& loop, const std::vector<array_ref>& arrays,
+                            const std::function<void(std::int64_t)>& body, const reduction* r) {
   if (!impl_->failure.empty()) throw run_error("the DLB run failed earlier: " + impl_->failure);
   if (impl_->finished)
     throw usage_error(
         "dlb::mpi::session::parallel_for after finish(): make a new session for more loops");
-  agree(static_cast<int>(mpi_detail::step::loop), &loop, arrays);
+  agree(static_cast<int>(mpi_detail::step::loop), &loop, arrays, r);
+  const bool one_sided = one_sided_path(loop, !arrays.empty());
   // What the other ranks are told names the cause: this rank's body, or the library.
   bool body_threw = false;
   const auto guarded = [&body, &body_threw](std::int64_t i) {
@@ -249,6 +283,8 @@ run_stats session::parallel_for(const loop_spec& loop, const std::vector<array_r
     }
   };
   try {
+    if (one_sided)
+      if (auto st = run_one_sided(loop, guarded)) return std::move(*st);
     if (impl_->job->worker()) return colocated(loop, arrays, guarded, body_threw);
     return dlb::parallel_for(impl_->job->rt(), loop, arrays, guarded);
   } catch (const std::exception& e) {
@@ -285,9 +321,15 @@ run_stats session::colocated(const loop_spec& loop, const std::vector<array_ref>
 // Every rank states what it is about to run and checks that all the others state the same,
 // within the session's --timeout: a usage_error on every rank naming what differs (the session is
 // then over, nothing having moved), a run_error when a rank does not come.
-void session::agree(int what, const loop_spec* loop, const std::vector<array_ref>& arrays) {
+void session::agree(int what, const loop_spec* loop, const std::vector<array_ref>& arrays,
+                    const reduction* r) {
   const auto step = static_cast<mpi_detail::step>(what);
-  const auto mine = loop_statement(step, impl_->loops, loop, arrays);
+  auto mine = loop_statement(step, impl_->loops, loop, arrays);
+  mine[mpi_detail::field::path] = static_cast<std::int64_t>(impl_->paths.path);
+  mine[mpi_detail::field::reduction] = r ? static_cast<std::int64_t>(r->op) : -1;
+  if (r && r->op == reduce_op::user)
+    mine[mpi_detail::field::reduction_name] =
+        mpi_detail::digest(std::vector<std::int64_t>(r->name.begin(), r->name.end()));
   mpi_detail::job& job = *impl_->job;
   std::vector<mpi_detail::statement> all;
   try {
@@ -307,6 +349,45 @@ void session::agree(int what, const loop_spec* loop, const std::vector<array_ref
     throw usage_error("dlb::mpi::session: " + impl_->failure);
   }
   if (step == mpi_detail::step::loop) ++impl_->loops;
+}
+
+bool session::one_sided_path(const loop_spec&, bool arrays) {
+  std::string say;
+  const bool yes = mpi_detail::choose_one_sided(impl_->paths, impl_->job->comm(),
+                                                impl_->job->rt().params().policy, arrays, say);
+  if (!say.empty()) say_two_sided(say);
+  return yes;
+}
+
+std::optional<run_stats> session::run_one_sided(const loop_spec& loop,
+                                                const std::function<void(std::int64_t)>& body) {
+  mpi_detail::one_sided_loop l;
+  l.comm = impl_->job->comm();
+  l.rank0_computes = impl_->paths.rank0_computes;
+  l.shared = impl_->paths.one_node.value_or(false);
+  l.timeout_s = impl_->job->timeout_s();
+  l.policy = impl_->job->rt().params().policy;
+  l.iterations = loop.iterations;
+  l.chunk = [&body](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) body(i);
+  };
+  auto out = mpi_detail::run_one_sided(l);
+  if (!out.window_failed) return out.stats ? std::move(*out.stats) : run_stats{};
+  if (impl_->paths.path == loop_path::one_sided)
+    throw usage_error(
+        "dlb::mpi::session_params::path is one_sided, but the loop's window "
+        "could not be made: " +
+        out.why);
+  impl_->paths.two_sided_why = "the loop's window could not be made: " + out.why;
+  say_two_sided(impl_->paths.two_sided_why);
+  return std::nullopt;
+}
+
+void session::say_two_sided(const std::string& why) {
+  impl_->paths.said = true;
+  if (impl_->quiet) return;
+  impl_->spec.report(report_kind::notice, impl_->spec.name + ": rank " + std::to_string(rank()) +
+                                              ": index-only loops take the two-sided path: " + why);
 }
 
 void session::finish() {

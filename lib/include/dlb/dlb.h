@@ -7,7 +7,8 @@
  * also the master (the option master-rank = dedicated, dlb_session_create_with: a master that
  * only balances). A loop is index-only: the library calls body(i, user) once for every iteration
  * 0..n-1, on whichever rank the policy gives it to, and moves no data; what the iterations compute
- * stays on the rank that computed it, to be combined by the program (an MPI_Reduce, say).
+ * stays on the rank that computed it, to be combined by the program (an MPI_Reduce, say), or
+ * returned by the library reduced in a fixed order (dlb_parallel_reduce).
  *
  * Every function returns DLB_OK or an error code, and no C++ exception crosses this header;
  * dlb_error_message() gives the text of the calling thread's last error. A session that failed
@@ -83,7 +84,13 @@ typedef struct dlb_session_params {
   double prefetch;
   /* Further options as a command line's words ("--quiet"); NULL or "": none. */
   const char* options;
+  /* The path of the index-only self-scheduled loops (dlb::mpi::loop_path): DLB_PATH_AUTO (the
+   * default), DLB_PATH_TWO_SIDED or DLB_PATH_ONE_SIDED. */
+  int path;
 } dlb_session_params;
+
+/* dlb_session_params::path. */
+enum { DLB_PATH_AUTO = 0, DLB_PATH_TWO_SIDED = 1, DLB_PATH_ONE_SIDED = 2 };
 
 /* The defaults: no policy named, the default timeout, no prefetch, no further options. */
 dlb_session_params dlb_session_params_default(void);
@@ -102,6 +109,25 @@ int dlb_parallel_for(dlb_session session, int64_t iterations, dlb_cost_fn cost, 
 /* The same with a body that returns an error code (dlb_body_rc_fn). */
 int dlb_parallel_for_rc(dlb_session session, int64_t iterations, dlb_cost_fn cost,
                         dlb_body_rc_fn body, void* user);
+
+/* The operation of dlb_parallel_reduce. */
+enum { DLB_REDUCE_SUM = 0, DLB_REDUCE_MIN = 1, DLB_REDUCE_MAX = 2, DLB_REDUCE_USER = 3 };
+/* Iteration i's value, and a user operation (combine(identity, x) == x). */
+typedef double (*dlb_value_fn)(int64_t i, void* user);
+typedef double (*dlb_combine_fn)(double a, double b, void* user);
+
+/* An index-only loop (as dlb_parallel_for) whose body returns iteration i's value: the values
+ * reduced by `op` in iteration order by fixed blocks, so that *result is bitwise the same under
+ * every policy, every number of ranks and both paths; on every rank. `combine` and `identity`
+ * for DLB_REDUCE_USER only (NULL and ignored otherwise). Ranks whose operations differ:
+ * DLB_ERR_USAGE on every rank. */
+int dlb_parallel_reduce(dlb_session session, int64_t iterations, dlb_cost_fn cost,
+                        dlb_value_fn body, int op, dlb_combine_fn combine, double identity,
+                        void* user, double* result);
+
+/* dlb_session_create_with_f with the path too (dlb_session_params::path). */
+int dlb_session_create_path_f(MPI_Fint comm, const char* policy, double timeout_s, double prefetch,
+                              const char* options, int path, dlb_session* session);
 
 /* This rank in the session's communicator, and whether it is the master (0 or 1). */
 int dlb_session_rank(dlb_session session);

@@ -56,6 +56,32 @@ enum class clock_kind {
             // master
 };
 
+// Which path an index-only self-scheduled loop takes (session_params::path; docs/library.md, "The
+// one-sided path").
+enum class loop_path {
+  // One-sided where it can run and is safe (a rule whose chunks follow from the request count
+  // alone, no arrays, the native clock, every rank on one node), else two-sided (said once on
+  // every rank, unless quiet, where only the node or the window stood in the way).
+  automatic,
+  two_sided,  // every chunk through the master (rank 0's runtime)
+  // The iteration counter in an MPI window on rank 0, each rank taking its next chunk with one
+  // MPI_Fetch_and_op: a usage_error on every rank for a loop it cannot run or a window that
+  // cannot be made.
+  one_sided
+};
+
+// The operation of a reproducible reduction (session::parallel_reduce).
+enum class reduce_op { sum, min, max, user };
+
+struct reduction {
+  reduce_op op = reduce_op::sum;
+  // reduce_op::user: the operation and its identity (combine(identity, x) == x); the ranks
+  // compare `name` (and the operation) before the loop runs.
+  std::function<double(double, double)> combine;
+  double identity = 0.0;
+  std::string name;
+};
+
 // The session's parameters, typed, checked when the session is made (a dlb::usage_error naming
 // the field, the same on every rank, before any MPI call).
 struct session_params {
@@ -80,6 +106,8 @@ struct session_params {
   // default: when its chunk is done (and slave P on rank 0 takes its chunks from the master by a
   // function call, which prefetch does not).
   double prefetch = 0.0;
+  // The path of the index-only self-scheduled loops (loop_path).
+  loop_path path = loop_path::automatic;
   // Any other option of the runtime, as on a DLB program's command line (read once, when the
   // session is made): {"--threshold-pct", "5"}. A session simulates no external load unless
   // asked ({"--ml", "5"}: the paper's experiments'), and under the native clock loop_spec::work
@@ -132,6 +160,15 @@ class session {
   run_stats parallel_for(const loop_spec& loop, const std::vector<array_ref>& arrays,
                          const std::function<void(std::int64_t)>& body);
 
+  // An index-only loop (collective, as parallel_for with no arrays) whose body returns iteration
+  // i's value: the values reduced by `r` in iteration order by fixed blocks (docs/library.md,
+  // "Reproducible reductions"), so the result is bitwise the same under every policy, every P and
+  // both paths; returned on every rank. The ranks' operations (op, and name for a user one) must
+  // agree: a usage_error on every rank otherwise. `stats`, if given, gets parallel_for's result.
+  double parallel_reduce(const loop_spec& loop, const reduction& r,
+                         const std::function<double(std::int64_t)>& body,
+                         run_stats* stats = nullptr);
+
   // Collective: the end of the library's part (every rank's messages delivered, the ranks
   // met); the communicator is the program's alone again. Throws run_error if the run failed,
   // usage_error if other ranks run a loop instead.
@@ -141,7 +178,19 @@ class session {
   struct impl;
   std::unique_ptr<impl> impl_;
   // Every rank states the next step (a loop, or finish) and checks that the others state the same.
-  void agree(int what, const loop_spec* loop, const std::vector<array_ref>& arrays);
+  void agree(int what, const loop_spec* loop, const std::vector<array_ref>& arrays,
+             const reduction* r = nullptr);
+  run_stats run_loop(const loop_spec& loop, const std::vector<array_ref>& arrays,
+                     const std::function<void(std::int64_t)>& body, const reduction* r);
+  // Whether this loop takes the one-sided path (every rank alike; one_sided.cpp): throws
+  // usage_error where session_params::path requires it and it cannot run.
+  bool one_sided_path(const loop_spec& loop, bool arrays);
+  // The loop on the one-sided path: its statistics (rank 0's; empty on the others), nothing when
+  // the window could not be made and the path was the library's choice.
+  std::optional<run_stats> run_one_sided(const loop_spec& loop,
+                                         const std::function<void(std::int64_t)>& body);
+  // The one line on every rank (unless quiet) saying that loops take the two-sided path, and why.
+  void say_two_sided(const std::string& why);
   run_stats colocated(const loop_spec& loop, const std::vector<array_ref>& arrays,
                       const std::function<void(std::int64_t)>& body, bool& body_threw);
 };

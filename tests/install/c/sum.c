@@ -5,8 +5,11 @@
  * checks the total and the iteration count against a sequential loop, then checks the errors:
  * a bad policy and a NULL body are DLB_ERR_USAGE with a message naming them, on every rank, and
  * the job goes on; then the typed parameters (dlb_session_params): SS with a prefetch of 0.5 gives
- * the same total, a prefetch of 1 is DLB_ERR_USAGE naming it. Prints "dlb_c: rank R: POLICY: OK"
- * per policy and "dlb_c: rank R: done".
+ * the same total, a prefetch of 1 is DLB_ERR_USAGE naming it. Under each policy, and on the
+ * one-sided path (DLB_PATH_ONE_SIDED, SS), dlb_parallel_reduce of values whose sum depends on the
+ * order (1e16, small ones, -1e16) must give the bits of the sequential blocked reference, by sum
+ * and by a user operation, on every rank. Prints "dlb_c: rank R: POLICY: OK" per policy and
+ * "dlb_c: rank R: done".
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -36,6 +39,28 @@ static double cost(int64_t i, void* user) {
   return 1e-6 * (double)(1 + i % 5);
 }
 
+/* Order-sensitive values, and the documented blocked order: blocks of max(1, ceil(n / 1024))
+ * iterations, each folded in order from the identity, then the blocks in order. */
+static double mixed(int64_t i, void* user) {
+  (void)user;
+  return i % 3 == 0 ? 1e16 + (double)i : i % 3 == 1 ? 1.0 + 1e-3 * (double)i : -1e16;
+}
+static double half_and_add(double a, double b, void* user) {
+  (void)user;
+  return 0.5 * a + b;
+}
+static double blocked(int64_t n, int user_op) {
+  const int64_t B = n > 1024 ? (n + 1023) / 1024 : 1;
+  double result = 0.0;
+  for (int64_t b = 0; b * B < n; ++b) {
+    double acc = 0.0;
+    for (int64_t i = b * B; i < n && i < (b + 1) * B; ++i)
+      acc = user_op ? half_and_add(acc, mixed(i, NULL), NULL) : acc + mixed(i, NULL);
+    result = user_op ? half_and_add(result, acc, NULL) : result + acc;
+  }
+  return result;
+}
+
 static int failures = 0;
 
 static void check(int ok, int rank, const char* what) {
@@ -45,6 +70,25 @@ static void check(int ok, int rank, const char* what) {
   }
 }
 
+/* The loop's reductions on session s: the reference's bits, by sum and by a user operation. */
+static int reduce_checked(dlb_session s, int rank, const char* what) {
+  double got = 0.0, want = blocked(N, 0);
+  int rc = dlb_parallel_reduce(s, N, NULL, mixed, DLB_REDUCE_SUM, NULL, 0.0, NULL, &got);
+  if (rc != DLB_OK) return rc;
+  if (memcmp(&got, &want, sizeof got) != 0) {
+    printf("dlb_c: rank %d: FAILED: %s: sum %.17g, the reference %.17g\n", rank, what, got, want);
+    ++failures;
+  }
+  want = blocked(N, 1);
+  rc = dlb_parallel_reduce(s, N, NULL, mixed, DLB_REDUCE_USER, half_and_add, 0.0, NULL, &got);
+  if (rc == DLB_OK && memcmp(&got, &want, sizeof got) != 0) {
+    printf("dlb_c: rank %d: FAILED: %s: user op %.17g, the reference %.17g\n", rank, what, got,
+           want);
+    ++failures;
+  }
+  return rc;
+}
+
 static void one_loop(const char* policy, int rank) {
   const char* names[] = {"quiet"};
   const char* values[] = {NULL};
@@ -52,6 +96,7 @@ static void one_loop(const char* policy, int rank) {
   struct partial mine = {0.0, 0};
   int rc = dlb_session_create_with(MPI_COMM_WORLD, policy, 1, names, values, &s);
   if (rc == DLB_OK) rc = dlb_parallel_for(s, N, cost, body, &mine);
+  if (rc == DLB_OK) rc = reduce_checked(s, rank, policy);
   if (rc == DLB_OK) rc = dlb_session_finish(s);
   if (rc != DLB_OK)
     printf("dlb_c: rank %d: %s: error %d: %s\n", rank, policy, rc, dlb_error_message());
@@ -99,6 +144,14 @@ static void typed(int rank) {
   MPI_Reduce(&mine.sum, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   for (int64_t i = 0; i < N; ++i) expected += value(i);
   check(rank != 0 || total == expected, rank, "the total with prefetch 0.5");
+  p.prefetch = 0.0;
+  p.path = DLB_PATH_ONE_SIDED;
+  rc = dlb_session_create_params(MPI_COMM_WORLD, &p, &s);
+  if (rc == DLB_OK) rc = reduce_checked(s, rank, "SS on the one-sided path");
+  if (rc == DLB_OK) rc = dlb_session_finish(s);
+  check(rc == DLB_OK, rank, "the reductions on the one-sided path (DLB_PATH_ONE_SIDED)");
+  dlb_session_free(&s);
+  p.path = DLB_PATH_AUTO;
   p.prefetch = 1.0;
   rc = dlb_session_create_params(MPI_COMM_WORLD, &p, &s);
   check(rc == DLB_ERR_USAGE && s == NULL && strstr(dlb_error_message(), "prefetch") != NULL, rank,
