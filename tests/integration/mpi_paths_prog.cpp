@@ -239,15 +239,32 @@ int disagree() {
   return 0;
 }
 
+// The other ranks wait in their first iteration until rank 1 has taken a chunk, so that rank 1
+// surely takes chunks past iteration 10 however the ranks are scheduled (on the one-sided path
+// the first to ask takes the chunk; rank 0 serves nothing, so waiting in the body is safe).
 int throws() {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int token = 0;
+  MPI_Request took = MPI_REQUEST_NULL;
+  if (rank_ != 1) MPI_Irecv(&token, 1, MPI_INT, 1, 77, MPI_COMM_WORLD, &took);
+  bool told = false;
   expect_error(
       [&] {
         dlb::mpi::session s(MPI_COMM_WORLD, params("SS", loop_path::one_sided));
-        s.parallel_for(loop_of(2000), {}, [](std::int64_t i) {
-          if (rank_ == 1 && i > 10) throw std::runtime_error("the body's own failure");
+        s.parallel_for(loop_of(2000), {}, [&](std::int64_t i) {
+          if (rank_ != 1) {
+            MPI_Wait(&took, MPI_STATUS_IGNORE);  // at once after the first time
+            return;
+          }
+          for (int r = 0; !told && r < size; ++r)
+            if (r != 1) MPI_Send(&token, 1, MPI_INT, r, 77, MPI_COMM_WORLD);
+          told = true;
+          if (i > 10) throw std::runtime_error("the body's own failure");
         });
       },
       "a throwing body");
+  MPI_Wait(&took, MPI_STATUS_IGNORE);  // where this rank took no chunk
   return 0;
 }
 

@@ -182,7 +182,7 @@ struct rank_report {
 
 // This rank's part: chunks taken until the counter passes the table, the body run on each.
 rank_report take_chunks(const counter_window& w, const chunk_table& table,
-                        const one_sided_loop& loop, std::exception_ptr& threw) {
+                        const one_sided_loop& loop, std::exception_ptr& threw, bool& body) {
   rank_report me;
   const double t0 = MPI_Wtime();
   MPI_Win_lock_all(MPI_MODE_NOCHECK, w.win);
@@ -201,6 +201,7 @@ rank_report take_chunks(const counter_window& w, const chunk_table& table,
       loop.chunk(begin, end);
     } catch (...) {
       threw = std::current_exception();
+      body = true;
       break;
     }
     me.iterations += static_cast<double>(end - begin);
@@ -240,6 +241,47 @@ run_stats stats_of(const one_sided_loop& loop, const chunk_table& table,
   return st;
 }
 
+// What a failed rank says: its body's exception (or the library's error) in words.
+std::string words_of(const std::exception_ptr& threw, bool body) {
+  const std::string prefix = body ? "its loop body threw: " : "";
+  try {
+    std::rethrow_exception(threw);
+  } catch (const std::exception& e) {
+    return prefix + e.what();
+  } catch (...) {
+    return body ? "its loop body threw an exception that is not a std::exception"
+                : "an exception that is not a std::exception";
+  }
+}
+
+// Collective, after a rank failed: every rank's failure in words ("" where it did not fail),
+// gathered within the timeout; returns the first failed rank's, named as the two-sided path names
+// it (slave P is rank 0's when the master computes).
+std::string failures_said(const counter_window& w, const one_sided_loop& loop,
+                          const std::exception_ptr& threw, bool body) {
+  constexpr int width = 512;
+  int size = 0;
+  MPI_Comm_size(w.comm, &size);
+  auto mine = std::make_shared<std::vector<char>>(width, '\0');
+  if (threw) {
+    const std::string s = words_of(threw, body);
+    std::copy_n(s.data(), std::min<std::size_t>(s.size(), width - 1), mine->data());
+  }
+  auto all = std::make_shared<std::vector<char>>(static_cast<std::size_t>(width) * size, '\0');
+  MPI_Request req = MPI_REQUEST_NULL;
+  MPI_Iallgather(mine->data(), width, MPI_CHAR, all->data(), width, MPI_CHAR, w.comm, &req);
+  wait_or_throw(req, deadline_after(loop.timeout_s), loop.timeout_s,
+                "the ranks did not all say how the one-sided loop failed",
+                std::make_shared<std::pair<decltype(all), decltype(mine)>>(all, mine));
+  for (int r = 0; r < size; ++r) {
+    const char* s = all->data() + static_cast<std::ptrdiff_t>(r) * width;
+    if (*s == '\0') continue;
+    const int slave = r == 0 ? size : r;
+    return "slave " + std::to_string(slave) + " (MPI rank " + std::to_string(r) + ") failed: " + s;
+  }
+  return "a rank failed in the one-sided loop";
+}
+
 }  // namespace
 
 one_sided_outcome run_one_sided(const one_sided_loop& loop) {
@@ -252,8 +294,9 @@ one_sided_outcome run_one_sided(const one_sided_loop& loop) {
   open_window(w, loop.comm, loop.shared);
   if (!w.error.empty()) return {true, w.error, std::nullopt};
   std::exception_ptr threw;
+  bool body = false;  // threw: the body's exception, not the library's
   rank_report me;
-  if (rank != 0 || loop.rank0_computes) me = take_chunks(w, table, loop, threw);
+  if (rank != 0 || loop.rank0_computes) me = take_chunks(w, table, loop, threw, body);
   auto all = std::make_shared<std::vector<rank_report>>(static_cast<std::size_t>(size));
   auto mine = std::make_shared<rank_report>(me);
   MPI_Request req = MPI_REQUEST_NULL;
@@ -267,10 +310,14 @@ one_sided_outcome run_one_sided(const one_sided_loop& loop) {
     w.comm = MPI_COMM_NULL;
     throw;
   }
-  if (threw) std::rethrow_exception(threw);
   for (int r = 0; r < size; ++r)
-    if ((*all)[static_cast<std::size_t>(r)].failed != 0)
-      throw run_error("rank " + std::to_string(r) + " failed in its loop body (one-sided path)");
+    if ((*all)[static_cast<std::size_t>(r)].failed != 0) {
+      // Every rank knows a rank failed: all of them take the failures' words, so that each names
+      // the rank and what it said, as on the two-sided path.
+      const std::string said = failures_said(w, loop, threw, body);
+      if (threw) std::rethrow_exception(threw);
+      throw run_error(said);
+    }
   one_sided_outcome out;
   if (rank == 0) out.stats = stats_of(loop, table, *all, workers);
   return out;

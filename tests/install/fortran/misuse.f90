@@ -61,7 +61,9 @@ program misuse
     print '(a,i0,a,a)', 'dlb_f_misuse: after MPI_Finalize: rc ', rc, ': ', dlb_error()
   else if (what == 'run') then
     computed = 0
-    rc = dlb_create_with(MPI_COMM_WORLD, 'TSS', s, 20.0_c_double, '--quiet')
+    ! AWF keeps the two-sided path, where the master hands every rank its first chunk, so the
+    ! last rank's body surely runs (on the one-sided path the others may take every chunk first).
+    rc = dlb_create_with(MPI_COMM_WORLD, 'AWF', s, 20.0_c_double, '--quiet')
     if (rc == DLB_OK) rc = dlb_parallel_for_rc(s, 400_c_int64_t, fails_on_last, c_null_ptr)
     call said('body-rc', rc)
     call dlb_free(s)
