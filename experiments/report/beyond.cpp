@@ -254,47 +254,6 @@ std::optional<std::string> best_of(const config_runs& c,
   return best;
 }
 
-double t_975(int df) {
-  // Two-sided 95% quantiles of Student's t (standard tables); beyond 30, the normal's 1.96
-  // approached from above.
-  static const double table[30] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
-                                   2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
-                                   2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-                                   2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
-  if (df < 1) throw std::invalid_argument("t_975: df must be at least 1");
-  if (df <= 30) return table[df - 1];
-  if (df <= 60) return 2.000;
-  if (df <= 120) return 1.980;
-  return 1.960;
-}
-
-std::optional<ratio_estimate> ratio_of(const std::vector<double>& ratios) {
-  if (ratios.empty()) return std::nullopt;
-  ratio_estimate e;
-  e.n = ratios.size();
-  double sum = 0;
-  e.min = e.max = ratios.front();
-  for (double r : ratios) {
-    if (!(r > 0)) throw std::invalid_argument("ratio_of: a ratio must be positive");
-    sum += std::log(r);
-    e.min = std::min(e.min, r);
-    e.max = std::max(e.max, r);
-  }
-  const double n = static_cast<double>(e.n);
-  const double mean = sum / n;
-  e.geo_mean = std::exp(mean);
-  if (e.n < 2) {
-    e.low = e.high = e.geo_mean;
-    return e;
-  }
-  double ss = 0;
-  for (double r : ratios) ss += (std::log(r) - mean) * (std::log(r) - mean);
-  const double half = t_975(static_cast<int>(e.n) - 1) * std::sqrt(ss / (n - 1) / n);
-  e.low = std::exp(mean - half);
-  e.high = std::exp(mean + half);
-  return e;
-}
-
 std::optional<ratio_estimate> paired_ratio(const config_runs& c, const std::string& a,
                                            const std::string& b) {
   const auto ia = c.time.find(a), ib = c.time.find(b);

@@ -295,18 +295,6 @@ std::vector<claim_check> claim_checks(const std::vector<config_view>& all) {
   return out;
 }
 
-interval percentile_interval(std::vector<double> v, double level) {
-  if (v.empty()) return {};
-  std::sort(v.begin(), v.end());
-  const auto at = [&v](double q) {
-    const double pos = q * static_cast<double>(v.size() - 1);
-    const auto i = static_cast<std::size_t>(std::floor(pos));
-    const double f = pos - static_cast<double>(i);
-    return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
-  };
-  return {at((1 - level) / 2), at(1 - (1 - level) / 2)};
-}
-
 const std::vector<std::string>& mechanism_names() {
   static const std::vector<std::string> n{"inside the seeds' spread", "synchronization cost",
                                           "data movement", "balance left (time over the oracle)"};
@@ -586,14 +574,11 @@ diagnosis diagnose_once(const std::vector<sweep::csv_table>& results,
   tallies t;
   const auto seeds = seeds_of(results);
   d.seeds = static_cast<int>(seeds.size());
-  std::mt19937_64 rng(seed);
-  for (int b = 0; b < replicates && !seeds.empty(); ++b) {
-    std::vector<std::string> drawn;
-    for (std::size_t i = 0; i < seeds.size(); ++i) drawn.push_back(seeds[rng() % seeds.size()]);
+  bootstrap_seeds(seeds, replicates, seed, [&](const std::vector<std::string>& drawn) {
     std::vector<sweep::csv_table> tables;
     for (const auto& r : results) tables.push_back(resample_seeds(r, drawn));
     add_replicate(t, tables, paper_best, d.rows);
-  }
+  });
   for (const auto& c : evaluate_claims(summary))
     d.claims.push_back(assemble(c, checks, t, replicates));
   for (auto& g : d.rows) {

@@ -34,6 +34,7 @@
 
 #include "report/claims.hpp"
 #include "report/paper.hpp"
+#include "report/stats.hpp"
 #include "sweep/csv_table.hpp"
 
 namespace dlb::report {
@@ -58,11 +59,6 @@ struct claim_check {
 // Every claim's checks over the configurations (claims.hpp's predicates, as margins).
 std::vector<claim_check> claim_checks(const std::vector<config_view>& configs);
 
-struct interval {
-  double lo = 0, hi = 0;
-};
-// The central `level` percentile interval of `values` (linear interpolation); {0, 0} if empty.
-interval percentile_interval(std::vector<double> values, double level);
 
 // A check that breaks its claim at the medians, with its interval and mechanism.
 struct breaking_check {

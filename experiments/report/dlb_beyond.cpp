@@ -31,6 +31,8 @@
 using namespace dlb;
 using namespace dlb::report::beyond;
 namespace uneven = dlb::report::uneven;
+using dlb::report::ratio_estimate;
+using dlb::report::ratio_of;
 using dlb::report::spread;
 
 namespace {

@@ -165,13 +165,13 @@ noise_counts against_best(const std::vector<config_runs>& configs, const std::st
   return n;
 }
 
-std::optional<beyond::ratio_estimate> mean_over_configs(const std::vector<config_runs>& configs,
+std::optional<ratio_estimate> mean_over_configs(const std::vector<config_runs>& configs,
                                                         const std::string& a,
                                                         const std::string& b) {
   std::vector<double> per_config;
   for (const auto& c : configs)
     if (const auto r = beyond::paired_ratio(c, a, b)) per_config.push_back(r->geo_mean);
-  return beyond::ratio_of(per_config);
+  return ratio_of(per_config);
 }
 
 }  // namespace dlb::report::native
@@ -185,7 +185,7 @@ std::string fixed(double v, int decimals = 3) {
   return b;
 }
 
-std::string estimate(const std::optional<beyond::ratio_estimate>& e) {
+std::string estimate(const std::optional<ratio_estimate>& e) {
   if (!e) return "-";
   if (e->n < 2) return fixed(e->geo_mean) + " (1 seed)";
   return fixed(e->geo_mean) + " [" + fixed(e->low) + ", " + fixed(e->high) + "]";
@@ -287,7 +287,7 @@ void static_block_part(std::ostream& os, const std::vector<config_runs>& configs
     const auto r = regret_of(c);
     if (r) ratios.push_back(r->static_over_best ? r->static_over_best->geo_mean : 1.0);
   }
-  const auto m = beyond::ratio_of(ratios);
+  const auto m = ratio_of(ratios);
   std::size_t at_least = 0;
   for (double r : ratios) at_least += r >= 1.3 ? 1 : 0;
   os << "**Target: under the competing load, the best policy at least 1.3x faster than the "

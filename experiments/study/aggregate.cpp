@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <random>
 #include <set>
 
 #include "report/diagnosis.hpp"
+#include "report/stats.hpp"
 #include "report/summary.hpp"
 #include "sweep/text.hpp"
 
@@ -63,19 +63,14 @@ void bootstrap_support(point_result& out, const sweep::csv_table& table, int rep
   // drawn twice counts twice (report::resample_seeds).
   const auto seeds = report::seeds_of({table});
   if (!table.column("rep") || seeds.empty()) return;
-  std::mt19937_64 rng(seed);
   std::map<std::string, std::size_t> measured, holds;
-  for (int b = 0; b < replicates; ++b) {
-    std::vector<std::string> drawn;
-    for (std::size_t slot = 0; slot < seeds.size(); ++slot) {
-      drawn.push_back(seeds[rng() % seeds.size()]);
-    }
+  report::bootstrap_seeds(seeds, replicates, seed, [&](const std::vector<std::string>& drawn) {
     for (const auto& [claim, v] : verdicts_of(report::resample_seeds(table, drawn))) {
       if (v == verdict::not_measured) continue;
       ++measured[claim];
       holds[claim] += v == verdict::holds;
     }
-  }
+  });
   for (auto& [claim, c] : out.claims) {
     if (measured[claim] > 0) {
       c.support = static_cast<double>(holds[claim]) / static_cast<double>(measured[claim]);

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "report/paper.hpp"
+#include "report/stats.hpp"
 #include "sweep/app_output.hpp"
 #include "sweep/cli.hpp"
 #include "sweep/csv_table.hpp"
@@ -111,12 +112,6 @@ std::vector<double> run_all(const std::vector<std::vector<std::string>>& jobs, i
   for (auto& t : threads) t.join();
   if (!error.empty()) throw std::runtime_error(error);
   return out;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
 double data_of(const report::paper_nodlb_row& p) {
@@ -212,7 +207,7 @@ void measure_defaults(const fs::path& bin, std::vector<entry>& es, double tl, in
   for (auto& e : es) {
     std::vector<double> v(totals.begin() + static_cast<long>(k),
                           totals.begin() + static_cast<long>(k) + seeds);
-    e.median = median(v);
+    e.median = report::median(v).value_or(0.0);
     e.fixed = totals[k + static_cast<std::size_t>(seeds)];
     k += static_cast<std::size_t>(seeds) + 1;
     if (!(e.paper.time_s > e.fixed) || !(e.median > e.fixed)) {
@@ -265,9 +260,11 @@ void check_fit(const fs::path& bin, fit_result& out, int seeds, int jobs, double
   double sq = 0;
   for (std::size_t i = 0; i < es.size(); ++i) {
     auto& e = es[i];
-    e.checked = median(std::vector<double>(
-        totals.begin() + static_cast<long>(i * static_cast<std::size_t>(seeds)),
-        totals.begin() + static_cast<long>((i + 1) * static_cast<std::size_t>(seeds))));
+    e.checked = report::median(std::vector<double>(
+                                   totals.begin() + static_cast<long>(i * static_cast<std::size_t>(seeds)),
+                                   totals.begin() +
+                                       static_cast<long>((i + 1) * static_cast<std::size_t>(seeds))))
+                    .value_or(0.0);
     out.before += within_tolerance(e.median, e.paper.time_s, within);
     out.after += within_tolerance(e.checked, e.paper.time_s, within);
     sq += std::pow(std::log(e.checked / e.paper.time_s), 2);
