@@ -2,7 +2,6 @@
 #include "report/agreement.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <sstream>
@@ -22,11 +21,7 @@ std::string match_key(const summary_row& r) {
 }
 
 // Percent with two decimals.
-std::string pct(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", x);
-  return buf;
-}
+std::string pct(double x) { return sweep::format_fixed(x, 2); }
 
 }  // namespace
 

@@ -625,13 +625,7 @@ namespace {
 
 std::string num(double x) { return format_sig(x, 3); }
 
-std::string signed_num(double x) {
-  std::ostringstream o;
-  o.setf(std::ios::fixed);
-  o.precision(3);
-  o << (x >= 0 ? "+" : "") << x;
-  return o.str();
-}
+std::string signed_num(double x) { return (x >= 0 ? "+" : "") + sweep::format_fixed(x, 3); }
 
 std::string reading_text(verdict v, double support) {
   return v == verdict::not_measured ? to_string(v) : to_string(v) + " (" + num(support) + ")";

@@ -26,6 +26,7 @@
 #include "sweep/cli.hpp"
 #include "sweep/csv_table.hpp"
 #include "sweep/results_store.hpp"
+#include "sweep/text.hpp"
 #include "uneven.hpp"
 
 using namespace dlb;
@@ -45,19 +46,15 @@ const char* kUsage =
     "Prints one Markdown section of experiments/BEYOND.md from dlb_sweep results (verified runs\n"
     "only). Ratios: geometric mean over the load seeds [95% interval, Student's t on the logs].\n";
 
-std::string fixed(double v, int decimals = 3) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", decimals, v);
-  return b;
-}
+using sweep::format_fixed;
 
 std::string estimate(const std::optional<ratio_estimate>& e) {
   if (!e) return "-";
-  if (e->n < 2) return fixed(e->geo_mean) + " (1 seed)";
-  return fixed(e->geo_mean) + " [" + fixed(e->low) + ", " + fixed(e->high) + "]";
+  if (e->n < 2) return format_fixed(e->geo_mean) + " (1 seed)";
+  return format_fixed(e->geo_mean) + " [" + format_fixed(e->low) + ", " + format_fixed(e->high) + "]";
 }
 
-std::string cell(const std::optional<double>& v) { return v ? fixed(*v) : "-"; }
+std::string cell(const std::optional<double>& v) { return v ? format_fixed(*v) : "-"; }
 
 bool has(const config_runs& c, const std::string& p) { return c.time.count(p) > 0; }
 
@@ -104,7 +101,7 @@ void oracle_row(const config_runs& c, const std::vector<std::string>& cols, mxm_
   if (ab && *ab <= 1.10) {
     ++mxm.any_bound;
   } else if (ab) {
-    mxm.misses.push_back(c.config + ": " + *any_b + " at " + fixed(*ab, 3) +
+    mxm.misses.push_back(c.config + ": " + *any_b + " at " + format_fixed(*ab, 3) +
                          "x the communication-aware bound (the network alone adds " +
                          cell(bound_over_oracle(c)) + "x to the oracle)");
   }
@@ -231,7 +228,7 @@ void choice_row(const config_runs& c, bool adaptive, choice_tally& t) {
       std::string chose;
       if (const auto it = c.chose.find("AUTO"); it != c.chose.end())
         for (const auto& [seed, x] : it->second) chose += (chose.empty() ? "" : ", ") + x;
-      t.auto_misses.push_back(c.config + ": AUTO / " + *best + " " + fixed(auto_best->geo_mean) +
+      t.auto_misses.push_back(c.config + ": AUTO / " + *best + " " + format_fixed(auto_best->geo_mean) +
                               "; AUTO committed to " + (chose.empty() ? "-" : chose) +
                               " (seed by seed)");
     }
@@ -262,7 +259,7 @@ void choice_targets(const choice_tally& t, bool adaptive) {
   std::cout << "**Target: the customized choice within 3% of the best fixed strategy in >= 90% "
                "of configurations.** AUTO's geometric-mean ratio is <= 1.03 in "
             << t.within << " of " << t.n << " configurations under load ("
-            << (t.n ? fixed(100.0 * t.within / t.n, 0) : "-") << "%).";
+            << (t.n ? format_fixed(100.0 * t.within / t.n, 0) : "-") << "%).";
   if (!t.auto_misses.empty()) {
     std::cout << " Missed on:\n\n";
     for (const auto& m : t.auto_misses) std::cout << "- " << m << "\n";
@@ -335,9 +332,9 @@ void baselines_section(const std::vector<config_runs>& configs) {
 std::string scale_cell(const std::vector<config_runs>& configs,
                        const std::map<std::string, std::string>& labels, const config_runs& c,
                        const std::string& p) {
-  if (const auto r = median_over_oracle(c, p)) return fixed(*r);
+  if (const auto r = median_over_oracle(c, p)) return format_fixed(*r);
   if (const auto it = c.timed_out.find(p); it != c.timed_out.end())
-    return "> " + fixed(it->second, 0) + " s";
+    return "> " + format_fixed(it->second, 0) + " s";
   if (const auto it = c.failed.find(p); it != c.failed.end()) return it->second;
   if (skipped_after_timeout(configs, labels, c, p)) return "not run";
   return "-";
@@ -391,9 +388,9 @@ void scale_section(const std::vector<config_runs>& configs) {
          "process)\n\n| P | runs | median wall (s) | slowest run (s) | slowest | largest peak "
          "memory (MB) |\n|---:|---:|---:|---:|---|---:|\n";
   for (const auto& cost : simulation_costs(configs)) {
-    std::cout << "| " << cost.procs << " | " << cost.runs << " | " << fixed(cost.median_wall, 2)
-              << " | " << fixed(cost.slowest_wall, 2) << " | " << cost.slowest << " | "
-              << fixed(cost.peak_rss_mb, 0) << " |\n";
+    std::cout << "| " << cost.procs << " | " << cost.runs << " | " << format_fixed(cost.median_wall, 2)
+              << " | " << format_fixed(cost.slowest_wall, 2) << " | " << cost.slowest << " | "
+              << format_fixed(cost.peak_rss_mb, 0) << " |\n";
   }
   std::cout << "\n**Targets: GCDLB, LCDLB and LDDLB at P = 4096 and GDDLB at P = 1024, 20 "
                "iterations per slave, each run within 60 s of wall time and 4 GB** (every "
@@ -405,8 +402,8 @@ void scale_section(const std::vector<config_runs>& configs) {
     const auto r = judge(configs, {policy, P});
     std::cout << "| " << policy << " | " << P << " | " << r.workloads << " of "
               << r.workloads + r.missing << " | " << r.within << " | "
-              << (r.workloads ? fixed(r.worst_wall, 1) : "-") << " | "
-              << (r.workloads ? fixed(r.worst_rss, 0) : "-") << " | "
+              << (r.workloads ? format_fixed(r.worst_wall, 1) : "-") << " | "
+              << (r.workloads ? format_fixed(r.worst_rss, 0) : "-") << " | "
               << (r.met()       ? "met"
                   : r.workloads ? "missed"
                                 : "not run")
@@ -416,14 +413,11 @@ void scale_section(const std::vector<config_runs>& configs) {
 
 std::string range(const std::optional<spread>& s) {
   if (!s) return "-";
-  return fixed(s->median) + " (" + fixed(s->min) + "-" + fixed(s->max) + ")";
+  return format_fixed(s->median) + " (" + format_fixed(s->min) + "-" + format_fixed(s->max) + ")";
 }
 
 std::string number_or_dash(const std::optional<double>& v) {
-  if (!v) return "-";
-  char b[32];
-  std::snprintf(b, sizeof b, "%g", *v);
-  return b;
+  return v ? sweep::format_sig(*v, 6) : "-";
 }
 
 // The policies of the uneven study in the driver's order, NONE first.
@@ -508,7 +502,7 @@ void uneven_section(const std::vector<uneven::run>& runs, std::size_t rows) {
 void cost_line(const std::vector<run>& runs) {
   double wall = 0;
   for (const auto& r : runs) wall += r.wall;
-  std::cout << runs.size() << " runs; their wall times add up to " << fixed(wall, 0) << " s\n";
+  std::cout << runs.size() << " runs; their wall times add up to " << format_fixed(wall, 0) << " s\n";
 }
 
 }  // namespace

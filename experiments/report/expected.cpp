@@ -143,13 +143,7 @@ void measure_implied(const std::vector<config_view>& configs, const paper_tables
       const auto& t = *r.time;
       if (!r.ours || !std::isfinite(*r.ours)) continue;
       const int dec = r.normalized ? 3 : 1;
-      const auto f = [dec](double v) {
-        std::ostringstream o;
-        o.setf(std::ios::fixed);
-        o.precision(dec);
-        o << v;
-        return o.str();
-      };
+      const auto f = [dec](double v) { return sweep::format_fixed(v, dec); };
       out[prefix + " implied " + t.row + " " + t.scheme + " (" + t.role + ") ours"] = {
           *r.ours, "",
           f(r.normalized ? t.norm : t.time_s) + " [" + f(r.lo) + ", " + f(r.hi) + "]" +

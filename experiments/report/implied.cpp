@@ -63,11 +63,7 @@ void normalize(implied_time& t, const std::vector<paper_nodlb_row>& nodlb) {
 
 std::string fixed(double x, int decimals) {
   if (!std::isfinite(x)) return std::isnan(x) ? "" : "inf";
-  std::ostringstream o;
-  o.setf(std::ios::fixed);
-  o.precision(decimals);
-  o << x;
-  return o.str();
+  return sweep::format_fixed(x, decimals);
 }
 
 std::string interval(double lo, double hi, int decimals) {

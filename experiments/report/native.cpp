@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <random>
 
 #include "stats.hpp"
+#include "sweep/text.hpp"
 
 namespace dlb::report::native {
 
@@ -179,16 +179,12 @@ std::optional<ratio_estimate> mean_over_configs(const std::vector<config_runs>& 
 namespace dlb::report::native {
 namespace {
 
-std::string fixed(double v, int decimals = 3) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", decimals, v);
-  return b;
-}
+using sweep::format_fixed;
 
 std::string estimate(const std::optional<ratio_estimate>& e) {
   if (!e) return "-";
-  if (e->n < 2) return fixed(e->geo_mean) + " (1 seed)";
-  return fixed(e->geo_mean) + " [" + fixed(e->low) + ", " + fixed(e->high) + "]";
+  if (e->n < 2) return format_fixed(e->geo_mean) + " (1 seed)";
+  return format_fixed(e->geo_mean) + " [" + format_fixed(e->low) + ", " + format_fixed(e->high) + "]";
 }
 
 std::string committed(const config_runs& c) {
@@ -210,7 +206,7 @@ void regret_table(std::ostream& os, const std::vector<config_runs>& configs) {
     os << "| " << c.app << " " << c.size << " " << c.args << " | " << load_of(c) << " | " << r->best
        << " | " << estimate(r->auto_all) << " | " << estimate(r->autom) << " | "
        << (r->best == "NONE" ? std::string("1 (it is the best)") : estimate(r->static_over_best))
-       << " | " << committed(c) << " | " << (la ? fixed(*la, 2) : "-") << " |\n";
+       << " | " << committed(c) << " | " << (la ? format_fixed(*la, 2) : "-") << " |\n";
   }
   os << "\nTimes paired by seed (the seed of the load function; every policy of a configuration "
         "and repetition ran with the same one): geometric mean [95% interval, Student's t]. The "
@@ -237,8 +233,8 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
     os << "| " << p << (fixed_policy ? " (fixed)" : "") << " | " << e.configs << " |";
     for (std::size_t k = 0; k < 3; ++k)
       os << " " << e.within[k] << " ("
-         << (e.configs ? fixed(100.0 * e.within[k] / e.configs, 0) : "-") << "%) ["
-         << fixed(100 * e.low[k], 0) << ", " << fixed(100 * e.high[k], 0) << "] |";
+         << (e.configs ? format_fixed(100.0 * e.within[k] / e.configs, 0) : "-") << "%) ["
+         << format_fixed(100 * e.low[k], 0) << ", " << format_fixed(100 * e.high[k], 0) << "] |";
     os << "\n";
   }
   const bool met5 = all.configs && all.within[2] * 10 >= all.configs * 9;
@@ -258,7 +254,7 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
     os << " " << p << " in " << n.within_noise << " of " << n.configs << ", surely slower in "
        << n.surely_slower;
     if (n.surely_slower)
-      os << " (" << fixed(n.slower_min) << " to " << fixed(n.slower_max) << " of the best)";
+      os << " (" << format_fixed(n.slower_min) << " to " << format_fixed(n.slower_max) << " of the best)";
     os << ", surely faster in " << n.surely_faster << (p == "AUTO-ALL" ? ";" : ".");
   }
   os << "\n\n";
@@ -308,8 +304,8 @@ void write_markdown(std::ostream& os, const std::vector<config_runs>& configs, i
   for (const auto& c : configs) la.insert(la.end(), c.loadavg.begin(), c.loadavg.end());
   if (const auto s = report::describe(la))
     os << "The machine's 1-minute load average as each run started, over the " << la.size()
-       << " runs: median " << fixed(s->median, 2) << ", " << fixed(s->min, 2) << " to "
-       << fixed(s->max, 2) << " (2 ranks and the competing process count; a load average far "
+       << " runs: median " << format_fixed(s->median, 2) << ", " << format_fixed(s->min, 2) << " to "
+       << format_fixed(s->max, 2) << " (2 ranks and the competing process count; a load average far "
        << "above that says the machine was shared).\n";
 }
 

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -24,12 +23,7 @@ std::string num(std::optional<double> x, int digits = 4) {
 }
 
 // Seconds as the paper prints them: one decimal.
-std::string sec(std::optional<double> x) {
-  if (!x) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", *x);
-  return buf;
-}
+std::string sec(std::optional<double> x) { return x ? sweep::format_fixed(*x, 1) : "-"; }
 
 std::string upper(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });

@@ -89,6 +89,12 @@ std::string format_sig(double x, int digits) {
   return buf;
 }
 
+std::string format_fixed(double x, int decimals) {
+  char buf[352];  // DBL_MAX with 30 decimals
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+  return buf;
+}
+
 std::string shell_join(const std::vector<std::string>& argv) {
   std::string out;
   for (const auto& a : argv) {

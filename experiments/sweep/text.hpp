@@ -29,6 +29,8 @@ std::optional<double> parse_double(std::string_view s);
 std::string format_number(double x);
 // Fixed significant digits for tables ("%.*g").
 std::string format_sig(double x, int digits = 4);
+// Fixed decimals ("%.*f": 3 -> "0.250").
+std::string format_fixed(double x, int decimals = 3);
 
 // A command line as one shell-readable string (single-quotes words that need it).
 std::string shell_join(const std::vector<std::string>& argv);
