@@ -21,6 +21,7 @@
 #include <iostream>
 
 #include "beyond.hpp"
+#include "markdown.hpp"
 #include "native.hpp"
 #include "summary.hpp"
 #include "sweep/cli.hpp"
@@ -34,6 +35,10 @@ using namespace dlb::report::beyond;
 namespace uneven = dlb::report::uneven;
 using dlb::report::ratio_estimate;
 using dlb::report::ratio_of;
+using dlb::report::md_column;
+using dlb::report::md_header;
+using dlb::report::md_right;
+using dlb::report::md_row;
 using dlb::report::spread;
 
 namespace {
@@ -109,12 +114,11 @@ void oracle_row(const config_runs& c, const std::vector<std::string>& cols, mxm_
 
 void oracle_section(const std::vector<config_runs>& configs, bool targets) {
   const auto cols = policies_of(configs);
-  std::cout << "| configuration | seeds |";
-  for (const auto& p : cols) std::cout << " " << p << " |";
-  std::cout << " paper's best / oracle | bound / oracle | paper's best / bound | best / bound |"
-               "\n|---|---:|";
-  for (std::size_t i = 0; i < cols.size(); ++i) std::cout << "---:|";
-  std::cout << "---|---:|---|---|\n";
+  std::vector<md_column> head{{"configuration"}, md_right("seeds")};
+  for (const auto& p : cols) head.push_back(md_right(p));
+  head.insert(head.end(), {{"paper's best / oracle"}, md_right("bound / oracle"),
+                           {"paper's best / bound"}, {"best / bound"}});
+  std::cout << md_header(head);
   mxm_tally mxm;
   int runs = 0, below = 0;
   for (const auto& c : configs) {
@@ -154,8 +158,8 @@ void auto_all_part(const std::vector<config_runs>& configs) {
       if (auto r = compare_auto_all(c)) rows.push_back(std::move(*r));
   if (rows.empty()) return;
   std::cout << "### AUTO-ALL against every fixed policy: the regret table\n\n"
-               "| configuration | best policy | AUTO-ALL / best | regret | AUTO-ALL committed to "
-               "(seed: policy) |\n|---|---|---:|---:|---|\n";
+            << md_header({{"configuration"}, {"best policy"}, md_right("AUTO-ALL / best"),
+                          md_right("regret"), {"AUTO-ALL committed to (seed: policy)"}});
   for (const auto& r : rows) {
     std::string chose;
     for (const auto& [seed, x] : r.committed)
@@ -187,7 +191,8 @@ void auto_all_part(const std::vector<config_runs>& configs) {
             << ".\n\n**Target: AUTO-ALL faster than every fixed policy on average** "
                "(geometric mean over configurations of AUTO-ALL / policy [95% interval over "
                "configurations]; < 1: AUTO-ALL faster; surely: the whole interval below 1):\n\n"
-               "| policy | configurations | AUTO-ALL / policy | below 1 |\n|---|---:|---:|---|\n";
+            << md_header({{"policy"}, md_right("configurations"), md_right("AUTO-ALL / policy"),
+                          {"below 1"}});
   for (const auto& p : policies_of(configs)) {
     const auto it = s.vs.find(p);
     if (it == s.vs.end()) continue;
@@ -284,9 +289,9 @@ void choice_targets(const choice_tally& t, bool adaptive) {
 void choice_section(const std::vector<config_runs>& configs) {
   const bool adaptive = std::any_of(configs.begin(), configs.end(),
                                     [](const config_runs& c) { return has(c, "ADAPTIVE"); });
-  std::cout << "| configuration | best fixed | AUTO / best"
-            << (adaptive ? " | ADAPTIVE / best | ADAPTIVE / AUTO |" : " |") << "\n|---|---|---:|"
-            << (adaptive ? "---:|---:|" : "") << "\n";
+  std::vector<md_column> head{{"configuration"}, {"best fixed"}, md_right("AUTO / best")};
+  if (adaptive) head.insert(head.end(), {md_right("ADAPTIVE / best"), md_right("ADAPTIVE / AUTO")});
+  std::cout << md_header(head);
   choice_tally t;
   for (const auto& c : configs) choice_row(c, adaptive, t);
   choice_targets(t, adaptive);
@@ -294,8 +299,8 @@ void choice_section(const std::vector<config_runs>& configs) {
 }
 
 void baselines_section(const std::vector<config_runs>& configs) {
-  std::cout << "| configuration | paper's best | best self-scheduling | paper / self-scheduling |"
-               " faster |\n|---|---|---|---:|---|\n";
+  std::cout << md_header({{"configuration"}, {"paper's best"}, {"best self-scheduling"},
+                          md_right("paper / self-scheduling"), {"faster"}});
   int n = 0, paper_wins = 0, ss_wins = 0;
   for (const auto& c : configs) {
     std::vector<std::string> ss;
@@ -364,11 +369,10 @@ void scale_section(const std::vector<config_runs>& configs) {
     std::sort(rows.begin(), rows.end(),
               [](const config_runs& a, const config_runs& b) { return a.procs < b.procs; });
     const auto policies = policies_of(rows);
-    std::cout << "\n**" << w << "**: time / oracle\n\n| P |";
-    for (const auto& p : policies) std::cout << " " << p << " |";
-    std::cout << " best |\n|---:|";
-    for (std::size_t i = 0; i <= policies.size(); ++i) std::cout << "---:|";
-    std::cout << "\n";
+    std::vector<md_column> head{md_right("P")};
+    for (const auto& p : policies) head.push_back(md_right(p));
+    head.push_back(md_right("best"));
+    std::cout << "\n**" << w << "**: time / oracle\n\n" << md_header(head);
     for (const auto& c : rows) {
       std::cout << "| " << c.procs << " |";
       std::optional<std::string> best;
@@ -385,8 +389,9 @@ void scale_section(const std::vector<config_runs>& configs) {
   std::cout
       << "\n**The simulation itself** (wall seconds of one run as the driver measured it, "
          "two runs at a time on the machine; peak resident memory of the simulation "
-         "process)\n\n| P | runs | median wall (s) | slowest run (s) | slowest | largest peak "
-         "memory (MB) |\n|---:|---:|---:|---:|---|---:|\n";
+         "process)\n\n"
+      << md_header({md_right("P"), md_right("runs"), md_right("median wall (s)"),
+                    md_right("slowest run (s)"), {"slowest"}, md_right("largest peak memory (MB)")});
   for (const auto& cost : simulation_costs(configs)) {
     std::cout << "| " << cost.procs << " | " << cost.runs << " | " << format_fixed(cost.median_wall, 2)
               << " | " << format_fixed(cost.slowest_wall, 2) << " | " << cost.slowest << " | "
@@ -395,8 +400,10 @@ void scale_section(const std::vector<config_runs>& configs) {
   std::cout << "\n**Targets: GCDLB, LCDLB and LDDLB at P = 4096 and GDDLB at P = 1024, 20 "
                "iterations per slave, each run within 60 s of wall time and 4 GB** (every "
                "synthetic workload above; the wall times as the driver measured them, two runs "
-               "at a time):\n\n| policy | P | workloads run | within both | slowest (s) | "
-               "largest peak (MB) | target |\n|---|---:|---:|---:|---:|---:|---|\n";
+               "at a time):\n\n"
+            << md_header({{"policy"}, md_right("P"), md_right("workloads run"),
+                          md_right("within both"), md_right("slowest (s)"),
+                          md_right("largest peak (MB)"), {"target"}});
   for (const auto& [policy, P] : std::vector<std::pair<std::string, int>>{
            {"GCDLB", 4096}, {"LCDLB", 4096}, {"LDDLB", 4096}, {"GDDLB", 1024}}) {
     const auto r = judge(configs, {policy, P});
@@ -436,8 +443,9 @@ void uneven_units_table(const uneven::cells& c) {
          "iterations); with load (ml = 5), each strategy's time under *work* over its time "
          "under *iterations* (same seed; median, min-max over seeds); AUTO's predicted total "
          "over its measured one (ml = 5).\n\n"
-         "| shape | strategy | syncs ml=0, work \\| iterations | time ml=5, work / "
-         "iterations | AUTO predicted / measured, work \\| iterations |\n|---|---|---|---|---|\n";
+      << md_header({{"shape"}, {"strategy"}, {"syncs ml=0, work \\| iterations"},
+                    {"time ml=5, work / iterations"},
+                    {"AUTO predicted / measured, work \\| iterations"}});
   for (const auto& shape : c.shapes()) {
     for (const auto& p : uneven_policies(c)) {
       const auto row = uneven::compare_units(c, shape, p);
@@ -457,11 +465,10 @@ void uneven_starts_table(const uneven::cells& c, const std::string& unit,
                          const std::vector<std::string>& starts, const std::string& base_start) {
   auto policies = uneven_policies(c);
   if (starts.size() == 1) std::erase(policies, std::string("NONE"));
-  std::cout << "| shape | ml |" << (starts.size() > 1 ? " start |" : "");
-  for (const auto& p : policies) std::cout << " " << p << " |";
-  std::cout << "\n|---|---|" << (starts.size() > 1 ? "---|" : "");
-  for (std::size_t i = 0; i < policies.size(); ++i) std::cout << "---|";
-  std::cout << "\n";
+  std::vector<md_column> head{{"shape"}, {"ml"}};
+  if (starts.size() > 1) head.push_back({"start"});
+  for (const auto& p : policies) head.push_back({p});
+  std::cout << md_header(head);
   for (const auto& shape : c.shapes()) {
     for (int ml : {0, 5}) {
       for (const auto& start : starts) {

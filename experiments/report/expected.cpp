@@ -10,6 +10,7 @@
 #include "report/report.hpp"
 #include "report/stats.hpp"
 #include "sweep/sha256.hpp"
+#include "report/markdown.hpp"
 #include "sweep/text.hpp"
 
 namespace dlb::report {
@@ -521,8 +522,8 @@ std::string render_expected(const std::vector<expected_row>& rows) {
   }
   std::ostringstream md;
   for (const auto& g : order) {
-    md << "### " << g
-       << "\n\n| quantity | paper | expected | tolerance | from |\n|---|---|---|---|---|\n";
+    md << "### " << g << "\n\n"
+       << md_header({{"quantity"}, {"paper"}, {"expected"}, {"tolerance"}, {"from"}});
     for (const auto* r : by_group[g]) {
       md << "| " << cell(r->key) << " | " << (r->paper.empty() ? "-" : cell(r->paper)) << " | ";
       if (r->kind == "number") {

@@ -8,6 +8,7 @@
 #include "report/claims.hpp"
 #include "report/summary.hpp"
 #include "sweep/config.hpp"
+#include "report/markdown.hpp"
 #include "sweep/text.hpp"
 
 namespace dlb::report {
@@ -277,8 +278,8 @@ void section_implied(std::ostringstream& md, const std::vector<implied_time>& ro
         "NONE**: our oracle bound over our no-DLB time (no schedule of ours can go below it). "
         "Usable rows: normalized interval narrower than a factor "
      << kUsableSpread << ".\n\n";
-  md << "| row | scheme (role) | paper | paper interval | ours | in interval | our best | oracle / "
-        "NONE | paper below our oracle |\n|---|---|---|---|---|---|---|---|---|\n";
+  md << md_header({{"row"}, {"scheme (role)"}, {"paper"}, {"paper interval"}, {"ours"},
+                   {"in interval"}, {"our best"}, {"oracle / NONE"}, {"paper below our oracle"}});
   const implied_judgement j = judge_implied(rows, configs);
   for (const auto& r : j.rows) {
     const implied_time& t = *r.time;

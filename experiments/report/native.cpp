@@ -5,6 +5,7 @@
 #include <map>
 #include <random>
 
+#include "markdown.hpp"
 #include "stats.hpp"
 #include "sweep/text.hpp"
 
@@ -196,9 +197,9 @@ std::string committed(const config_runs& c) {
 }
 
 void regret_table(std::ostream& os, const std::vector<config_runs>& configs) {
-  os << "| configuration | load | best policy | AUTO-ALL / best | AUTO / best | static block / "
-        "best | AUTO-ALL committed to (seed: policy) | load average |\n"
-        "|---|---|---|---:|---:|---:|---|---:|\n";
+  os << md_header({{"configuration"}, {"load"}, {"best policy"}, md_right("AUTO-ALL / best"),
+                   md_right("AUTO / best"), md_right("static block / best"),
+                   {"AUTO-ALL committed to (seed: policy)"}, md_right("load average")});
   for (const auto& c : configs) {
     const auto r = regret_of(c);
     if (!r) continue;
@@ -219,8 +220,8 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
   os << "**The regret's distribution** (configurations where the choice is at most 1%, 3%, 5% "
         "slower than the best policy; [95% interval], a bootstrap of "
      << replicates << " draws over the configurations and, within each, its seeds):\n\n"
-     << "| choice | configurations | within 1% | within 3% | within 5% "
-        "|\n|---|---:|---:|---:|---:|\n";
+     << md_header({{"choice"}, md_right("configurations"), md_right("within 1%"),
+                   md_right("within 3%"), md_right("within 5%")});
   share_estimate all;
   std::vector<std::string> rows{"AUTO-ALL", "AUTO"};
   for (const auto& p : beyond::policies_of(configs))
@@ -263,7 +264,7 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
 void means_table(std::ostream& os, const std::vector<config_runs>& configs) {
   os << "**The choices against every policy on average** (geometric mean over configurations "
         "of the paired ratio [95% interval over configurations]; < 1: the choice is faster):\n\n"
-        "| policy | AUTO-ALL / policy | AUTO / policy |\n|---|---:|---:|\n";
+     << md_header({{"policy"}, md_right("AUTO-ALL / policy"), md_right("AUTO / policy")});
   bool faster_than_all = true;
   for (const auto& p : beyond::policies_of(configs)) {
     if (p == "AUTO-ALL") continue;

@@ -1,0 +1,21 @@
+// The Markdown tables of the reports (markdown.hpp).
+#include "report/markdown.hpp"
+
+namespace dlb::report {
+
+std::string md_header(const std::vector<md_column>& columns) {
+  std::string names = "|", rule = "|";
+  for (const auto& c : columns) {
+    names += c.name.empty() ? " |" : " " + c.name + " |";
+    rule += c.right ? "---:|" : "---|";
+  }
+  return names + "\n" + rule + "\n";
+}
+
+std::string md_row(const std::vector<std::string>& cells) {
+  std::string out = "|";
+  for (const auto& c : cells) out += " " + c + " |";
+  return out + "\n";
+}
+
+}  // namespace dlb::report
