@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "dlb/core/chunks.hpp"
+#include "runs.hpp"
 #include "stats.hpp"
 #include "summary.hpp"
 #include "sweep/config.hpp"
@@ -15,8 +16,6 @@
 namespace dlb::report::beyond {
 
 namespace {
-
-double number(std::string_view s) { return sweep::parse_double(s).value_or(0.0); }
 
 // The parameters of a size label ("n=3072 r=128 m=128"); empty if it does not parse.
 sweep::size_spec size_of(const std::string& label) {
@@ -61,23 +60,22 @@ std::string with_scatter_marks(const std::string& committed, const std::string& 
 namespace {
 
 // A row's identity: its configuration, policy and seed, and the run's wall seconds.
-run identity_of(const sweep::csv_table& t, const std::vector<std::string>& row) {
+run identity_of(const report::run& v) {
   run r;
-  r.app = std::string(t.field(row, "app"));
-  r.procs = static_cast<int>(number(t.field(row, "P")));
-  r.size = std::string(t.field(row, "size"));
-  r.args = std::string(t.field(row, "extra_args"));
-  r.ml = static_cast<int>(number(t.field(row, "ml")));
-  r.config = r.app + " P=" + std::string(t.field(row, "P")) +
-             " K=" + std::string(t.field(row, "K")) + " " + r.size +
-             " ml=" + std::string(t.field(row, "ml")) + " tl=" + std::string(t.field(row, "tl"));
-  r.network = std::string(t.field(row, "network"));
+  r.app = std::string(v.text("app"));
+  r.procs = static_cast<int>(v.value("P"));
+  r.size = std::string(v.text("size"));
+  r.args = std::string(v.text("extra_args"));
+  r.ml = static_cast<int>(v.value("ml"));
+  r.config = r.app + " P=" + std::string(v.text("P")) + " K=" + std::string(v.text("K")) + " " +
+             r.size + " ml=" + std::string(v.text("ml")) + " tl=" + std::string(v.text("tl"));
+  r.network = std::string(v.text("network"));
   if (r.network != "ethernet1996") r.config += " " + r.network;
   if (!r.args.empty()) r.config += " `" + r.args + "`";
-  r.policy = std::string(t.field(row, "strategy"));
-  r.seed = std::string(t.field(row, "seed"));
-  r.wall = number(t.field(row, "run_wall_s"));
-  r.status = std::string(t.field(row, "status"));
+  r.policy = v.policy();
+  r.seed = v.seed();
+  r.wall = v.value("run_wall_s");
+  r.status = v.status();
   if (r.status == "ok") r.status = "unverified";  // verified = 0
   return r;
 }
@@ -93,9 +91,8 @@ void need_identity(const sweep::csv_table& t) {
 std::vector<run> unfinished_runs(const sweep::csv_table& t) {
   need_identity(t);
   std::vector<run> out;
-  for (const auto& row : t.rows)
-    if (t.field(row, "status") != "ok" || t.field(row, "verified") == "0")
-      out.push_back(identity_of(t, row));
+  for (const auto& v : rows_of(t))
+    if (!v.ok() || v.text("verified") == "0") out.push_back(identity_of(v));
   return out;
 }
 
@@ -103,19 +100,19 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
   need_identity(t);
   for (const char* c : {"backend", "verified", "total_s"}) need(t, c);
   std::vector<run> out;
-  for (const auto& row : t.rows) {
-    if (t.field(row, "status") != "ok" || t.field(row, "verified") != "1") continue;
-    run r = identity_of(t, row);
-    r.time = number(t.field(row, "total_s"));
-    r.oracle = number(t.field(row, "oracle_s"));
-    r.bound = number(t.field(row, "comm_bound_s"));
-    r.rss_mb = number(t.field(row, "max_rss_mb"));
-    if (const auto la = sweep::parse_double(t.field(row, "loadavg_1m"))) r.loadavg = *la;
+  for (const auto& v : rows_of(t)) {
+    if (!v.verified()) continue;
+    run r = identity_of(v);
+    r.time = v.value("total_s");
+    r.oracle = v.value("oracle_s");
+    r.bound = v.value("comm_bound_s");
+    r.rss_mb = v.value("max_rss_mb");
+    if (const auto la = v.number("loadavg_1m")) r.loadavg = *la;
     // A program of two balanced loops (TRFD) reports each loop's: "loop 1 / loop 2".
     auto key = [&](const std::string& k) {
-      std::string v(t.field(row, k));
-      if (!v.empty() && v != "-") return v;
-      const std::string l1(t.field(row, "loop1_" + k)), l2(t.field(row, "loop2_" + k));
+      std::string x(v.text(k));
+      if (!x.empty() && x != "-") return x;
+      const std::string l1(v.text("loop1_" + k)), l2(v.text("loop2_" + k));
       auto none = [](const std::string& x) { return x.empty() || x == "-"; };
       if (none(l1) && none(l2)) return std::string();
       return (l1.empty() ? "-" : l1) + " / " + (l2.empty() ? "-" : l2);

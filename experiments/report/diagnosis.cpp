@@ -379,39 +379,6 @@ noise_counts count_noise(const std::vector<row_noise>& rows) {
   return n;
 }
 
-std::vector<std::string> seeds_of(const std::vector<sweep::csv_table>& results) {
-  std::vector<std::string> out;
-  std::set<std::string> seen;
-  for (const auto& t : results) {
-    if (!t.column("seed")) continue;
-    for (const auto& r : t.rows) {
-      const std::string s(t.field(r, "seed"));
-      if (seen.insert(s).second) out.push_back(s);
-    }
-  }
-  return out;
-}
-
-sweep::csv_table resample_seeds(const sweep::csv_table& table,
-                                const std::vector<std::string>& drawn) {
-  const auto rep_col = table.column("rep");
-  const auto seed_col = table.column("seed");
-  if (!rep_col || !seed_col) return table;
-  std::map<std::string, std::vector<const std::vector<std::string>*>> by_seed;
-  for (const auto& r : table.rows) by_seed[r[*seed_col]].push_back(&r);
-  sweep::csv_table t;
-  t.columns = table.columns;
-  for (std::size_t slot = 0; slot < drawn.size(); ++slot) {
-    for (const auto* r : by_seed[drawn[slot]]) {
-      auto copy = *r;
-      copy[*rep_col] = std::to_string(slot);
-      copy[*seed_col] = std::to_string(1000000 + slot);
-      t.rows.push_back(std::move(copy));
-    }
-  }
-  return t;
-}
-
 namespace {
 
 // Table 1.4's rows where our best (at the medians) is not the paper's actual best: the first

@@ -34,6 +34,7 @@
 
 #include "report/claims.hpp"
 #include "report/paper.hpp"
+#include "report/runs.hpp"
 #include "report/stats.hpp"
 #include "sweep/csv_table.hpp"
 
@@ -140,14 +141,6 @@ struct diagnosis {
   std::vector<row_gap> rows;
   std::vector<row_noise> noise;  // every measured row of Table 1.4
 };
-
-// Seeds of some results tables in order of first appearance.
-std::vector<std::string> seeds_of(const std::vector<sweep::csv_table>& results);
-// A table with the runs of the drawn seeds, the seed in slot i relabelled as its slot (rep i,
-// seed 1000000 + i) so that a seed drawn twice counts twice. A table without seed and rep
-// columns is returned as is.
-sweep::csv_table resample_seeds(const sweep::csv_table& table,
-                                const std::vector<std::string>& drawn);
 
 // The diagnosis from raw results (deterministic in `seed`); `halves` random splits of the seeds
 // into two disjoint halves, each half judged by the same rule with half the replicates (0: none).

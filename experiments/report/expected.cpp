@@ -8,6 +8,7 @@
 #include "report/agreement.hpp"
 #include "report/claims.hpp"
 #include "report/report.hpp"
+#include "report/runs.hpp"
 #include "report/stats.hpp"
 #include "sweep/sha256.hpp"
 #include "report/markdown.hpp"
@@ -167,9 +168,7 @@ void measure_paper(const std::vector<summary_row>& rows, const paper_tables& pap
 
 std::size_t runs_not_ok(const sweep::csv_table& results) {
   std::size_t n = 0;
-  for (const auto& row : results.rows) {
-    if (results.field(row, "status") != "ok") ++n;
-  }
+  for (const auto& r : rows_of(results)) n += !r.ok();
   return n;
 }
 

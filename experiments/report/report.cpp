@@ -10,6 +10,7 @@
 
 #include "report/agreement.hpp"
 #include "report/claims.hpp"
+#include "report/runs.hpp"
 #include "report/stats.hpp"
 #include "sweep/text.hpp"
 
@@ -449,17 +450,14 @@ void section_lag(std::ostringstream& md, const report_inputs& in) {
   std::vector<double> all;
   std::vector<lagged> flagged;
   for (const auto& [path, t] : in.results) {
-    for (const auto& row : t.rows) {
-      if (t.field(row, "status") != "ok") continue;
-      const auto pct = sweep::parse_double(t.field(row, "lag_pct"));
-      if (!pct) continue;
+    for (const auto& r : rows_of(t)) {
+      const auto pct = r.number("lag_pct");
+      if (!r.ok() || !pct) continue;
       all.push_back(*pct);
       if (*pct > in.lag_flag_pct) {
-        flagged.push_back({*pct, std::string(t.field(row, "app")) +
-                                     " P=" + std::string(t.field(row, "P")) + " " +
-                                     std::string(t.field(row, "size")) + " " +
-                                     std::string(t.field(row, "strategy")) +
-                                     " seed=" + std::string(t.field(row, "seed"))});
+        flagged.push_back({*pct, std::string(r.text("app")) + " P=" + std::string(r.text("P")) +
+                                     " " + std::string(r.text("size")) + " " + r.policy() +
+                                     " seed=" + r.seed()});
       }
     }
   }

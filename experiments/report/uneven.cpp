@@ -2,13 +2,12 @@
 
 #include <stdexcept>
 
+#include "report/runs.hpp"
 #include "sweep/text.hpp"
 
 namespace dlb::report::uneven {
 
 namespace {
-
-double number(std::string_view s) { return sweep::parse_double(s).value_or(0.0); }
 
 // The value of `--flag VALUE` among the words of `args`; empty if absent.
 std::string flag_value(const std::string& args, const std::string& flag) {
@@ -39,9 +38,9 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
       throw std::runtime_error("results table has no column '" + std::string(c) + "'");
   }
   std::vector<run> out;
-  for (const auto& row : t.rows) {
-    if (t.field(row, "status") != "ok" || t.field(row, "verified") != "1") continue;
-    const std::string args(t.field(row, "extra_args"));
+  for (const auto& v : rows_of(t)) {
+    if (!v.verified()) continue;
+    const std::string args(v.text("extra_args"));
     run r;
     r.shape = flag_value(args, "--shape");
     r.start = flag_value(args, "--distribution");
@@ -50,15 +49,12 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
       throw std::runtime_error("a run's extra arguments '" + args +
                                "' lack --shape, --distribution or --balance-by");
     }
-    r.ml = static_cast<int>(number(t.field(row, "ml")));
-    r.seed = std::string(t.field(row, "seed"));
-    r.policy = std::string(t.field(row, "strategy"));
-    r.time = number(t.field(row, "total_s"));
-    r.syncs = number(t.field(row, "syncs"));
-    if (t.column("predicted_run_s")) {
-      const auto p = sweep::parse_double(t.field(row, "predicted_run_s"));
-      if (p && *p > 0) r.predicted = *p;
-    }
+    r.ml = static_cast<int>(v.value("ml"));
+    r.seed = v.seed();
+    r.policy = v.policy();
+    r.time = v.value("total_s");
+    r.syncs = v.value("syncs");
+    if (const auto p = v.number("predicted_run_s"); p && *p > 0) r.predicted = *p;
     out.push_back(std::move(r));
   }
   return out;

@@ -86,9 +86,9 @@ point_result judge_point(const std::string& id, const sweep::csv_table& table,
   point_result out;
   out.point = id;
   out.runs = table.rows.size();
-  for (const auto& r : table.rows) {
-    out.runs_ok += table.field(r, "status") == "ok";
-    out.run_wall_s += sweep::parse_double(table.field(r, "run_wall_s")).value_or(0.0);
+  for (const auto& r : report::rows_of(table)) {
+    out.runs_ok += r.ok();
+    out.run_wall_s += r.value("run_wall_s");
   }
 
   const auto summary = report::summarize({table});
