@@ -212,12 +212,7 @@ std::optional<double> median_over(const config_runs& c, const std::string& polic
                                   const std::map<std::string, double>& reference) {
   const auto it = c.time.find(policy);
   if (it == c.time.end()) return std::nullopt;
-  std::vector<double> v;
-  for (const auto& [seed, t] : it->second) {
-    const auto o = reference.find(seed);
-    if (o != reference.end() && o->second > 0) v.push_back(t / o->second);
-  }
-  return median(v);
+  return median(paired_ratios(it->second, reference));
 }
 
 }  // namespace
@@ -231,12 +226,7 @@ std::optional<double> median_over_bound(const config_runs& c, const std::string&
 }
 
 std::optional<double> bound_over_oracle(const config_runs& c) {
-  std::vector<double> v;
-  for (const auto& [seed, b] : c.bound) {
-    const auto o = c.oracle.find(seed);
-    if (o != c.oracle.end() && o->second > 0) v.push_back(b / o->second);
-  }
-  return median(v);
+  return median(paired_ratios(c.bound, c.oracle));
 }
 
 std::optional<std::string> best_of(const config_runs& c,
@@ -255,12 +245,7 @@ std::optional<ratio_estimate> paired_ratio(const config_runs& c, const std::stri
                                            const std::string& b) {
   const auto ia = c.time.find(a), ib = c.time.find(b);
   if (ia == c.time.end() || ib == c.time.end()) return std::nullopt;
-  std::vector<double> ratios;
-  for (const auto& [seed, ta] : ia->second) {
-    const auto tb = ib->second.find(seed);
-    if (tb != ib->second.end() && tb->second > 0 && ta > 0) ratios.push_back(ta / tb->second);
-  }
-  return ratio_of(ratios);
+  return ratio_of(paired_ratios(ia->second, ib->second, true));
 }
 
 std::optional<ratio_estimate> best_against_best(const config_runs& c,

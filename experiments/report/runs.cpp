@@ -70,6 +70,15 @@ const run* reference_runs::partner(const run& r, const std::string& config) cons
   return it == by_seed_.end() ? nullptr : &it->second;
 }
 
+std::vector<double> paired_ratios(const by_seed& a, const by_seed& b, bool positive_a) {
+  std::vector<double> out;
+  for (const auto& [seed, x] : a) {
+    const auto y = b.find(seed);
+    if (y != b.end() && y->second > 0 && (!positive_a || x > 0)) out.push_back(x / y->second);
+  }
+  return out;
+}
+
 std::vector<std::string> seeds_of(const std::vector<sweep::csv_table>& results) {
   std::vector<std::string> out;
   std::set<std::string> seen;

@@ -68,6 +68,12 @@ class reference_runs {
   std::map<std::string, run> by_seed_;
 };
 
+// Values by load seed: one policy's times in one configuration, their oracle bounds, ...
+using by_seed = std::map<std::string, double>;
+// a[seed] / b[seed] for every seed of both with b[seed] > 0 (and a[seed] > 0 if
+// `positive_a`), in seed order: the pairing of two policies, or of a policy and a bound.
+std::vector<double> paired_ratios(const by_seed& a, const by_seed& b, bool positive_a = false);
+
 // The load seeds of the results in order of first appearance ("" where a table has no seed
 // column: none).
 std::vector<std::string> seeds_of(const std::vector<sweep::csv_table>& results);
