@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-#include "report/runs.hpp"
 #include "sweep/text.hpp"
 
 namespace dlb::report::uneven {
@@ -76,22 +75,31 @@ const run* cells::find(const std::string& shape, const std::string& start,
   return it == by_key_.end() ? nullptr : &it->second;
 }
 
+by_seed cells::times(const std::string& shape, const std::string& start, const std::string& unit,
+                     int ml, const std::string& policy) const {
+  by_seed out;
+  for (const auto& seed : seeds_)
+    if (const run* r = find(shape, start, unit, ml, seed, policy)) out[seed] = r->time;
+  return out;
+}
+
 unit_row compare_units(const cells& c, const std::string& shape, const std::string& policy) {
-  std::vector<double> syncs_w, syncs_i, ratio, pred_w, pred_i;
+  std::vector<double> syncs_w, syncs_i, pred_w, pred_i;
   for (const auto& seed : c.seeds()) {
     if (const run* r = c.find(shape, "block", "work", 0, seed, policy)) syncs_w.push_back(r->syncs);
     if (const run* r = c.find(shape, "block", "iterations", 0, seed, policy))
       syncs_i.push_back(r->syncs);
     const run* w = c.find(shape, "block", "work", 5, seed, policy);
     const run* i = c.find(shape, "block", "iterations", 5, seed, policy);
-    if (w && i && i->time > 0) ratio.push_back(w->time / i->time);
     if (w && w->predicted && w->time > 0) pred_w.push_back(*w->predicted / w->time);
     if (i && i->predicted && i->time > 0) pred_i.push_back(*i->predicted / i->time);
   }
   unit_row row;
   row.syncs_work = median(syncs_w);
   row.syncs_iterations = median(syncs_i);
-  row.time_work_over_iterations = describe(ratio);
+  row.time_work_over_iterations = describe(
+      paired_ratios(c.times(shape, "block", "work", 5, policy),
+                    c.times(shape, "block", "iterations", 5, policy)));
   row.predicted_over_measured_work = describe(pred_w);
   row.predicted_over_measured_iterations = describe(pred_i);
   return row;
@@ -100,13 +108,8 @@ unit_row compare_units(const cells& c, const std::string& shape, const std::stri
 std::optional<spread> over_none(const cells& c, const std::string& shape, int ml,
                                 const std::string& start, const std::string& unit,
                                 const std::string& policy, const std::string& base_start) {
-  std::vector<double> ratio;
-  for (const auto& seed : c.seeds()) {
-    const run* r = c.find(shape, start, unit, ml, seed, policy);
-    const run* base = c.find(shape, base_start, unit, ml, seed, "NONE");
-    if (r && base && base->time > 0) ratio.push_back(r->time / base->time);
-  }
-  return describe(ratio);
+  return describe(paired_ratios(c.times(shape, start, unit, ml, policy),
+                                c.times(shape, base_start, unit, ml, "NONE")));
 }
 
 }  // namespace dlb::report::uneven
