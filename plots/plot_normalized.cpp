@@ -45,11 +45,6 @@ std::string figure_name(const std::string& app) {
   return "normalized_" + app;
 }
 
-std::string upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
-  return s;
-}
-
 // Splits the sizes of a panel into parameters common to all (for the title) and the rest (for
 // the tick labels, one parameter per line), e.g. m=400 is common to every MXM size.
 std::pair<std::string, std::vector<std::vector<std::string>>> size_labels(
@@ -191,7 +186,7 @@ plots::figure app_figure(const std::string& app, const std::string& measure,
   fig.width = 80 + 520 * static_cast<int>(panels.size());
   fig.height = 460;
   fig.script = "set multiplot layout 1," + std::to_string(panels.size()) + " title " +
-               plots::gp_quote(upper(app) + ": execution time normalized to no DLB" + what) +
+               plots::gp_quote(dlb::sweep::upper(app) + ": execution time normalized to no DLB" + what) +
                " font ',13'\n"
                "set style data histogram\n"
                "set style histogram errorbars gap 1.5 lw 1\n"

@@ -33,6 +33,7 @@
 using namespace dlb;
 using namespace dlb::report::beyond;
 namespace uneven = dlb::report::uneven;
+using dlb::report::format_estimate;
 using dlb::report::ratio_estimate;
 using dlb::report::ratio_of;
 using dlb::report::md_column;
@@ -52,12 +53,6 @@ const char* kUsage =
     "only). Ratios: geometric mean over the load seeds [95% interval, Student's t on the logs].\n";
 
 using sweep::format_fixed;
-
-std::string estimate(const std::optional<ratio_estimate>& e) {
-  if (!e) return "-";
-  if (e->n < 2) return format_fixed(e->geo_mean) + " (1 seed)";
-  return format_fixed(e->geo_mean) + " [" + format_fixed(e->low) + ", " + format_fixed(e->high) + "]";
-}
 
 std::string cell(const std::optional<double>& v) { return v ? format_fixed(*v) : "-"; }
 
@@ -167,7 +162,7 @@ void auto_all_part(const std::vector<config_runs>& configs) {
     char regret[32] = "-";
     if (r.vs_best) std::snprintf(regret, sizeof regret, "%+.1f%%", 100 * (r.vs_best->geo_mean - 1));
     std::cout << "| " << r.config << " | " << (r.best.empty() ? "-" : r.best) << " | "
-              << estimate(r.vs_best) << " | " << regret << " | " << (chose.empty() ? "-" : chose)
+              << format_estimate(r.vs_best) << " | " << regret << " | " << (chose.empty() ? "-" : chose)
               << " |\n";
   }
   const auto s = summarize_auto_all(rows);
@@ -197,7 +192,7 @@ void auto_all_part(const std::vector<config_runs>& configs) {
     const auto it = s.vs.find(p);
     if (it == s.vs.end()) continue;
     const auto& e = it->second;
-    std::cout << "| " << p << " | " << e.n << " | " << estimate(e) << " | "
+    std::cout << "| " << p << " | " << e.n << " | " << format_estimate(e) << " | "
               << (e.high < 1.0       ? "surely"
                   : e.geo_mean < 1.0 ? "not surely"
                                      : "no")
@@ -223,7 +218,7 @@ void choice_row(const config_runs& c, bool adaptive, choice_tally& t) {
   const auto best = best_of(c, paper_strategies());
   if (!best || !has(c, "AUTO")) return;
   const auto auto_best = paired_ratio(c, "AUTO", *best);
-  std::cout << "| " << c.config << " | " << *best << " | " << estimate(auto_best) << " |";
+  std::cout << "| " << c.config << " | " << *best << " | " << format_estimate(auto_best) << " |";
   if (auto_best) {
     ++t.n;
     if (auto_best->geo_mean <= 1.03) {
@@ -241,7 +236,7 @@ void choice_row(const config_runs& c, bool adaptive, choice_tally& t) {
   if (adaptive) {
     const auto a_best = paired_ratio(c, "ADAPTIVE", *best);
     const auto a_auto = paired_ratio(c, "ADAPTIVE", "AUTO");
-    std::cout << " " << estimate(a_best) << " | " << estimate(a_auto) << " |";
+    std::cout << " " << format_estimate(a_best) << " | " << format_estimate(a_auto) << " |";
     if (a_auto) {
       t.adaptive_vs_auto.push_back(a_auto->geo_mean);
       if (a_auto->n >= 2 && a_auto->low > 1.0) {
@@ -249,7 +244,7 @@ void choice_row(const config_runs& c, bool adaptive, choice_tally& t) {
         if (const auto it = c.chose.find("ADAPTIVE"); it != c.chose.end() && !it->second.empty())
           seq = "; ADAPTIVE's choices on seed " + it->second.begin()->first + ": " +
                 it->second.begin()->second;
-        t.worse.push_back(c.config + ": " + estimate(a_auto) + seq);
+        t.worse.push_back(c.config + ": " + format_estimate(a_auto) + seq);
       }
       if (a_auto->n >= 2 && a_auto->high < 1.0) t.better.push_back(c.config);
     }
@@ -277,7 +272,7 @@ void choice_targets(const choice_tally& t, bool adaptive) {
             << t.adaptive_vs_auto.size()
             << " configurations (geometric mean of the per-configuration ratios [95% interval "
                "over configurations]): "
-            << estimate(overall) << ". ADAPTIVE is surely slower (interval above 1) in "
+            << format_estimate(overall) << ". ADAPTIVE is surely slower (interval above 1) in "
             << t.worse.size() << " and surely faster in " << t.better.size() << ".";
   if (!t.worse.empty()) {
     std::cout << " Slower in:\n\n";
@@ -322,7 +317,7 @@ void baselines_section(const std::vector<config_runs>& configs) {
       }
     }
     std::cout << "| " << c.config << " | " << *a << " " << cell(median_time(c, *a)) << " s | " << *b
-              << " " << cell(median_time(c, *b)) << " s | " << estimate(r) << " | " << verdict
+              << " " << cell(median_time(c, *b)) << " s | " << format_estimate(r) << " | " << verdict
               << " |\n";
   }
   std::cout << "\nBest of each family by median; the ratio paired by load seed (< 1: the paper's "

@@ -503,12 +503,6 @@ std::string group_of(const std::string& key) {
   return "Agreement of the backends (percent of the no-DLB time)";
 }
 
-std::string cell(const std::string& s) {
-  std::string out;
-  for (char ch : s) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
-  return out;
-}
-
 }  // namespace
 
 std::string render_expected(const std::vector<expected_row>& rows) {
@@ -524,15 +518,15 @@ std::string render_expected(const std::vector<expected_row>& rows) {
     md << "### " << g << "\n\n"
        << md_header({{"quantity"}, {"paper"}, {"expected"}, {"tolerance"}, {"from"}});
     for (const auto* r : by_group[g]) {
-      md << "| " << cell(r->key) << " | " << (r->paper.empty() ? "-" : cell(r->paper)) << " | ";
+      md << "| " << md_escape(r->key) << " | " << (r->paper.empty() ? "-" : md_escape(r->paper)) << " | ";
       if (r->kind == "number") {
         md << num(r->expected) << " | [" << num(r->lo) << ", " << num(r->hi) << "]";
       } else {
-        md << cell(r->verdicts.front()) << " | ";
+        md << md_escape(r->verdicts.front()) << " | ";
         for (std::size_t i = 0; i < r->verdicts.size(); ++i)
-          md << (i ? " or " : "") << cell(r->verdicts[i]);
+          md << (i ? " or " : "") << md_escape(r->verdicts[i]);
       }
-      md << " | " << cell(r->spread) << "; " << cell(r->rule) << " |\n";
+      md << " | " << md_escape(r->spread) << "; " << md_escape(r->rule) << " |\n";
     }
     md << "\n";
   }

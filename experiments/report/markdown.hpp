@@ -20,4 +20,10 @@ std::string md_header(const std::vector<md_column>& columns);
 // One row: "| c1 | c2 |\n".
 std::string md_row(const std::vector<std::string>& cells);
 
+// dlb_report's tables: every column left-aligned, the rule "| --- |", each cell escaped.
+std::string md_plain_header(const std::vector<std::string>& names);
+std::string md_escaped_row(const std::vector<std::string>& cells);
+// A cell's text with each '|' escaped ("\|"), so that it stays one cell.
+std::string md_escape(const std::string& text);
+
 }  // namespace dlb::report

@@ -182,12 +182,6 @@ namespace {
 
 using sweep::format_fixed;
 
-std::string estimate(const std::optional<ratio_estimate>& e) {
-  if (!e) return "-";
-  if (e->n < 2) return format_fixed(e->geo_mean) + " (1 seed)";
-  return format_fixed(e->geo_mean) + " [" + format_fixed(e->low) + ", " + format_fixed(e->high) + "]";
-}
-
 std::string committed(const config_runs& c) {
   const auto it = c.chose.find("AUTO-ALL");
   if (it == c.chose.end()) return "-";
@@ -205,8 +199,8 @@ void regret_table(std::ostream& os, const std::vector<config_runs>& configs) {
     if (!r) continue;
     const auto la = report::median(c.loadavg);
     os << "| " << c.app << " " << c.size << " " << c.args << " | " << load_of(c) << " | " << r->best
-       << " | " << estimate(r->auto_all) << " | " << estimate(r->autom) << " | "
-       << (r->best == "NONE" ? std::string("1 (it is the best)") : estimate(r->static_over_best))
+       << " | " << format_estimate(r->auto_all) << " | " << format_estimate(r->autom) << " | "
+       << (r->best == "NONE" ? std::string("1 (it is the best)") : format_estimate(r->static_over_best))
        << " | " << committed(c) << " | " << (la ? format_fixed(*la, 2) : "-") << " |\n";
   }
   os << "\nTimes paired by seed (the seed of the load function; every policy of a configuration "
@@ -270,8 +264,8 @@ void means_table(std::ostream& os, const std::vector<config_runs>& configs) {
     if (p == "AUTO-ALL") continue;
     const auto a = mean_over_configs(configs, "AUTO-ALL", p);
     faster_than_all = faster_than_all && (p == "AUTO" || (a && a->geo_mean < 1));
-    os << "| " << p << " | " << estimate(a) << " | "
-       << (p == "AUTO" ? "-" : estimate(mean_over_configs(configs, "AUTO", p))) << " |\n";
+    os << "| " << p << " | " << format_estimate(a) << " | "
+       << (p == "AUTO" ? "-" : format_estimate(mean_over_configs(configs, "AUTO", p))) << " |\n";
   }
   os << "\n**Target: AUTO-ALL faster than every fixed policy on the geometric mean: "
      << (faster_than_all ? "met" : "missed") << ".**\n\n";
@@ -289,7 +283,7 @@ void static_block_part(std::ostream& os, const std::vector<config_runs>& configs
   for (double r : ratios) at_least += r >= 1.3 ? 1 : 0;
   os << "**Target: under the competing load, the best policy at least 1.3x faster than the "
         "static block** (NONE / best, the column above, over the "
-     << ratios.size() << " configurations under load): geometric mean " << estimate(m) << "; at "
+     << ratios.size() << " configurations under load): geometric mean " << format_estimate(m) << "; at "
      << "least 1.3 in " << at_least << " of " << ratios.size() << ": "
      << (m && m->geo_mean >= 1.3 ? "met" : "missed") << " on the geometric mean.\n\n";
 }

@@ -6,6 +6,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "sweep/text.hpp"
+
 namespace dlb::report {
 
 std::optional<spread> describe(std::vector<double> sample) {
@@ -77,6 +79,13 @@ std::optional<ratio_estimate> ratio_of(const std::vector<double>& ratios) {
   e.low = std::exp(mean - half);
   e.high = std::exp(mean + half);
   return e;
+}
+
+std::string format_estimate(const std::optional<ratio_estimate>& e) {
+  using sweep::format_fixed;
+  if (!e) return "-";
+  if (e->n < 2) return format_fixed(e->geo_mean) + " (1 seed)";
+  return format_fixed(e->geo_mean) + " [" + format_fixed(e->low) + ", " + format_fixed(e->high) + "]";
 }
 
 void bootstrap_seeds(const std::vector<std::string>& seeds, int replicates, std::uint64_t seed,

@@ -45,6 +45,8 @@ struct ratio_estimate {
 // The estimate from a list of ratios (each > 0; std::invalid_argument otherwise); nullopt if
 // empty.
 std::optional<ratio_estimate> ratio_of(const std::vector<double>& ratios);
+// An estimate as the tables print it: "1.020 [0.990, 1.050]", "1.020 (1 seed)", or "-".
+std::string format_estimate(const std::optional<ratio_estimate>& e);
 // The two-sided 95% quantile of Student's t with `df` degrees of freedom (df >= 1).
 double t_975(int df);
 

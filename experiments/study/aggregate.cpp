@@ -26,18 +26,13 @@ std::map<std::string, verdict> verdicts_of(const sweep::csv_table& table) {
   return out;
 }
 
-std::string upper(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return s;
-}
-
 // One row of Table 1.4 at a point: our best for the paper's configuration (the first of our
 // configurations under load that matches it and ranks every strategy), and the paper's.
 row_at_point table14_row(const report::paper_best_row& p,
                          const std::vector<report::config_view>& configs) {
   row_at_point r;
   r.app = p.app;
-  r.key = upper(p.app) + " P=" + std::to_string(p.procs) + " " + p.size_text +
+  r.key = sweep::upper(p.app) + " P=" + std::to_string(p.procs) + " " + p.size_text +
           (p.loop.empty() ? "" : " " + p.loop);
   r.paper_best = p.actual_best;
   const auto m = p.loop == "L1"   ? report::measure::loop1

@@ -20,6 +20,10 @@ std::vector<std::pair<std::string, std::string>> key_values(std::string_view wor
 // Splits on one separator character, trimming each piece; keeps empty pieces.
 std::vector<std::string> split_on(std::string_view s, char sep);
 
+// ASCII upper and lower case ("mxm" <-> "MXM").
+std::string upper(std::string s);
+std::string lower(std::string s);
+
 // Whole-string parses; nullopt on anything else (sign, trailing text, overflow, NaN).
 std::optional<std::int64_t> parse_int(std::string_view s);
 std::optional<std::uint64_t> parse_uint(std::string_view s);
