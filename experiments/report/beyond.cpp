@@ -26,11 +26,6 @@ sweep::size_spec size_of(const std::string& label) {
   }
 }
 
-void need(const sweep::csv_table& t, std::string_view column) {
-  if (!t.column(column))
-    throw std::runtime_error("results table has no column '" + std::string(column) + "'");
-}
-
 }  // namespace
 
 namespace {
@@ -81,9 +76,8 @@ run identity_of(const report::run& v) {
 }
 
 void need_identity(const sweep::csv_table& t) {
-  for (const char* c :
-       {"app", "P", "K", "size", "strategy", "seed", "ml", "tl", "network", "extra_args", "status"})
-    need(t, c);
+  require_columns(t, {"app", "P", "K", "size", "strategy", "seed", "ml", "tl", "network",
+                      "extra_args", "status"});
 }
 
 }  // namespace
@@ -98,7 +92,7 @@ std::vector<run> unfinished_runs(const sweep::csv_table& t) {
 
 std::vector<run> verified_runs(const sweep::csv_table& t) {
   need_identity(t);
-  for (const char* c : {"backend", "verified", "total_s"}) need(t, c);
+  require_columns(t, {"backend", "verified", "total_s"});
   std::vector<run> out;
   for (const auto& v : rows_of(t)) {
     if (!v.verified()) continue;

@@ -2,6 +2,7 @@
 #include "report/runs.hpp"
 
 #include <set>
+#include <stdexcept>
 
 #include "sweep/results_store.hpp"
 #include "sweep/text.hpp"
@@ -25,6 +26,11 @@ std::string run::config_key() const {
     k += '\x1f';
   }
   return k;
+}
+
+void require_columns(const sweep::csv_table& table, const std::vector<std::string>& columns) {
+  for (const auto& c : columns)
+    if (!table.column(c)) throw std::runtime_error("results table has no column '" + c + "'");
 }
 
 std::vector<run> latest_runs(const std::vector<sweep::csv_table>& results,

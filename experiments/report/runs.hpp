@@ -46,6 +46,10 @@ struct run {
   std::string config_key() const;
 };
 
+// Throws std::runtime_error "results table has no column 'C'" for the first of `columns` that
+// `table` lacks.
+void require_columns(const sweep::csv_table& table, const std::vector<std::string>& columns);
+
 // Every row of `results`, the later of two rows of one run (sweep::row_key) counting in the place
 // of the first; `superseded` (if given) counts the earlier rows left out.
 std::vector<run> latest_runs(const std::vector<sweep::csv_table>& results,

@@ -31,11 +31,8 @@ void remember(std::vector<std::string>& list, const std::string& v) {
 }  // namespace
 
 std::vector<run> verified_runs(const sweep::csv_table& t) {
-  for (const char* c :
-       {"strategy", "seed", "ml", "extra_args", "status", "verified", "total_s", "syncs"}) {
-    if (!t.column(c))
-      throw std::runtime_error("results table has no column '" + std::string(c) + "'");
-  }
+  require_columns(t, {"strategy", "seed", "ml", "extra_args", "status", "verified", "total_s",
+                      "syncs"});
   std::vector<run> out;
   for (const auto& v : rows_of(t)) {
     if (!v.verified()) continue;
