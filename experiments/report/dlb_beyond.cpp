@@ -17,7 +17,6 @@
 // Ratios are geometric means over the load seeds with 95% intervals (Student's t on the log
 // ratios; experiments/report/beyond.hpp).
 #include <algorithm>
-#include <cstdio>
 #include <iostream>
 
 #include "beyond.hpp"
@@ -159,11 +158,10 @@ void auto_all_part(const std::vector<config_runs>& configs) {
     std::string chose;
     for (const auto& [seed, x] : r.committed)
       chose += (chose.empty() ? "" : ", ") + seed + ": " + x;
-    char regret[32] = "-";
-    if (r.vs_best) std::snprintf(regret, sizeof regret, "%+.1f%%", 100 * (r.vs_best->geo_mean - 1));
-    std::cout << "| " << r.config << " | " << (r.best.empty() ? "-" : r.best) << " | "
-              << format_estimate(r.vs_best) << " | " << regret << " | " << (chose.empty() ? "-" : chose)
-              << " |\n";
+    const double pct = r.vs_best ? 100 * (r.vs_best->geo_mean - 1) : 0;
+    const std::string regret = r.vs_best ? (pct >= 0 ? "+" : "") + format_fixed(pct, 1) + "%" : "-";
+    std::cout << md_row({r.config, r.best.empty() ? "-" : r.best, format_estimate(r.vs_best), regret,
+                         chose.empty() ? "-" : chose});
   }
   const auto s = summarize_auto_all(rows);
   auto share = [&s](std::size_t n) {
@@ -192,11 +190,8 @@ void auto_all_part(const std::vector<config_runs>& configs) {
     const auto it = s.vs.find(p);
     if (it == s.vs.end()) continue;
     const auto& e = it->second;
-    std::cout << "| " << p << " | " << e.n << " | " << format_estimate(e) << " | "
-              << (e.high < 1.0       ? "surely"
-                  : e.geo_mean < 1.0 ? "not surely"
-                                     : "no")
-              << " |\n";
+    std::cout << md_row({p, std::to_string(e.n), format_estimate(e),
+                         e.high < 1.0 ? "surely" : e.geo_mean < 1.0 ? "not surely" : "no"});
   }
   std::cout << "\nWhat AUTO-ALL committed to (runs; TRFD: each loop):";
   for (const auto& [p, n] : s.commitments) std::cout << " " << p << " " << n << ";";
@@ -388,9 +383,9 @@ void scale_section(const std::vector<config_runs>& configs) {
       << md_header({md_right("P"), md_right("runs"), md_right("median wall (s)"),
                     md_right("slowest run (s)"), {"slowest"}, md_right("largest peak memory (MB)")});
   for (const auto& cost : simulation_costs(configs)) {
-    std::cout << "| " << cost.procs << " | " << cost.runs << " | " << format_fixed(cost.median_wall, 2)
-              << " | " << format_fixed(cost.slowest_wall, 2) << " | " << cost.slowest << " | "
-              << format_fixed(cost.peak_rss_mb, 0) << " |\n";
+    std::cout << md_row({std::to_string(cost.procs), std::to_string(cost.runs),
+                         format_fixed(cost.median_wall, 2), format_fixed(cost.slowest_wall, 2),
+                         cost.slowest, format_fixed(cost.peak_rss_mb, 0)});
   }
   std::cout << "\n**Targets: GCDLB, LCDLB and LDDLB at P = 4096 and GDDLB at P = 1024, 20 "
                "iterations per slave, each run within 60 s of wall time and 4 GB** (every "
