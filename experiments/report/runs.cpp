@@ -62,9 +62,6 @@ std::vector<run> rows_of(const sweep::csv_table& table) {
   return out;
 }
 
-reference_runs::reference_runs(const std::vector<run>& runs, const std::string& policy)
-    : reference_runs(runs, policy, [](const run&) { return true; }) {}
-
 reference_runs::reference_runs(const std::vector<run>& runs, const std::string& policy,
                                bool (*use)(const run&)) {
   for (const auto& r : runs)

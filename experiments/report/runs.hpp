@@ -61,12 +61,10 @@ std::vector<run> rows_of(const sweep::csv_table& table);
 // the reference run of its configuration and seed (the last given wins).
 class reference_runs {
  public:
-  // `runs` that pass `use` (e.g. ok ones) and whose policy is `policy`.
-  reference_runs(const std::vector<run>& runs, const std::string& policy = "NONE");
+  // `runs` that pass `use` (e.g. ok ones) and whose policy is `policy` (NONE, or any other).
   reference_runs(const std::vector<run>& runs, const std::string& policy, bool (*use)(const run&));
-  // The reference run of r's configuration (`config`: r.config_key(), when known) and seed.
+  // The reference run of r's configuration (`config`: r.config_key()) and seed; nullptr if none.
   const run* partner(const run& r, const std::string& config) const;
-  const run* partner(const run& r) const { return partner(r, r.config_key()); }
 
  private:
   std::map<std::string, run> by_seed_;
