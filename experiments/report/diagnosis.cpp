@@ -616,8 +616,15 @@ std::string halves_text(const std::vector<claim_class>& halves) {
 }
 
 void claims_table(std::ostringstream& md, const diagnosis& d) {
-  md << md_header({{"claim"}, {"the paper"}, {"strict (support)"}, {"tendency (support)"},
-                   {"effect"}, {"checks broken"}, {"all seeds"}, {"halves"}, {"verdict"},
+  md << md_header({{"claim"},
+                   {"the paper"},
+                   {"strict (support)"},
+                   {"tendency (support)"},
+                   {"effect"},
+                   {"checks broken"},
+                   {"all seeds"},
+                   {"halves"},
+                   {"verdict"},
                    {"mechanism"}});
   for (const auto& c : d.claims) {
     std::size_t outside = 0;
@@ -662,8 +669,13 @@ void rows_table(std::ostringstream& md, const diagnosis& d) {
      << ", the gap = the paper's scheme's normalized time - ours (that loop's for TRFD), with its "
         "95% interval; the paper's scheme is slower beyond the seeds' spread in "
      << outside << " of " << d.rows.size() << ".\n\n"
-     << md_header({{"row"}, {"paper's best"}, {"ours"}, {"gap"}, {"95% interval"},
-                   {"paper's scheme wins in"}, {"differs beyond the spread"}});
+     << md_header({{"row"},
+                   {"paper's best"},
+                   {"ours"},
+                   {"gap"},
+                   {"95% interval"},
+                   {"paper's scheme wins in"},
+                   {"differs beyond the spread"}});
   for (const auto& g : d.rows) {
     md << "| " << g.label << " | " << g.paper_best << " | " << g.ours << " | " << signed_num(g.gap)
        << " | [" << signed_num(g.ci.lo) << ", " << signed_num(g.ci.hi) << "] | "
@@ -686,8 +698,14 @@ void noise_table(std::ostringstream& md, const diagnosis& d) {
      << "predicted in " << n.predicted_exact << " exactly, " << n.predicted_noise
      << " within noise; our model = our best in " << n.model_exact << " exactly, " << n.model_noise
      << " within noise (the paper's own: 19 of 28).\n\n"
-     << md_header({{"row"}, {"ours (second)"}, {"separable"}, {"model"}, {"paper's best"},
-                   {"paper's predicted"}, {"best = paper's"}, {"model = paper's predicted"},
+     << md_header({{"row"},
+                   {"ours (second)"},
+                   {"separable"},
+                   {"model"},
+                   {"paper's best"},
+                   {"paper's predicted"},
+                   {"best = paper's"},
+                   {"model = paper's predicted"},
                    {"model = ours"}});
   const auto mark = [](bool exact, bool noise) {
     return std::string(exact ? "exact" : noise ? "within noise" : "no");

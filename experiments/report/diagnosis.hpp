@@ -60,7 +60,6 @@ struct claim_check {
 // Every claim's checks over the configurations (claims.hpp's predicates, as margins).
 std::vector<claim_check> claim_checks(const std::vector<config_view>& configs);
 
-
 // A check that breaks its claim at the medians, with its interval and mechanism.
 struct breaking_check {
   claim_check check;

@@ -81,8 +81,11 @@ std::string render(const std::vector<variant>& vs, const std::string& title,
      << command << "` (revision " << vs.front().revision
      << "). Claims: the strict reading (the pattern in every configuration) and the tendency "
         "reading (most configurations or the mean, where the paper's sentence allows it).\n\n"
-     << report::md_header({{"variant"}, {"options"}, {"claims that hold (strict)"},
-                           {"claims that hold (tendency)"}, {"our best = Table 1.4"},
+     << report::md_header({{"variant"},
+                           {"options"},
+                           {"claims that hold (strict)"},
+                           {"claims that hold (tendency)"},
+                           {"our best = Table 1.4"},
                            {"model predicts our best (estimated load)"},
                            {"our model = Table 1.4's predicted"}});
   for (const auto& v : vs) {

@@ -33,12 +33,12 @@ using namespace dlb;
 using namespace dlb::report::beyond;
 namespace uneven = dlb::report::uneven;
 using dlb::report::format_estimate;
-using dlb::report::ratio_estimate;
-using dlb::report::ratio_of;
 using dlb::report::md_column;
 using dlb::report::md_header;
 using dlb::report::md_right;
 using dlb::report::md_row;
+using dlb::report::ratio_estimate;
+using dlb::report::ratio_of;
 using dlb::report::spread;
 
 namespace {
@@ -110,8 +110,10 @@ void oracle_section(const std::vector<config_runs>& configs, bool targets) {
   const auto cols = policies_of(configs);
   std::vector<md_column> head{{"configuration"}, md_right("seeds")};
   for (const auto& p : cols) head.push_back(md_right(p));
-  head.insert(head.end(), {{"paper's best / oracle"}, md_right("bound / oracle"),
-                           {"paper's best / bound"}, {"best / bound"}});
+  head.insert(head.end(), {{"paper's best / oracle"},
+                           md_right("bound / oracle"),
+                           {"paper's best / bound"},
+                           {"best / bound"}});
   std::cout << md_header(head);
   mxm_tally mxm;
   int runs = 0, below = 0;
@@ -152,16 +154,19 @@ void auto_all_part(const std::vector<config_runs>& configs) {
       if (auto r = compare_auto_all(c)) rows.push_back(std::move(*r));
   if (rows.empty()) return;
   std::cout << "### AUTO-ALL against every fixed policy: the regret table\n\n"
-            << md_header({{"configuration"}, {"best policy"}, md_right("AUTO-ALL / best"),
-                          md_right("regret"), {"AUTO-ALL committed to (seed: policy)"}});
+            << md_header({{"configuration"},
+                          {"best policy"},
+                          md_right("AUTO-ALL / best"),
+                          md_right("regret"),
+                          {"AUTO-ALL committed to (seed: policy)"}});
   for (const auto& r : rows) {
     std::string chose;
     for (const auto& [seed, x] : r.committed)
       chose += (chose.empty() ? "" : ", ") + seed + ": " + x;
     const double pct = r.vs_best ? 100 * (r.vs_best->geo_mean - 1) : 0;
     const std::string regret = r.vs_best ? (pct >= 0 ? "+" : "") + format_fixed(pct, 1) + "%" : "-";
-    std::cout << md_row({r.config, r.best.empty() ? "-" : r.best, format_estimate(r.vs_best), regret,
-                         chose.empty() ? "-" : chose});
+    std::cout << md_row({r.config, r.best.empty() ? "-" : r.best, format_estimate(r.vs_best),
+                         regret, chose.empty() ? "-" : chose});
   }
   const auto s = summarize_auto_all(rows);
   auto share = [&s](std::size_t n) {
@@ -184,14 +189,18 @@ void auto_all_part(const std::vector<config_runs>& configs) {
             << ".\n\n**Target: AUTO-ALL faster than every fixed policy on average** "
                "(geometric mean over configurations of AUTO-ALL / policy [95% interval over "
                "configurations]; < 1: AUTO-ALL faster; surely: the whole interval below 1):\n\n"
-            << md_header({{"policy"}, md_right("configurations"), md_right("AUTO-ALL / policy"),
+            << md_header({{"policy"},
+                          md_right("configurations"),
+                          md_right("AUTO-ALL / policy"),
                           {"below 1"}});
   for (const auto& p : policies_of(configs)) {
     const auto it = s.vs.find(p);
     if (it == s.vs.end()) continue;
     const auto& e = it->second;
     std::cout << md_row({p, std::to_string(e.n), format_estimate(e),
-                         e.high < 1.0 ? "surely" : e.geo_mean < 1.0 ? "not surely" : "no"});
+                         e.high < 1.0       ? "surely"
+                         : e.geo_mean < 1.0 ? "not surely"
+                                            : "no"});
   }
   std::cout << "\nWhat AUTO-ALL committed to (runs; TRFD: each loop):";
   for (const auto& [p, n] : s.commitments) std::cout << " " << p << " " << n << ";";
@@ -223,9 +232,9 @@ void choice_row(const config_runs& c, bool adaptive, choice_tally& t) {
       std::string chose;
       if (const auto it = c.chose.find("AUTO"); it != c.chose.end())
         for (const auto& [seed, x] : it->second) chose += (chose.empty() ? "" : ", ") + x;
-      t.auto_misses.push_back(c.config + ": AUTO / " + *best + " " + format_fixed(auto_best->geo_mean) +
-                              "; AUTO committed to " + (chose.empty() ? "-" : chose) +
-                              " (seed by seed)");
+      t.auto_misses.push_back(c.config + ": AUTO / " + *best + " " +
+                              format_fixed(auto_best->geo_mean) + "; AUTO committed to " +
+                              (chose.empty() ? "-" : chose) + " (seed by seed)");
     }
   }
   if (adaptive) {
@@ -289,8 +298,11 @@ void choice_section(const std::vector<config_runs>& configs) {
 }
 
 void baselines_section(const std::vector<config_runs>& configs) {
-  std::cout << md_header({{"configuration"}, {"paper's best"}, {"best self-scheduling"},
-                          md_right("paper / self-scheduling"), {"faster"}});
+  std::cout << md_header({{"configuration"},
+                          {"paper's best"},
+                          {"best self-scheduling"},
+                          md_right("paper / self-scheduling"),
+                          {"faster"}});
   int n = 0, paper_wins = 0, ss_wins = 0;
   for (const auto& c : configs) {
     std::vector<std::string> ss;
@@ -312,8 +324,8 @@ void baselines_section(const std::vector<config_runs>& configs) {
       }
     }
     std::cout << "| " << c.config << " | " << *a << " " << cell(median_time(c, *a)) << " s | " << *b
-              << " " << cell(median_time(c, *b)) << " s | " << format_estimate(r) << " | " << verdict
-              << " |\n";
+              << " " << cell(median_time(c, *b)) << " s | " << format_estimate(r) << " | "
+              << verdict << " |\n";
   }
   std::cout << "\nBest of each family by median; the ratio paired by load seed (< 1: the paper's "
                "strategy is faster). Of "
@@ -350,6 +362,8 @@ void unfinished_legend(const std::vector<config_runs>& configs) {
   }
 }
 
+void simulation_cost_section(const std::vector<config_runs>& configs);
+
 void scale_section(const std::vector<config_runs>& configs) {
   const auto labels = workload_labels(configs);
   for (const auto& w : workloads_in_order(configs, labels)) {
@@ -376,12 +390,20 @@ void scale_section(const std::vector<config_runs>& configs) {
     }
   }
   unfinished_legend(configs);
-  std::cout
-      << "\n**The simulation itself** (wall seconds of one run as the driver measured it, "
-         "two runs at a time on the machine; peak resident memory of the simulation "
-         "process)\n\n"
-      << md_header({md_right("P"), md_right("runs"), md_right("median wall (s)"),
-                    md_right("slowest run (s)"), {"slowest"}, md_right("largest peak memory (MB)")});
+  simulation_cost_section(configs);
+}
+
+// The simulation's own cost per P, and its targets.
+void simulation_cost_section(const std::vector<config_runs>& configs) {
+  std::cout << "\n**The simulation itself** (wall seconds of one run as the driver measured it, "
+               "two runs at a time on the machine; peak resident memory of the simulation "
+               "process)\n\n"
+            << md_header({md_right("P"),
+                          md_right("runs"),
+                          md_right("median wall (s)"),
+                          md_right("slowest run (s)"),
+                          {"slowest"},
+                          md_right("largest peak memory (MB)")});
   for (const auto& cost : simulation_costs(configs)) {
     std::cout << md_row({std::to_string(cost.procs), std::to_string(cost.runs),
                          format_fixed(cost.median_wall, 2), format_fixed(cost.slowest_wall, 2),
@@ -391,9 +413,13 @@ void scale_section(const std::vector<config_runs>& configs) {
                "iterations per slave, each run within 60 s of wall time and 4 GB** (every "
                "synthetic workload above; the wall times as the driver measured them, two runs "
                "at a time):\n\n"
-            << md_header({{"policy"}, md_right("P"), md_right("workloads run"),
-                          md_right("within both"), md_right("slowest (s)"),
-                          md_right("largest peak (MB)"), {"target"}});
+            << md_header({{"policy"},
+                          md_right("P"),
+                          md_right("workloads run"),
+                          md_right("within both"),
+                          md_right("slowest (s)"),
+                          md_right("largest peak (MB)"),
+                          {"target"}});
   for (const auto& [policy, P] : std::vector<std::pair<std::string, int>>{
            {"GCDLB", 4096}, {"LCDLB", 4096}, {"LDDLB", 4096}, {"GDDLB", 1024}}) {
     const auto r = judge(configs, {policy, P});
@@ -427,15 +453,16 @@ std::vector<std::string> uneven_policies(const uneven::cells& c) {
 }
 
 void uneven_units_table(const uneven::cells& c) {
-  std::cout
-      << "## Block start: work against iterations\n\n"
-         "Synchronizations without external load (ml = 0; median over the seeds: work | "
-         "iterations); with load (ml = 5), each strategy's time under *work* over its time "
-         "under *iterations* (same seed; median, min-max over seeds); AUTO's predicted total "
-         "over its measured one (ml = 5).\n\n"
-      << md_header({{"shape"}, {"strategy"}, {"syncs ml=0, work \\| iterations"},
-                    {"time ml=5, work / iterations"},
-                    {"AUTO predicted / measured, work \\| iterations"}});
+  std::cout << "## Block start: work against iterations\n\n"
+               "Synchronizations without external load (ml = 0; median over the seeds: work | "
+               "iterations); with load (ml = 5), each strategy's time under *work* over its time "
+               "under *iterations* (same seed; median, min-max over seeds); AUTO's predicted total "
+               "over its measured one (ml = 5).\n\n"
+            << md_header({{"shape"},
+                          {"strategy"},
+                          {"syncs ml=0, work \\| iterations"},
+                          {"time ml=5, work / iterations"},
+                          {"AUTO predicted / measured, work \\| iterations"}});
   for (const auto& shape : c.shapes()) {
     for (const auto& p : uneven_policies(c)) {
       const auto row = uneven::compare_units(c, shape, p);
@@ -499,7 +526,8 @@ void uneven_section(const std::vector<uneven::run>& runs, std::size_t rows) {
 void cost_line(const std::vector<run>& runs) {
   double wall = 0;
   for (const auto& r : runs) wall += r.wall;
-  std::cout << runs.size() << " runs; their wall times add up to " << format_fixed(wall, 0) << " s\n";
+  std::cout << runs.size() << " runs; their wall times add up to " << format_fixed(wall, 0)
+            << " s\n";
 }
 
 }  // namespace

@@ -7,11 +7,11 @@
 
 #include "report/agreement.hpp"
 #include "report/claims.hpp"
+#include "report/markdown.hpp"
 #include "report/report.hpp"
 #include "report/runs.hpp"
 #include "report/stats.hpp"
 #include "sweep/sha256.hpp"
-#include "report/markdown.hpp"
 #include "sweep/text.hpp"
 
 namespace dlb::report {
@@ -518,7 +518,8 @@ std::string render_expected(const std::vector<expected_row>& rows) {
     md << "### " << g << "\n\n"
        << md_header({{"quantity"}, {"paper"}, {"expected"}, {"tolerance"}, {"from"}});
     for (const auto* r : by_group[g]) {
-      md << "| " << md_escape(r->key) << " | " << (r->paper.empty() ? "-" : md_escape(r->paper)) << " | ";
+      md << "| " << md_escape(r->key) << " | " << (r->paper.empty() ? "-" : md_escape(r->paper))
+         << " | ";
       if (r->kind == "number") {
         md << num(r->expected) << " | [" << num(r->lo) << ", " << num(r->hi) << "]";
       } else {

@@ -167,8 +167,7 @@ noise_counts against_best(const std::vector<config_runs>& configs, const std::st
 }
 
 std::optional<ratio_estimate> mean_over_configs(const std::vector<config_runs>& configs,
-                                                        const std::string& a,
-                                                        const std::string& b) {
+                                                const std::string& a, const std::string& b) {
   std::vector<double> per_config;
   for (const auto& c : configs)
     if (const auto r = beyond::paired_ratio(c, a, b)) per_config.push_back(r->geo_mean);
@@ -191,16 +190,22 @@ std::string committed(const config_runs& c) {
 }
 
 void regret_table(std::ostream& os, const std::vector<config_runs>& configs) {
-  os << md_header({{"configuration"}, {"load"}, {"best policy"}, md_right("AUTO-ALL / best"),
-                   md_right("AUTO / best"), md_right("static block / best"),
-                   {"AUTO-ALL committed to (seed: policy)"}, md_right("load average")});
+  os << md_header({{"configuration"},
+                   {"load"},
+                   {"best policy"},
+                   md_right("AUTO-ALL / best"),
+                   md_right("AUTO / best"),
+                   md_right("static block / best"),
+                   {"AUTO-ALL committed to (seed: policy)"},
+                   md_right("load average")});
   for (const auto& c : configs) {
     const auto r = regret_of(c);
     if (!r) continue;
     const auto la = report::median(c.loadavg);
     os << "| " << c.app << " " << c.size << " " << c.args << " | " << load_of(c) << " | " << r->best
        << " | " << format_estimate(r->auto_all) << " | " << format_estimate(r->autom) << " | "
-       << (r->best == "NONE" ? std::string("1 (it is the best)") : format_estimate(r->static_over_best))
+       << (r->best == "NONE" ? std::string("1 (it is the best)")
+                             : format_estimate(r->static_over_best))
        << " | " << committed(c) << " | " << (la ? format_fixed(*la, 2) : "-") << " |\n";
   }
   os << "\nTimes paired by seed (the seed of the load function; every policy of a configuration "
@@ -214,8 +219,11 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
   os << "**The regret's distribution** (configurations where the choice is at most 1%, 3%, 5% "
         "slower than the best policy; [95% interval], a bootstrap of "
      << replicates << " draws over the configurations and, within each, its seeds):\n\n"
-     << md_header({{"choice"}, md_right("configurations"), md_right("within 1%"),
-                   md_right("within 3%"), md_right("within 5%")});
+     << md_header({{"choice"},
+                   md_right("configurations"),
+                   md_right("within 1%"),
+                   md_right("within 3%"),
+                   md_right("within 5%")});
   share_estimate all;
   std::vector<std::string> rows{"AUTO-ALL", "AUTO"};
   for (const auto& p : beyond::policies_of(configs))
@@ -249,7 +257,8 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
     os << " " << p << " in " << n.within_noise << " of " << n.configs << ", surely slower in "
        << n.surely_slower;
     if (n.surely_slower)
-      os << " (" << format_fixed(n.slower_min) << " to " << format_fixed(n.slower_max) << " of the best)";
+      os << " (" << format_fixed(n.slower_min) << " to " << format_fixed(n.slower_max)
+         << " of the best)";
     os << ", surely faster in " << n.surely_faster << (p == "AUTO-ALL" ? ";" : ".");
   }
   os << "\n\n";
@@ -283,7 +292,8 @@ void static_block_part(std::ostream& os, const std::vector<config_runs>& configs
   for (double r : ratios) at_least += r >= 1.3 ? 1 : 0;
   os << "**Target: under the competing load, the best policy at least 1.3x faster than the "
         "static block** (NONE / best, the column above, over the "
-     << ratios.size() << " configurations under load): geometric mean " << format_estimate(m) << "; at "
+     << ratios.size() << " configurations under load): geometric mean " << format_estimate(m)
+     << "; at "
      << "least 1.3 in " << at_least << " of " << ratios.size() << ": "
      << (m && m->geo_mean >= 1.3 ? "met" : "missed") << " on the geometric mean.\n\n";
 }
@@ -299,8 +309,9 @@ void write_markdown(std::ostream& os, const std::vector<config_runs>& configs, i
   for (const auto& c : configs) la.insert(la.end(), c.loadavg.begin(), c.loadavg.end());
   if (const auto s = report::describe(la))
     os << "The machine's 1-minute load average as each run started, over the " << la.size()
-       << " runs: median " << format_fixed(s->median, 2) << ", " << format_fixed(s->min, 2) << " to "
-       << format_fixed(s->max, 2) << " (2 ranks and the competing process count; a load average far "
+       << " runs: median " << format_fixed(s->median, 2) << ", " << format_fixed(s->min, 2)
+       << " to " << format_fixed(s->max, 2)
+       << " (2 ranks and the competing process count; a load average far "
        << "above that says the machine was shared).\n";
 }
 

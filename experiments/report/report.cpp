@@ -64,7 +64,7 @@ void section_nodlb(std::ostringstream& md, const report_inputs& in,
       current = p.table;
       md << "\n**" << p.table << " (" << sweep::upper(p.app) << ")**\n\n";
       md << md_plain_header({"P", "size", "paper (s)", "ours median (s)", "min..max", "runs",
-                        "ours / paper", "backend"});
+                             "ours / paper", "backend"});
     }
     const auto found = matching(configs, p.app, p.procs, p.size);
     bool any = false;
@@ -74,12 +74,13 @@ void section_nodlb(std::ostringstream& md, const report_inputs& in,
       any = true;
       const double ours = *r->number("total_median");
       md << md_escaped_row({std::to_string(p.procs), c->size, sec(p.time_s), sec(ours),
-                     sec(r->number("total_min")) + ".." + sec(r->number("total_max")),
-                     std::string(r->text("runs")), format_sig(ours / p.time_s, 3), backend_of(*c)});
+                            sec(r->number("total_min")) + ".." + sec(r->number("total_max")),
+                            std::string(r->text("runs")), format_sig(ours / p.time_s, 3),
+                            backend_of(*c)});
     }
     if (!any) {
-      md << md_escaped_row({std::to_string(p.procs), size_text(p.size), sec(p.time_s), "not measured", "",
-                     "", "", ""});
+      md << md_escaped_row({std::to_string(p.procs), size_text(p.size), sec(p.time_s),
+                            "not measured", "", "", "", ""});
     }
   }
   md << "\n";
@@ -227,11 +228,12 @@ void section_model_vs_paper_model(std::ostringstream& md, const table14_comparis
      << t.model_same_central_distributed
      << ". Ours: the most frequent prediction over the configuration's runs (seeds), with the "
         "load the runs' `--model-load` named.\n\n";
-  md << md_plain_header({"configuration", "paper predicted", "ours predicted (mode over seeds)", "match"});
+  md << md_plain_header(
+      {"configuration", "paper predicted", "ours predicted (mode over seeds)", "match"});
   for (const auto& r : t.rows) {
     if (!r.config || r.predicted == "-" || r.predicted.empty()) continue;
     md << md_escaped_row({r.label, r.paper->predicted_best, r.predicted,
-                   r.predicted == r.paper->predicted_best ? "yes" : "no"});
+                          r.predicted == r.paper->predicted_best ? "yes" : "no"});
   }
   md << "\n";
 }
@@ -248,20 +250,23 @@ void section_best(std::ostringstream& md, const report_inputs& in,
         "balanced run makes both predictions). Where a prediction differs from the actual best: "
         "how much slower the predicted strategy actually was (median times). AUTO: the "
         "customized mode's median time over the best fixed strategy's.\n\n";
-  md << md_plain_header({"app", "P", "size", "loop", "paper actual", "paper predicted", "paper diff",
-                    "ours actual", "ours 2nd", "ours predicted", "diff",
-                    "predicted, estimated load", "diff (estimated)", "AUTO / best", "backend"});
+  md << md_plain_header({"app", "P", "size", "loop", "paper actual", "paper predicted",
+                         "paper diff", "ours actual", "ours 2nd", "ours predicted", "diff",
+                         "predicted, estimated load", "diff (estimated)", "AUTO / best",
+                         "backend"});
   const table14_comparison t = compare_table14(configs, in.paper_best);
   for (const auto& r : t.rows) {
     const auto& p = *r.paper;
     const std::string paper_diff = p.diff_s.empty() ? "" : p.diff_s + " s (" + p.diff_pct + "%)";
     if (!r.config) {
-      md << md_escaped_row({sweep::upper(p.app), std::to_string(p.procs), p.size_text, p.loop, p.actual_best,
-                     p.predicted_best, paper_diff, "not measured", "", "", "", "", "", "", ""});
+      md << md_escaped_row({sweep::upper(p.app), std::to_string(p.procs), p.size_text, p.loop,
+                            p.actual_best, p.predicted_best, paper_diff, "not measured", "", "", "",
+                            "", "", "", ""});
       continue;
     }
     const auto& rk = r.rank;
-    md << md_escaped_row({sweep::upper(p.app), std::to_string(p.procs), r.config->size, p.loop, p.actual_best,
+    md << md_escaped_row(
+        {sweep::upper(p.app), std::to_string(p.procs), r.config->size, p.loop, p.actual_best,
          p.predicted_best, paper_diff, rk.order[0].first + " " + format_sig(rk.order[0].second, 3),
          rk.order[1].first + " " + format_sig(rk.order[1].second, 3), r.predicted, r.diff,
          r.predicted_estimated, r.diff_estimated, r.auto_over_best, backend_of(*r.config)});
@@ -364,7 +369,8 @@ void claims_table(std::ostringstream& md, const report_inputs& in,
   const bool study = !in.sensitivity_claims.rows.empty();
   if (study) {
     md << md_plain_header({"claim", "strict (defaults)", "tendency (defaults)", "numbers",
-                      "study: at the defaults", "study: share of region", "deciding parameter"});
+                           "study: at the defaults", "study: share of region",
+                           "deciding parameter"});
   } else {
     md << md_plain_header({"claim", "strict", "tendency", "numbers"});
   }

@@ -82,6 +82,7 @@ std::vector<std::string> seeds_of(const std::vector<sweep::csv_table>& results);
 // The rows of `table` whose seed was drawn, once per draw: the draw's slot becomes the row's rep
 // and seed (1000000 + slot), so that a seed drawn twice counts as two seeds. A table without rep
 // and seed columns is returned as it is.
-sweep::csv_table resample_seeds(const sweep::csv_table& table, const std::vector<std::string>& drawn);
+sweep::csv_table resample_seeds(const sweep::csv_table& table,
+                                const std::vector<std::string>& drawn);
 
 }  // namespace dlb::report

@@ -85,7 +85,8 @@ std::string format_estimate(const std::optional<ratio_estimate>& e) {
   using sweep::format_fixed;
   if (!e) return "-";
   if (e->n < 2) return format_fixed(e->geo_mean) + " (1 seed)";
-  return format_fixed(e->geo_mean) + " [" + format_fixed(e->low) + ", " + format_fixed(e->high) + "]";
+  return format_fixed(e->geo_mean) + " [" + format_fixed(e->low) + ", " + format_fixed(e->high) +
+         "]";
 }
 
 void bootstrap_seeds(const std::vector<std::string>& seeds, int replicates, std::uint64_t seed,

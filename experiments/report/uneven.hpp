@@ -42,8 +42,8 @@ class cells {
   const run* find(const std::string& shape, const std::string& start, const std::string& unit,
                   int ml, const std::string& seed, const std::string& policy) const;
   // The times of one cell's runs by seed.
-  by_seed times(const std::string& shape, const std::string& start, const std::string& unit,
-                int ml, const std::string& policy) const;
+  by_seed times(const std::string& shape, const std::string& start, const std::string& unit, int ml,
+                const std::string& policy) const;
   // Values in order of first appearance.
   const std::vector<std::string>& shapes() const { return shapes_; }
   const std::vector<std::string>& seeds() const { return seeds_; }

@@ -497,7 +497,10 @@ void md_parameters(std::ostringstream& md, const study_inputs& in, const study_a
           "rerun the same command to finish them): "
        << left_out << ".\n\n";
   }
-  md << report::md_header({{"parameter"}, {"levels"}, {"default (`make reproduce`)"}, {"set by"},
+  md << report::md_header({{"parameter"},
+                           {"levels"},
+                           {"default (`make reproduce`)"},
+                           {"set by"},
                            {"source of the default"}});
   for (const auto& q : study::parameter_table()) {
     std::string levels = "(default only)";
@@ -524,9 +527,14 @@ void md_claims(std::ostringstream& md, const study_aggregate& a) {
         "reading's (dlb_report: the pattern in every configuration); the last two columns count "
         "the tendency reading (most configurations or the mean, where the paper's sentence "
         "allows it; the strict verdict elsewhere), without bootstrap.\n\n"
-     << report::md_header({{"claim"}, {"at the defaults"}, {"support"}, {"share of region"},
-                           {"interval"}, {"deciding parameter (range)"},
-                           {"tendency at the defaults"}, {"tendency: share of region"}});
+     << report::md_header({{"claim"},
+                           {"at the defaults"},
+                           {"support"},
+                           {"share of region"},
+                           {"interval"},
+                           {"deciding parameter (range)"},
+                           {"tendency at the defaults"},
+                           {"tendency: share of region"}});
   for (const auto& c : report::claim_table()) {
     const auto& s = a.per_claim.at(c.id);
     const study::main_effect* top = top_effect(s);
@@ -590,7 +598,9 @@ void md_main_effects(std::ostringstream& md, const study_inputs& in, const study
 // Table 1.4: per row, the paper's best, ours at the defaults, and how often ours is the paper's.
 void md_table14(std::ostringstream& md, const study_inputs& in, const study_aggregate& a) {
   md << "\n## Table 1.4: how often our best is the paper's\n\n"
-     << report::md_header({{"row"}, {"paper's actual best"}, {"ours at the defaults"},
+     << report::md_header({{"row"},
+                           {"paper's actual best"},
+                           {"ours at the defaults"},
                            {"points where ours = paper's"}});
   std::size_t def_match = 0, def_rows = 0;
   for (std::size_t r = 0; r < in.paper_best.size(); ++r) {
@@ -635,7 +645,8 @@ void md_calibrated(std::ostringstream& md, const study_inputs& in, const study_a
   for (const auto& q : study::parameter_table())
     md << " " << q.name << " = " << in.points[idx].p.levels.at(q.name) << ";";
   md << "\n\n"
-     << report::md_header({{""}, {"calibrated point (fitted: MXM, TRFD)"}, {"defaults (not fitted)"}});
+     << report::md_header(
+            {{""}, {"calibrated point (fitted: MXM, TRFD)"}, {"defaults (not fitted)"}});
   study::fit dc, da;
   if (a.defaults) {
     dc = study::fit_on(a.judged[*a.defaults], {"mxm", "trfd"});
@@ -660,8 +671,9 @@ void md_every_point(std::ostringstream& md, const study_inputs& in, const study_
         "them, summed (two runs at a time).\n\n";
   std::vector<report::md_column> head{{"point"}};
   for (const auto& q : study::parameter_table()) head.push_back({q.name});
-  head.insert(head.end(), {{"runs ok"}, {"runs' wall time (s)"}, {"claims holding"},
-                           {"Table 1.4 rows matched"}});
+  head.insert(
+      head.end(),
+      {{"runs ok"}, {"runs' wall time (s)"}, {"claims holding"}, {"Table 1.4 rows matched"}});
   md << report::md_header(head);
   for (std::size_t i = 0; i < in.points.size(); ++i) {
     const auto& judged = a.judged[i];

@@ -20,10 +20,9 @@ dlb::sweep::csv_table table(const std::string& rows) {
 }
 
 TEST(Runs, LaterRowOfARunWinsInThePlaceOfTheFirst) {
-  const std::vector<dlb::sweep::csv_table> t{
-      table("mxm,4,2,n=40,NONE,0,1,5,5,sim,,failed,\n"
-            "mxm,4,2,n=40,GCDLB,0,1,5,5,sim,,ok,8\n"),
-      table("mxm,4,2,n=40,NONE,0,1,5,5,sim,,ok,10\n")};
+  const std::vector<dlb::sweep::csv_table> t{table("mxm,4,2,n=40,NONE,0,1,5,5,sim,,failed,\n"
+                                                   "mxm,4,2,n=40,GCDLB,0,1,5,5,sim,,ok,8\n"),
+                                             table("mxm,4,2,n=40,NONE,0,1,5,5,sim,,ok,10\n")};
   std::size_t superseded = 0;
   const auto runs = latest_runs(t, &superseded);
   ASSERT_EQ(runs.size(), 2u);
@@ -59,14 +58,14 @@ TEST(Runs, PairsWithTheReferencePolicyOfTheSameConfigurationAndSeed) {
   EXPECT_EQ(p->value("total_s"), 10.0);
   EXPECT_EQ(none.partner(runs[3], runs[3].config_key()), nullptr);  // seed 2's NONE failed
   EXPECT_EQ(none.partner(runs[4], runs[4].config_key()), nullptr);  // no NONE at P = 16
-  const reference_runs gcdlb(runs, "GCDLB", ok);  // any named policy
+  const reference_runs gcdlb(runs, "GCDLB", ok);                    // any named policy
   EXPECT_EQ(gcdlb.partner(runs[0], runs[0].config_key())->value("total_s"), 8.0);
 }
 
 TEST(Runs, PairedRatiosOverTheSeedsOfBoth) {
   const by_seed a{{"1", 8}, {"2", 6}, {"3", 0}, {"4", 5}};
   const by_seed b{{"1", 10}, {"2", 0}, {"3", 4}};
-  EXPECT_EQ(paired_ratios(a, b), (std::vector<double>{0.8, 0.0}));  // seed 2: b = 0; 4: no b
+  EXPECT_EQ(paired_ratios(a, b), (std::vector<double>{0.8, 0.0}));   // seed 2: b = 0; 4: no b
   EXPECT_EQ(paired_ratios(a, b, true), (std::vector<double>{0.8}));  // and a > 0
 }
 
