@@ -45,11 +45,6 @@ std::string figure_name(const std::string& app) {
   return "normalized_" + app;
 }
 
-std::string upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
-  return s;
-}
-
 // Splits the sizes of a panel into parameters common to all (for the title) and the rest (for
 // the tick labels, one parameter per line), e.g. m=400 is common to every MXM size.
 std::pair<std::string, std::vector<std::vector<std::string>>> size_labels(
@@ -190,22 +185,23 @@ plots::figure app_figure(const std::string& app, const std::string& measure,
   fig.name = figure_name(app) + (measure == "total" ? "" : "_" + measure);
   fig.width = 80 + 520 * static_cast<int>(panels.size());
   fig.height = 460;
-  fig.script = "set multiplot layout 1," + std::to_string(panels.size()) + " title " +
-               plots::gp_quote(upper(app) + ": execution time normalized to no DLB" + what) +
-               " font ',13'\n"
-               "set style data histogram\n"
-               "set style histogram errorbars gap 1.5 lw 1\n"
-               "set style fill solid 0.85 border -1\n"
-               "set boxwidth 0.9\n"
-               "set grid ytics lc rgb '#dddddd'\n"
-               "set key top center horizontal reverse Left samplen 1.5 width 1\n"
-               "set xlabel 'data size'\n"
-               "set ylabel 'time / time without DLB'\n"
-               "set yrange [0:" +
-               sweep::format_sig(ymax * 1.25, 3) +
-               "]\n"
-               "set xtics nomirror\n" +
-               body + "unset multiplot\n";
+  fig.script =
+      "set multiplot layout 1," + std::to_string(panels.size()) + " title " +
+      plots::gp_quote(dlb::sweep::upper(app) + ": execution time normalized to no DLB" + what) +
+      " font ',13'\n"
+      "set style data histogram\n"
+      "set style histogram errorbars gap 1.5 lw 1\n"
+      "set style fill solid 0.85 border -1\n"
+      "set boxwidth 0.9\n"
+      "set grid ytics lc rgb '#dddddd'\n"
+      "set key top center horizontal reverse Left samplen 1.5 width 1\n"
+      "set xlabel 'data size'\n"
+      "set ylabel 'time / time without DLB'\n"
+      "set yrange [0:" +
+      sweep::format_sig(ymax * 1.25, 3) +
+      "]\n"
+      "set xtics nomirror\n" +
+      body + "unset multiplot\n";
   return fig;
 }
 

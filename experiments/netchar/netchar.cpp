@@ -26,6 +26,7 @@
 #include "dlb/runtime/runtime_internals.hpp"
 #include "dlb/runtime/strategy_table.hpp"
 #include "pvm/session.hpp"
+#include "report/stats.hpp"
 #include "sweep/safe_files.hpp"
 
 namespace {
@@ -179,12 +180,6 @@ double take_part(dlb::runtime& rt, pattern kind, long long param, int round, dou
   return t0;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 // A slave: takes part in each round it is told of, reports its time, until told it is done.
 int slave_loop(dlb::runtime& rt) {
   auto& net = dlb::detail::net(rt);
@@ -288,7 +283,7 @@ std::pair<std::vector<double>, std::vector<double>> medians(const std::vector<sa
       if (s.kind == kind && s.param == prm) v.push_back(s.seconds);
     }
     x.push_back(static_cast<double>(prm));
-    y.push_back(median(v));
+    y.push_back(dlb::report::median(v).value_or(0.0));
   }
   return {x, y};
 }

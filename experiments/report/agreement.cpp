@@ -2,11 +2,11 @@
 #include "report/agreement.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "report/markdown.hpp"
 #include "sweep/text.hpp"
 
 namespace dlb::report {
@@ -22,11 +22,7 @@ std::string match_key(const summary_row& r) {
 }
 
 // Percent with two decimals.
-std::string pct(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", x);
-  return buf;
-}
+std::string pct(double x) { return sweep::format_fixed(x, 2); }
 
 }  // namespace
 
@@ -104,10 +100,10 @@ std::string render_agreement(const agreement_result& r, double median_target, do
      << "- signed mean difference: " << pct(r.mean_diff_pct.value_or(0)) << "% (> 0: " << A
      << " slower)\n\n";
   auto table = [&](const std::vector<agreement_row>& rows, bool loops) {
-    md << "| app | P | K | size | " << (loops ? "loop | " : "") << "strategy | " << A << " | " << B
-       << " | difference (%) | repetitions " << A << "/" << B << " |\n|";
-    for (int i = 0; i < (loops ? 10 : 9); ++i) md << " --- |";
-    md << "\n";
+    std::vector<std::string> head{"app", "P", "K", "size"};
+    if (loops) head.push_back("loop");
+    head.insert(head.end(), {"strategy", A, B, "difference (%)", "repetitions " + A + "/" + B});
+    md << md_plain_header(head);
     for (const auto& x : rows) {
       md << "| " << x.app << " | " << x.procs << " | " << x.group << " | " << x.size
          << (x.ml == 0 ? " (ml=0)" : "") << " | " << (loops ? x.measure + " | " : "") << x.strategy

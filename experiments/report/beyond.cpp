@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "dlb/core/chunks.hpp"
+#include "runs.hpp"
 #include "stats.hpp"
 #include "summary.hpp"
 #include "sweep/config.hpp"
@@ -16,8 +17,6 @@ namespace dlb::report::beyond {
 
 namespace {
 
-double number(std::string_view s) { return sweep::parse_double(s).value_or(0.0); }
-
 // The parameters of a size label ("n=3072 r=128 m=128"); empty if it does not parse.
 sweep::size_spec size_of(const std::string& label) {
   try {
@@ -25,11 +24,6 @@ sweep::size_spec size_of(const std::string& label) {
   } catch (const sweep::config_error&) {
     return {};
   }
-}
-
-void need(const sweep::csv_table& t, std::string_view column) {
-  if (!t.column(column))
-    throw std::runtime_error("results table has no column '" + std::string(column) + "'");
 }
 
 }  // namespace
@@ -61,31 +55,29 @@ std::string with_scatter_marks(const std::string& committed, const std::string& 
 namespace {
 
 // A row's identity: its configuration, policy and seed, and the run's wall seconds.
-run identity_of(const sweep::csv_table& t, const std::vector<std::string>& row) {
+run identity_of(const report::run& v) {
   run r;
-  r.app = std::string(t.field(row, "app"));
-  r.procs = static_cast<int>(number(t.field(row, "P")));
-  r.size = std::string(t.field(row, "size"));
-  r.args = std::string(t.field(row, "extra_args"));
-  r.ml = static_cast<int>(number(t.field(row, "ml")));
-  r.config = r.app + " P=" + std::string(t.field(row, "P")) +
-             " K=" + std::string(t.field(row, "K")) + " " + r.size +
-             " ml=" + std::string(t.field(row, "ml")) + " tl=" + std::string(t.field(row, "tl"));
-  r.network = std::string(t.field(row, "network"));
+  r.app = std::string(v.text("app"));
+  r.procs = static_cast<int>(v.value("P"));
+  r.size = std::string(v.text("size"));
+  r.args = std::string(v.text("extra_args"));
+  r.ml = static_cast<int>(v.value("ml"));
+  r.config = r.app + " P=" + std::string(v.text("P")) + " K=" + std::string(v.text("K")) + " " +
+             r.size + " ml=" + std::string(v.text("ml")) + " tl=" + std::string(v.text("tl"));
+  r.network = std::string(v.text("network"));
   if (r.network != "ethernet1996") r.config += " " + r.network;
   if (!r.args.empty()) r.config += " `" + r.args + "`";
-  r.policy = std::string(t.field(row, "strategy"));
-  r.seed = std::string(t.field(row, "seed"));
-  r.wall = number(t.field(row, "run_wall_s"));
-  r.status = std::string(t.field(row, "status"));
+  r.policy = v.policy();
+  r.seed = v.seed();
+  r.wall = v.value("run_wall_s");
+  r.status = v.status();
   if (r.status == "ok") r.status = "unverified";  // verified = 0
   return r;
 }
 
 void need_identity(const sweep::csv_table& t) {
-  for (const char* c :
-       {"app", "P", "K", "size", "strategy", "seed", "ml", "tl", "network", "extra_args", "status"})
-    need(t, c);
+  require_columns(t, {"app", "P", "K", "size", "strategy", "seed", "ml", "tl", "network",
+                      "extra_args", "status"});
 }
 
 }  // namespace
@@ -93,29 +85,28 @@ void need_identity(const sweep::csv_table& t) {
 std::vector<run> unfinished_runs(const sweep::csv_table& t) {
   need_identity(t);
   std::vector<run> out;
-  for (const auto& row : t.rows)
-    if (t.field(row, "status") != "ok" || t.field(row, "verified") == "0")
-      out.push_back(identity_of(t, row));
+  for (const auto& v : rows_of(t))
+    if (!v.ok() || v.text("verified") == "0") out.push_back(identity_of(v));
   return out;
 }
 
 std::vector<run> verified_runs(const sweep::csv_table& t) {
   need_identity(t);
-  for (const char* c : {"backend", "verified", "total_s"}) need(t, c);
+  require_columns(t, {"backend", "verified", "total_s"});
   std::vector<run> out;
-  for (const auto& row : t.rows) {
-    if (t.field(row, "status") != "ok" || t.field(row, "verified") != "1") continue;
-    run r = identity_of(t, row);
-    r.time = number(t.field(row, "total_s"));
-    r.oracle = number(t.field(row, "oracle_s"));
-    r.bound = number(t.field(row, "comm_bound_s"));
-    r.rss_mb = number(t.field(row, "max_rss_mb"));
-    if (const auto la = sweep::parse_double(t.field(row, "loadavg_1m"))) r.loadavg = *la;
+  for (const auto& v : rows_of(t)) {
+    if (!v.verified()) continue;
+    run r = identity_of(v);
+    r.time = v.value("total_s");
+    r.oracle = v.value("oracle_s");
+    r.bound = v.value("comm_bound_s");
+    r.rss_mb = v.value("max_rss_mb");
+    if (const auto la = v.number("loadavg_1m")) r.loadavg = *la;
     // A program of two balanced loops (TRFD) reports each loop's: "loop 1 / loop 2".
     auto key = [&](const std::string& k) {
-      std::string v(t.field(row, k));
-      if (!v.empty() && v != "-") return v;
-      const std::string l1(t.field(row, "loop1_" + k)), l2(t.field(row, "loop2_" + k));
+      std::string x(v.text(k));
+      if (!x.empty() && x != "-") return x;
+      const std::string l1(v.text("loop1_" + k)), l2(v.text("loop2_" + k));
       auto none = [](const std::string& x) { return x.empty() || x == "-"; };
       if (none(l1) && none(l2)) return std::string();
       return (l1.empty() ? "-" : l1) + " / " + (l2.empty() ? "-" : l2);
@@ -215,12 +206,7 @@ std::optional<double> median_over(const config_runs& c, const std::string& polic
                                   const std::map<std::string, double>& reference) {
   const auto it = c.time.find(policy);
   if (it == c.time.end()) return std::nullopt;
-  std::vector<double> v;
-  for (const auto& [seed, t] : it->second) {
-    const auto o = reference.find(seed);
-    if (o != reference.end() && o->second > 0) v.push_back(t / o->second);
-  }
-  return median(v);
+  return median(paired_ratios(it->second, reference));
 }
 
 }  // namespace
@@ -234,12 +220,7 @@ std::optional<double> median_over_bound(const config_runs& c, const std::string&
 }
 
 std::optional<double> bound_over_oracle(const config_runs& c) {
-  std::vector<double> v;
-  for (const auto& [seed, b] : c.bound) {
-    const auto o = c.oracle.find(seed);
-    if (o != c.oracle.end() && o->second > 0) v.push_back(b / o->second);
-  }
-  return median(v);
+  return median(paired_ratios(c.bound, c.oracle));
 }
 
 std::optional<std::string> best_of(const config_runs& c,
@@ -254,57 +235,11 @@ std::optional<std::string> best_of(const config_runs& c,
   return best;
 }
 
-double t_975(int df) {
-  // Two-sided 95% quantiles of Student's t (standard tables); beyond 30, the normal's 1.96
-  // approached from above.
-  static const double table[30] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
-                                   2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
-                                   2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-                                   2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
-  if (df < 1) throw std::invalid_argument("t_975: df must be at least 1");
-  if (df <= 30) return table[df - 1];
-  if (df <= 60) return 2.000;
-  if (df <= 120) return 1.980;
-  return 1.960;
-}
-
-std::optional<ratio_estimate> ratio_of(const std::vector<double>& ratios) {
-  if (ratios.empty()) return std::nullopt;
-  ratio_estimate e;
-  e.n = ratios.size();
-  double sum = 0;
-  e.min = e.max = ratios.front();
-  for (double r : ratios) {
-    if (!(r > 0)) throw std::invalid_argument("ratio_of: a ratio must be positive");
-    sum += std::log(r);
-    e.min = std::min(e.min, r);
-    e.max = std::max(e.max, r);
-  }
-  const double n = static_cast<double>(e.n);
-  const double mean = sum / n;
-  e.geo_mean = std::exp(mean);
-  if (e.n < 2) {
-    e.low = e.high = e.geo_mean;
-    return e;
-  }
-  double ss = 0;
-  for (double r : ratios) ss += (std::log(r) - mean) * (std::log(r) - mean);
-  const double half = t_975(static_cast<int>(e.n) - 1) * std::sqrt(ss / (n - 1) / n);
-  e.low = std::exp(mean - half);
-  e.high = std::exp(mean + half);
-  return e;
-}
-
 std::optional<ratio_estimate> paired_ratio(const config_runs& c, const std::string& a,
                                            const std::string& b) {
   const auto ia = c.time.find(a), ib = c.time.find(b);
   if (ia == c.time.end() || ib == c.time.end()) return std::nullopt;
-  std::vector<double> ratios;
-  for (const auto& [seed, ta] : ia->second) {
-    const auto tb = ib->second.find(seed);
-    if (tb != ib->second.end() && tb->second > 0 && ta > 0) ratios.push_back(ta / tb->second);
-  }
-  return ratio_of(ratios);
+  return ratio_of(paired_ratios(ia->second, ib->second, true));
 }
 
 std::optional<ratio_estimate> best_against_best(const config_runs& c,

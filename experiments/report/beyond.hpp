@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "report/stats.hpp"
 #include "sweep/csv_table.hpp"
 
 namespace dlb::report::beyond {
@@ -97,24 +98,9 @@ std::optional<double> bound_over_oracle(const config_runs& c);
 std::optional<std::string> best_of(const config_runs& c,
                                    const std::vector<std::string>& candidates);
 
-// A paired ratio a / b over the seeds both were run with: the geometric mean, a 95% interval
-// (Student's t on the log ratios, n - 1 degrees of freedom; for n = 1 the interval is the
-// point), the range, and n.
-struct ratio_estimate {
-  std::size_t n = 0;
-  double geo_mean = 0;
-  double low = 0;
-  double high = 0;
-  double min = 0;
-  double max = 0;
-};
+// The paired ratio a / b over the seeds both were run with (report::ratio_of).
 std::optional<ratio_estimate> paired_ratio(const config_runs& c, const std::string& a,
                                            const std::string& b);
-// The same from a list of ratios (each > 0).
-std::optional<ratio_estimate> ratio_of(const std::vector<double>& ratios);
-// The two-sided 95% quantile of Student's t with `df` degrees of freedom (df >= 1).
-double t_975(int df);
-
 // The per-seed ratio of the best of `a_set` to the best of `b_set`, each chosen by median over
 // the configuration's seeds (the pairing kept): e.g. the paper's best strategy against the best
 // self-scheduling baseline.

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "report/markdown.hpp"
 #include "report/report.hpp"
 #include "report/summary.hpp"
 #include "sweep/text.hpp"
@@ -295,18 +296,6 @@ std::vector<claim_check> claim_checks(const std::vector<config_view>& all) {
   return out;
 }
 
-interval percentile_interval(std::vector<double> v, double level) {
-  if (v.empty()) return {};
-  std::sort(v.begin(), v.end());
-  const auto at = [&v](double q) {
-    const double pos = q * static_cast<double>(v.size() - 1);
-    const auto i = static_cast<std::size_t>(std::floor(pos));
-    const double f = pos - static_cast<double>(i);
-    return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
-  };
-  return {at((1 - level) / 2), at(1 - (1 - level) / 2)};
-}
-
 const std::vector<std::string>& mechanism_names() {
   static const std::vector<std::string> n{"inside the seeds' spread", "synchronization cost",
                                           "data movement", "balance left (time over the oracle)"};
@@ -388,39 +377,6 @@ noise_counts count_noise(const std::vector<row_noise>& rows) {
     n.model_noise += r.model_noise;
   }
   return n;
-}
-
-std::vector<std::string> seeds_of(const std::vector<sweep::csv_table>& results) {
-  std::vector<std::string> out;
-  std::set<std::string> seen;
-  for (const auto& t : results) {
-    if (!t.column("seed")) continue;
-    for (const auto& r : t.rows) {
-      const std::string s(t.field(r, "seed"));
-      if (seen.insert(s).second) out.push_back(s);
-    }
-  }
-  return out;
-}
-
-sweep::csv_table resample_seeds(const sweep::csv_table& table,
-                                const std::vector<std::string>& drawn) {
-  const auto rep_col = table.column("rep");
-  const auto seed_col = table.column("seed");
-  if (!rep_col || !seed_col) return table;
-  std::map<std::string, std::vector<const std::vector<std::string>*>> by_seed;
-  for (const auto& r : table.rows) by_seed[r[*seed_col]].push_back(&r);
-  sweep::csv_table t;
-  t.columns = table.columns;
-  for (std::size_t slot = 0; slot < drawn.size(); ++slot) {
-    for (const auto* r : by_seed[drawn[slot]]) {
-      auto copy = *r;
-      copy[*rep_col] = std::to_string(slot);
-      copy[*seed_col] = std::to_string(1000000 + slot);
-      t.rows.push_back(std::move(copy));
-    }
-  }
-  return t;
 }
 
 namespace {
@@ -586,14 +542,11 @@ diagnosis diagnose_once(const std::vector<sweep::csv_table>& results,
   tallies t;
   const auto seeds = seeds_of(results);
   d.seeds = static_cast<int>(seeds.size());
-  std::mt19937_64 rng(seed);
-  for (int b = 0; b < replicates && !seeds.empty(); ++b) {
-    std::vector<std::string> drawn;
-    for (std::size_t i = 0; i < seeds.size(); ++i) drawn.push_back(seeds[rng() % seeds.size()]);
+  bootstrap_seeds(seeds, replicates, seed, [&](const std::vector<std::string>& drawn) {
     std::vector<sweep::csv_table> tables;
     for (const auto& r : results) tables.push_back(resample_seeds(r, drawn));
     add_replicate(t, tables, paper_best, d.rows);
-  }
+  });
   for (const auto& c : evaluate_claims(summary))
     d.claims.push_back(assemble(c, checks, t, replicates));
   for (auto& g : d.rows) {
@@ -640,13 +593,7 @@ namespace {
 
 std::string num(double x) { return format_sig(x, 3); }
 
-std::string signed_num(double x) {
-  std::ostringstream o;
-  o.setf(std::ios::fixed);
-  o.precision(3);
-  o << (x >= 0 ? "+" : "") << x;
-  return o.str();
-}
+std::string signed_num(double x) { return (x >= 0 ? "+" : "") + sweep::format_fixed(x, 3); }
 
 std::string reading_text(verdict v, double support) {
   return v == verdict::not_measured ? to_string(v) : to_string(v) + " (" + num(support) + ")";
@@ -669,8 +616,16 @@ std::string halves_text(const std::vector<claim_class>& halves) {
 }
 
 void claims_table(std::ostringstream& md, const diagnosis& d) {
-  md << "| claim | the paper | strict (support) | tendency (support) | effect | checks broken | "
-        "all seeds | halves | verdict | mechanism |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  md << md_header({{"claim"},
+                   {"the paper"},
+                   {"strict (support)"},
+                   {"tendency (support)"},
+                   {"effect"},
+                   {"checks broken"},
+                   {"all seeds"},
+                   {"halves"},
+                   {"verdict"},
+                   {"mechanism"}});
   for (const auto& c : d.claims) {
     std::size_t outside = 0;
     for (const auto& b : c.breaking) outside += b.ci.hi <= 0;
@@ -714,8 +669,13 @@ void rows_table(std::ostringstream& md, const diagnosis& d) {
      << ", the gap = the paper's scheme's normalized time - ours (that loop's for TRFD), with its "
         "95% interval; the paper's scheme is slower beyond the seeds' spread in "
      << outside << " of " << d.rows.size() << ".\n\n"
-     << "| row | paper's best | ours | gap | 95% interval | paper's scheme wins in | differs "
-        "beyond the spread |\n|---|---|---|---|---|---|---|\n";
+     << md_header({{"row"},
+                   {"paper's best"},
+                   {"ours"},
+                   {"gap"},
+                   {"95% interval"},
+                   {"paper's scheme wins in"},
+                   {"differs beyond the spread"}});
   for (const auto& g : d.rows) {
     md << "| " << g.label << " | " << g.paper_best << " | " << g.ours << " | " << signed_num(g.gap)
        << " | [" << signed_num(g.ci.lo) << ", " << signed_num(g.ci.hi) << "] | "
@@ -738,9 +698,15 @@ void noise_table(std::ostringstream& md, const diagnosis& d) {
      << "predicted in " << n.predicted_exact << " exactly, " << n.predicted_noise
      << " within noise; our model = our best in " << n.model_exact << " exactly, " << n.model_noise
      << " within noise (the paper's own: 19 of 28).\n\n"
-     << "| row | ours (second) | separable | model | paper's best | paper's predicted | best = "
-        "paper's | model = paper's predicted | model = ours |\n"
-        "|---|---|---|---|---|---|---|---|---|\n";
+     << md_header({{"row"},
+                   {"ours (second)"},
+                   {"separable"},
+                   {"model"},
+                   {"paper's best"},
+                   {"paper's predicted"},
+                   {"best = paper's"},
+                   {"model = paper's predicted"},
+                   {"model = ours"}});
   const auto mark = [](bool exact, bool noise) {
     return std::string(exact ? "exact" : noise ? "within noise" : "no");
   };

@@ -34,6 +34,8 @@
 
 #include "report/claims.hpp"
 #include "report/paper.hpp"
+#include "report/runs.hpp"
+#include "report/stats.hpp"
 #include "sweep/csv_table.hpp"
 
 namespace dlb::report {
@@ -57,12 +59,6 @@ struct claim_check {
 };
 // Every claim's checks over the configurations (claims.hpp's predicates, as margins).
 std::vector<claim_check> claim_checks(const std::vector<config_view>& configs);
-
-struct interval {
-  double lo = 0, hi = 0;
-};
-// The central `level` percentile interval of `values` (linear interpolation); {0, 0} if empty.
-interval percentile_interval(std::vector<double> values, double level);
 
 // A check that breaks its claim at the medians, with its interval and mechanism.
 struct breaking_check {
@@ -144,14 +140,6 @@ struct diagnosis {
   std::vector<row_gap> rows;
   std::vector<row_noise> noise;  // every measured row of Table 1.4
 };
-
-// Seeds of some results tables in order of first appearance.
-std::vector<std::string> seeds_of(const std::vector<sweep::csv_table>& results);
-// A table with the runs of the drawn seeds, the seed in slot i relabelled as its slot (rep i,
-// seed 1000000 + i) so that a seed drawn twice counts twice. A table without seed and rep
-// columns is returned as is.
-sweep::csv_table resample_seeds(const sweep::csv_table& table,
-                                const std::vector<std::string>& drawn);
 
 // The diagnosis from raw results (deterministic in `seed`); `halves` random splits of the seeds
 // into two disjoint halves, each half judged by the same rule with half the replicates (0: none).

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "report/claims.hpp"
+#include "report/markdown.hpp"
 #include "report/paper.hpp"
 #include "report/report.hpp"
 #include "report/summary.hpp"
@@ -80,9 +81,13 @@ std::string render(const std::vector<variant>& vs, const std::string& title,
      << command << "` (revision " << vs.front().revision
      << "). Claims: the strict reading (the pattern in every configuration) and the tendency "
         "reading (most configurations or the mean, where the paper's sentence allows it).\n\n"
-     << "| variant | options | claims that hold (strict) | claims that hold (tendency) | our best "
-        "= Table 1.4 | model predicts our best (estimated load) | our model = Table 1.4's "
-        "predicted |\n|---|---|---|---|---|---|---|\n";
+     << report::md_header({{"variant"},
+                           {"options"},
+                           {"claims that hold (strict)"},
+                           {"claims that hold (tendency)"},
+                           {"our best = Table 1.4"},
+                           {"model predicts our best (estimated load)"},
+                           {"our model = Table 1.4's predicted"}});
   for (const auto& v : vs) {
     const auto& t = v.table14;
     md << "| " << v.name << " | `" << (v.options.empty() ? "defaults" : v.options) << "` | "
@@ -92,11 +97,10 @@ std::string render(const std::vector<variant>& vs, const std::string& title,
   }
   md << "\nEach claim per variant: its strict verdict, its tendency verdict (=: the sentence "
         "allows no looser reading) and the share of configurations where the paper's pattern "
-        "holds.\n\n| claim |";
-  for (const auto& v : vs) md << " " << v.name << " |";
-  md << "\n|---|";
-  for (std::size_t i = 0; i < vs.size(); ++i) md << "---|";
-  md << "\n";
+        "holds.\n\n";
+  std::vector<report::md_column> head{{"claim"}};
+  for (const auto& v : vs) head.push_back({v.name});
+  md << report::md_header(head);
   for (std::size_t k = 0; k < vs.front().claims.size(); ++k) {
     md << "| " << vs.front().claims[k].id << " |";
     for (const auto& v : vs)

@@ -17,20 +17,28 @@
 // Ratios are geometric means over the load seeds with 95% intervals (Student's t on the log
 // ratios; experiments/report/beyond.hpp).
 #include <algorithm>
-#include <cstdio>
 #include <iostream>
 
 #include "beyond.hpp"
+#include "markdown.hpp"
 #include "native.hpp"
 #include "summary.hpp"
 #include "sweep/cli.hpp"
 #include "sweep/csv_table.hpp"
 #include "sweep/results_store.hpp"
+#include "sweep/text.hpp"
 #include "uneven.hpp"
 
 using namespace dlb;
 using namespace dlb::report::beyond;
 namespace uneven = dlb::report::uneven;
+using dlb::report::format_estimate;
+using dlb::report::md_column;
+using dlb::report::md_header;
+using dlb::report::md_right;
+using dlb::report::md_row;
+using dlb::report::ratio_estimate;
+using dlb::report::ratio_of;
 using dlb::report::spread;
 
 namespace {
@@ -43,19 +51,9 @@ const char* kUsage =
     "Prints one Markdown section of experiments/BEYOND.md from dlb_sweep results (verified runs\n"
     "only). Ratios: geometric mean over the load seeds [95% interval, Student's t on the logs].\n";
 
-std::string fixed(double v, int decimals = 3) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", decimals, v);
-  return b;
-}
+using sweep::format_fixed;
 
-std::string estimate(const std::optional<ratio_estimate>& e) {
-  if (!e) return "-";
-  if (e->n < 2) return fixed(e->geo_mean) + " (1 seed)";
-  return fixed(e->geo_mean) + " [" + fixed(e->low) + ", " + fixed(e->high) + "]";
-}
-
-std::string cell(const std::optional<double>& v) { return v ? fixed(*v) : "-"; }
+std::string cell(const std::optional<double>& v) { return v ? format_fixed(*v) : "-"; }
 
 bool has(const config_runs& c, const std::string& p) { return c.time.count(p) > 0; }
 
@@ -102,7 +100,7 @@ void oracle_row(const config_runs& c, const std::vector<std::string>& cols, mxm_
   if (ab && *ab <= 1.10) {
     ++mxm.any_bound;
   } else if (ab) {
-    mxm.misses.push_back(c.config + ": " + *any_b + " at " + fixed(*ab, 3) +
+    mxm.misses.push_back(c.config + ": " + *any_b + " at " + format_fixed(*ab, 3) +
                          "x the communication-aware bound (the network alone adds " +
                          cell(bound_over_oracle(c)) + "x to the oracle)");
   }
@@ -110,12 +108,13 @@ void oracle_row(const config_runs& c, const std::vector<std::string>& cols, mxm_
 
 void oracle_section(const std::vector<config_runs>& configs, bool targets) {
   const auto cols = policies_of(configs);
-  std::cout << "| configuration | seeds |";
-  for (const auto& p : cols) std::cout << " " << p << " |";
-  std::cout << " paper's best / oracle | bound / oracle | paper's best / bound | best / bound |"
-               "\n|---|---:|";
-  for (std::size_t i = 0; i < cols.size(); ++i) std::cout << "---:|";
-  std::cout << "---|---:|---|---|\n";
+  std::vector<md_column> head{{"configuration"}, md_right("seeds")};
+  for (const auto& p : cols) head.push_back(md_right(p));
+  head.insert(head.end(), {{"paper's best / oracle"},
+                           md_right("bound / oracle"),
+                           {"paper's best / bound"},
+                           {"best / bound"}});
+  std::cout << md_header(head);
   mxm_tally mxm;
   int runs = 0, below = 0;
   for (const auto& c : configs) {
@@ -155,17 +154,19 @@ void auto_all_part(const std::vector<config_runs>& configs) {
       if (auto r = compare_auto_all(c)) rows.push_back(std::move(*r));
   if (rows.empty()) return;
   std::cout << "### AUTO-ALL against every fixed policy: the regret table\n\n"
-               "| configuration | best policy | AUTO-ALL / best | regret | AUTO-ALL committed to "
-               "(seed: policy) |\n|---|---|---:|---:|---|\n";
+            << md_header({{"configuration"},
+                          {"best policy"},
+                          md_right("AUTO-ALL / best"),
+                          md_right("regret"),
+                          {"AUTO-ALL committed to (seed: policy)"}});
   for (const auto& r : rows) {
     std::string chose;
     for (const auto& [seed, x] : r.committed)
       chose += (chose.empty() ? "" : ", ") + seed + ": " + x;
-    char regret[32] = "-";
-    if (r.vs_best) std::snprintf(regret, sizeof regret, "%+.1f%%", 100 * (r.vs_best->geo_mean - 1));
-    std::cout << "| " << r.config << " | " << (r.best.empty() ? "-" : r.best) << " | "
-              << estimate(r.vs_best) << " | " << regret << " | " << (chose.empty() ? "-" : chose)
-              << " |\n";
+    const double pct = r.vs_best ? 100 * (r.vs_best->geo_mean - 1) : 0;
+    const std::string regret = r.vs_best ? (pct >= 0 ? "+" : "") + format_fixed(pct, 1) + "%" : "-";
+    std::cout << md_row({r.config, r.best.empty() ? "-" : r.best, format_estimate(r.vs_best),
+                         regret, chose.empty() ? "-" : chose});
   }
   const auto s = summarize_auto_all(rows);
   auto share = [&s](std::size_t n) {
@@ -188,16 +189,18 @@ void auto_all_part(const std::vector<config_runs>& configs) {
             << ".\n\n**Target: AUTO-ALL faster than every fixed policy on average** "
                "(geometric mean over configurations of AUTO-ALL / policy [95% interval over "
                "configurations]; < 1: AUTO-ALL faster; surely: the whole interval below 1):\n\n"
-               "| policy | configurations | AUTO-ALL / policy | below 1 |\n|---|---:|---:|---|\n";
+            << md_header({{"policy"},
+                          md_right("configurations"),
+                          md_right("AUTO-ALL / policy"),
+                          {"below 1"}});
   for (const auto& p : policies_of(configs)) {
     const auto it = s.vs.find(p);
     if (it == s.vs.end()) continue;
     const auto& e = it->second;
-    std::cout << "| " << p << " | " << e.n << " | " << estimate(e) << " | "
-              << (e.high < 1.0       ? "surely"
-                  : e.geo_mean < 1.0 ? "not surely"
-                                     : "no")
-              << " |\n";
+    std::cout << md_row({p, std::to_string(e.n), format_estimate(e),
+                         e.high < 1.0       ? "surely"
+                         : e.geo_mean < 1.0 ? "not surely"
+                                            : "no"});
   }
   std::cout << "\nWhat AUTO-ALL committed to (runs; TRFD: each loop):";
   for (const auto& [p, n] : s.commitments) std::cout << " " << p << " " << n << ";";
@@ -219,7 +222,7 @@ void choice_row(const config_runs& c, bool adaptive, choice_tally& t) {
   const auto best = best_of(c, paper_strategies());
   if (!best || !has(c, "AUTO")) return;
   const auto auto_best = paired_ratio(c, "AUTO", *best);
-  std::cout << "| " << c.config << " | " << *best << " | " << estimate(auto_best) << " |";
+  std::cout << "| " << c.config << " | " << *best << " | " << format_estimate(auto_best) << " |";
   if (auto_best) {
     ++t.n;
     if (auto_best->geo_mean <= 1.03) {
@@ -229,15 +232,15 @@ void choice_row(const config_runs& c, bool adaptive, choice_tally& t) {
       std::string chose;
       if (const auto it = c.chose.find("AUTO"); it != c.chose.end())
         for (const auto& [seed, x] : it->second) chose += (chose.empty() ? "" : ", ") + x;
-      t.auto_misses.push_back(c.config + ": AUTO / " + *best + " " + fixed(auto_best->geo_mean) +
-                              "; AUTO committed to " + (chose.empty() ? "-" : chose) +
-                              " (seed by seed)");
+      t.auto_misses.push_back(c.config + ": AUTO / " + *best + " " +
+                              format_fixed(auto_best->geo_mean) + "; AUTO committed to " +
+                              (chose.empty() ? "-" : chose) + " (seed by seed)");
     }
   }
   if (adaptive) {
     const auto a_best = paired_ratio(c, "ADAPTIVE", *best);
     const auto a_auto = paired_ratio(c, "ADAPTIVE", "AUTO");
-    std::cout << " " << estimate(a_best) << " | " << estimate(a_auto) << " |";
+    std::cout << " " << format_estimate(a_best) << " | " << format_estimate(a_auto) << " |";
     if (a_auto) {
       t.adaptive_vs_auto.push_back(a_auto->geo_mean);
       if (a_auto->n >= 2 && a_auto->low > 1.0) {
@@ -245,7 +248,7 @@ void choice_row(const config_runs& c, bool adaptive, choice_tally& t) {
         if (const auto it = c.chose.find("ADAPTIVE"); it != c.chose.end() && !it->second.empty())
           seq = "; ADAPTIVE's choices on seed " + it->second.begin()->first + ": " +
                 it->second.begin()->second;
-        t.worse.push_back(c.config + ": " + estimate(a_auto) + seq);
+        t.worse.push_back(c.config + ": " + format_estimate(a_auto) + seq);
       }
       if (a_auto->n >= 2 && a_auto->high < 1.0) t.better.push_back(c.config);
     }
@@ -260,7 +263,7 @@ void choice_targets(const choice_tally& t, bool adaptive) {
   std::cout << "**Target: the customized choice within 3% of the best fixed strategy in >= 90% "
                "of configurations.** AUTO's geometric-mean ratio is <= 1.03 in "
             << t.within << " of " << t.n << " configurations under load ("
-            << (t.n ? fixed(100.0 * t.within / t.n, 0) : "-") << "%).";
+            << (t.n ? format_fixed(100.0 * t.within / t.n, 0) : "-") << "%).";
   if (!t.auto_misses.empty()) {
     std::cout << " Missed on:\n\n";
     for (const auto& m : t.auto_misses) std::cout << "- " << m << "\n";
@@ -273,7 +276,7 @@ void choice_targets(const choice_tally& t, bool adaptive) {
             << t.adaptive_vs_auto.size()
             << " configurations (geometric mean of the per-configuration ratios [95% interval "
                "over configurations]): "
-            << estimate(overall) << ". ADAPTIVE is surely slower (interval above 1) in "
+            << format_estimate(overall) << ". ADAPTIVE is surely slower (interval above 1) in "
             << t.worse.size() << " and surely faster in " << t.better.size() << ".";
   if (!t.worse.empty()) {
     std::cout << " Slower in:\n\n";
@@ -285,9 +288,9 @@ void choice_targets(const choice_tally& t, bool adaptive) {
 void choice_section(const std::vector<config_runs>& configs) {
   const bool adaptive = std::any_of(configs.begin(), configs.end(),
                                     [](const config_runs& c) { return has(c, "ADAPTIVE"); });
-  std::cout << "| configuration | best fixed | AUTO / best"
-            << (adaptive ? " | ADAPTIVE / best | ADAPTIVE / AUTO |" : " |") << "\n|---|---|---:|"
-            << (adaptive ? "---:|---:|" : "") << "\n";
+  std::vector<md_column> head{{"configuration"}, {"best fixed"}, md_right("AUTO / best")};
+  if (adaptive) head.insert(head.end(), {md_right("ADAPTIVE / best"), md_right("ADAPTIVE / AUTO")});
+  std::cout << md_header(head);
   choice_tally t;
   for (const auto& c : configs) choice_row(c, adaptive, t);
   choice_targets(t, adaptive);
@@ -295,8 +298,11 @@ void choice_section(const std::vector<config_runs>& configs) {
 }
 
 void baselines_section(const std::vector<config_runs>& configs) {
-  std::cout << "| configuration | paper's best | best self-scheduling | paper / self-scheduling |"
-               " faster |\n|---|---|---|---:|---|\n";
+  std::cout << md_header({{"configuration"},
+                          {"paper's best"},
+                          {"best self-scheduling"},
+                          md_right("paper / self-scheduling"),
+                          {"faster"}});
   int n = 0, paper_wins = 0, ss_wins = 0;
   for (const auto& c : configs) {
     std::vector<std::string> ss;
@@ -318,8 +324,8 @@ void baselines_section(const std::vector<config_runs>& configs) {
       }
     }
     std::cout << "| " << c.config << " | " << *a << " " << cell(median_time(c, *a)) << " s | " << *b
-              << " " << cell(median_time(c, *b)) << " s | " << estimate(r) << " | " << verdict
-              << " |\n";
+              << " " << cell(median_time(c, *b)) << " s | " << format_estimate(r) << " | "
+              << verdict << " |\n";
   }
   std::cout << "\nBest of each family by median; the ratio paired by load seed (< 1: the paper's "
                "strategy is faster). Of "
@@ -333,9 +339,9 @@ void baselines_section(const std::vector<config_runs>& configs) {
 std::string scale_cell(const std::vector<config_runs>& configs,
                        const std::map<std::string, std::string>& labels, const config_runs& c,
                        const std::string& p) {
-  if (const auto r = median_over_oracle(c, p)) return fixed(*r);
+  if (const auto r = median_over_oracle(c, p)) return format_fixed(*r);
   if (const auto it = c.timed_out.find(p); it != c.timed_out.end())
-    return "> " + fixed(it->second, 0) + " s";
+    return "> " + format_fixed(it->second, 0) + " s";
   if (const auto it = c.failed.find(p); it != c.failed.end()) return it->second;
   if (skipped_after_timeout(configs, labels, c, p)) return "not run";
   return "-";
@@ -356,6 +362,8 @@ void unfinished_legend(const std::vector<config_runs>& configs) {
   }
 }
 
+void simulation_cost_section(const std::vector<config_runs>& configs);
+
 void scale_section(const std::vector<config_runs>& configs) {
   const auto labels = workload_labels(configs);
   for (const auto& w : workloads_in_order(configs, labels)) {
@@ -365,11 +373,10 @@ void scale_section(const std::vector<config_runs>& configs) {
     std::sort(rows.begin(), rows.end(),
               [](const config_runs& a, const config_runs& b) { return a.procs < b.procs; });
     const auto policies = policies_of(rows);
-    std::cout << "\n**" << w << "**: time / oracle\n\n| P |";
-    for (const auto& p : policies) std::cout << " " << p << " |";
-    std::cout << " best |\n|---:|";
-    for (std::size_t i = 0; i <= policies.size(); ++i) std::cout << "---:|";
-    std::cout << "\n";
+    std::vector<md_column> head{md_right("P")};
+    for (const auto& p : policies) head.push_back(md_right(p));
+    head.push_back(md_right("best"));
+    std::cout << "\n**" << w << "**: time / oracle\n\n" << md_header(head);
     for (const auto& c : rows) {
       std::cout << "| " << c.procs << " |";
       std::optional<std::string> best;
@@ -383,28 +390,43 @@ void scale_section(const std::vector<config_runs>& configs) {
     }
   }
   unfinished_legend(configs);
-  std::cout
-      << "\n**The simulation itself** (wall seconds of one run as the driver measured it, "
-         "two runs at a time on the machine; peak resident memory of the simulation "
-         "process)\n\n| P | runs | median wall (s) | slowest run (s) | slowest | largest peak "
-         "memory (MB) |\n|---:|---:|---:|---:|---|---:|\n";
+  simulation_cost_section(configs);
+}
+
+// The simulation's own cost per P, and its targets.
+void simulation_cost_section(const std::vector<config_runs>& configs) {
+  std::cout << "\n**The simulation itself** (wall seconds of one run as the driver measured it, "
+               "two runs at a time on the machine; peak resident memory of the simulation "
+               "process)\n\n"
+            << md_header({md_right("P"),
+                          md_right("runs"),
+                          md_right("median wall (s)"),
+                          md_right("slowest run (s)"),
+                          {"slowest"},
+                          md_right("largest peak memory (MB)")});
   for (const auto& cost : simulation_costs(configs)) {
-    std::cout << "| " << cost.procs << " | " << cost.runs << " | " << fixed(cost.median_wall, 2)
-              << " | " << fixed(cost.slowest_wall, 2) << " | " << cost.slowest << " | "
-              << fixed(cost.peak_rss_mb, 0) << " |\n";
+    std::cout << md_row({std::to_string(cost.procs), std::to_string(cost.runs),
+                         format_fixed(cost.median_wall, 2), format_fixed(cost.slowest_wall, 2),
+                         cost.slowest, format_fixed(cost.peak_rss_mb, 0)});
   }
   std::cout << "\n**Targets: GCDLB, LCDLB and LDDLB at P = 4096 and GDDLB at P = 1024, 20 "
                "iterations per slave, each run within 60 s of wall time and 4 GB** (every "
                "synthetic workload above; the wall times as the driver measured them, two runs "
-               "at a time):\n\n| policy | P | workloads run | within both | slowest (s) | "
-               "largest peak (MB) | target |\n|---|---:|---:|---:|---:|---:|---|\n";
+               "at a time):\n\n"
+            << md_header({{"policy"},
+                          md_right("P"),
+                          md_right("workloads run"),
+                          md_right("within both"),
+                          md_right("slowest (s)"),
+                          md_right("largest peak (MB)"),
+                          {"target"}});
   for (const auto& [policy, P] : std::vector<std::pair<std::string, int>>{
            {"GCDLB", 4096}, {"LCDLB", 4096}, {"LDDLB", 4096}, {"GDDLB", 1024}}) {
     const auto r = judge(configs, {policy, P});
     std::cout << "| " << policy << " | " << P << " | " << r.workloads << " of "
               << r.workloads + r.missing << " | " << r.within << " | "
-              << (r.workloads ? fixed(r.worst_wall, 1) : "-") << " | "
-              << (r.workloads ? fixed(r.worst_rss, 0) : "-") << " | "
+              << (r.workloads ? format_fixed(r.worst_wall, 1) : "-") << " | "
+              << (r.workloads ? format_fixed(r.worst_rss, 0) : "-") << " | "
               << (r.met()       ? "met"
                   : r.workloads ? "missed"
                                 : "not run")
@@ -414,14 +436,11 @@ void scale_section(const std::vector<config_runs>& configs) {
 
 std::string range(const std::optional<spread>& s) {
   if (!s) return "-";
-  return fixed(s->median) + " (" + fixed(s->min) + "-" + fixed(s->max) + ")";
+  return format_fixed(s->median) + " (" + format_fixed(s->min) + "-" + format_fixed(s->max) + ")";
 }
 
 std::string number_or_dash(const std::optional<double>& v) {
-  if (!v) return "-";
-  char b[32];
-  std::snprintf(b, sizeof b, "%g", *v);
-  return b;
+  return v ? sweep::format_sig(*v, 6) : "-";
 }
 
 // The policies of the uneven study in the driver's order, NONE first.
@@ -434,14 +453,16 @@ std::vector<std::string> uneven_policies(const uneven::cells& c) {
 }
 
 void uneven_units_table(const uneven::cells& c) {
-  std::cout
-      << "## Block start: work against iterations\n\n"
-         "Synchronizations without external load (ml = 0; median over the seeds: work | "
-         "iterations); with load (ml = 5), each strategy's time under *work* over its time "
-         "under *iterations* (same seed; median, min-max over seeds); AUTO's predicted total "
-         "over its measured one (ml = 5).\n\n"
-         "| shape | strategy | syncs ml=0, work \\| iterations | time ml=5, work / "
-         "iterations | AUTO predicted / measured, work \\| iterations |\n|---|---|---|---|---|\n";
+  std::cout << "## Block start: work against iterations\n\n"
+               "Synchronizations without external load (ml = 0; median over the seeds: work | "
+               "iterations); with load (ml = 5), each strategy's time under *work* over its time "
+               "under *iterations* (same seed; median, min-max over seeds); AUTO's predicted total "
+               "over its measured one (ml = 5).\n\n"
+            << md_header({{"shape"},
+                          {"strategy"},
+                          {"syncs ml=0, work \\| iterations"},
+                          {"time ml=5, work / iterations"},
+                          {"AUTO predicted / measured, work \\| iterations"}});
   for (const auto& shape : c.shapes()) {
     for (const auto& p : uneven_policies(c)) {
       const auto row = uneven::compare_units(c, shape, p);
@@ -461,11 +482,10 @@ void uneven_starts_table(const uneven::cells& c, const std::string& unit,
                          const std::vector<std::string>& starts, const std::string& base_start) {
   auto policies = uneven_policies(c);
   if (starts.size() == 1) std::erase(policies, std::string("NONE"));
-  std::cout << "| shape | ml |" << (starts.size() > 1 ? " start |" : "");
-  for (const auto& p : policies) std::cout << " " << p << " |";
-  std::cout << "\n|---|---|" << (starts.size() > 1 ? "---|" : "");
-  for (std::size_t i = 0; i < policies.size(); ++i) std::cout << "---|";
-  std::cout << "\n";
+  std::vector<md_column> head{{"shape"}, {"ml"}};
+  if (starts.size() > 1) head.push_back({"start"});
+  for (const auto& p : policies) head.push_back({p});
+  std::cout << md_header(head);
   for (const auto& shape : c.shapes()) {
     for (int ml : {0, 5}) {
       for (const auto& start : starts) {
@@ -506,7 +526,8 @@ void uneven_section(const std::vector<uneven::run>& runs, std::size_t rows) {
 void cost_line(const std::vector<run>& runs) {
   double wall = 0;
   for (const auto& r : runs) wall += r.wall;
-  std::cout << runs.size() << " runs; their wall times add up to " << fixed(wall, 0) << " s\n";
+  std::cout << runs.size() << " runs; their wall times add up to " << format_fixed(wall, 0)
+            << " s\n";
 }
 
 }  // namespace

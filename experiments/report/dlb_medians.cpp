@@ -6,7 +6,6 @@
 //   hosts=4 median (min-max) wall_s=3.100 (2.900-3.300) total_s=...
 // for each --field. A group line without one of the fields, or with a value that is not a number,
 // is a usage error naming the line (exit 2).
-#include <cstdio>
 #include <iostream>
 #include <map>
 #include <string>
@@ -24,11 +23,7 @@ const char* kUsage =
     "Groups the input's `key=value` lines by KEY's value and prints each field's median (min-max)\n"
     "per group. Lines without KEY are ignored.\n";
 
-std::string three(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.3f", v);
-  return b;
-}
+std::string three(double v) { return dlb::sweep::format_fixed(v, 3); }
 
 }  // namespace
 

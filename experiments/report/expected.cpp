@@ -7,7 +7,9 @@
 
 #include "report/agreement.hpp"
 #include "report/claims.hpp"
+#include "report/markdown.hpp"
 #include "report/report.hpp"
+#include "report/runs.hpp"
 #include "report/stats.hpp"
 #include "sweep/sha256.hpp"
 #include "sweep/text.hpp"
@@ -143,13 +145,7 @@ void measure_implied(const std::vector<config_view>& configs, const paper_tables
       const auto& t = *r.time;
       if (!r.ours || !std::isfinite(*r.ours)) continue;
       const int dec = r.normalized ? 3 : 1;
-      const auto f = [dec](double v) {
-        std::ostringstream o;
-        o.setf(std::ios::fixed);
-        o.precision(dec);
-        o << v;
-        return o.str();
-      };
+      const auto f = [dec](double v) { return sweep::format_fixed(v, dec); };
       out[prefix + " implied " + t.row + " " + t.scheme + " (" + t.role + ") ours"] = {
           *r.ours, "",
           f(r.normalized ? t.norm : t.time_s) + " [" + f(r.lo) + ", " + f(r.hi) + "]" +
@@ -172,9 +168,7 @@ void measure_paper(const std::vector<summary_row>& rows, const paper_tables& pap
 
 std::size_t runs_not_ok(const sweep::csv_table& results) {
   std::size_t n = 0;
-  for (const auto& row : results.rows) {
-    if (results.field(row, "status") != "ok") ++n;
-  }
+  for (const auto& r : rows_of(results)) n += !r.ok();
   return n;
 }
 
@@ -509,12 +503,6 @@ std::string group_of(const std::string& key) {
   return "Agreement of the backends (percent of the no-DLB time)";
 }
 
-std::string cell(const std::string& s) {
-  std::string out;
-  for (char ch : s) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
-  return out;
-}
-
 }  // namespace
 
 std::string render_expected(const std::vector<expected_row>& rows) {
@@ -527,18 +515,19 @@ std::string render_expected(const std::vector<expected_row>& rows) {
   }
   std::ostringstream md;
   for (const auto& g : order) {
-    md << "### " << g
-       << "\n\n| quantity | paper | expected | tolerance | from |\n|---|---|---|---|---|\n";
+    md << "### " << g << "\n\n"
+       << md_header({{"quantity"}, {"paper"}, {"expected"}, {"tolerance"}, {"from"}});
     for (const auto* r : by_group[g]) {
-      md << "| " << cell(r->key) << " | " << (r->paper.empty() ? "-" : cell(r->paper)) << " | ";
+      md << "| " << md_escape(r->key) << " | " << (r->paper.empty() ? "-" : md_escape(r->paper))
+         << " | ";
       if (r->kind == "number") {
         md << num(r->expected) << " | [" << num(r->lo) << ", " << num(r->hi) << "]";
       } else {
-        md << cell(r->verdicts.front()) << " | ";
+        md << md_escape(r->verdicts.front()) << " | ";
         for (std::size_t i = 0; i < r->verdicts.size(); ++i)
-          md << (i ? " or " : "") << cell(r->verdicts[i]);
+          md << (i ? " or " : "") << md_escape(r->verdicts[i]);
       }
-      md << " | " << cell(r->spread) << "; " << cell(r->rule) << " |\n";
+      md << " | " << md_escape(r->spread) << "; " << md_escape(r->rule) << " |\n";
     }
     md << "\n";
   }

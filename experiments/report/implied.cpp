@@ -8,20 +8,11 @@
 #include "report/claims.hpp"
 #include "report/summary.hpp"
 #include "sweep/config.hpp"
+#include "report/markdown.hpp"
 #include "sweep/text.hpp"
 
 namespace dlb::report {
 namespace {
-
-std::string upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
-  return s;
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 double number_of(const std::string& printed, const std::string& what) {
   const auto v = sweep::parse_double(printed);
@@ -31,7 +22,7 @@ double number_of(const std::string& printed, const std::string& what) {
 
 std::string row_label(const std::string& app, int procs, const std::string& size_text,
                       const std::string& loop) {
-  return upper(app) + " P=" + std::to_string(procs) + " " + size_text +
+  return sweep::upper(app) + " P=" + std::to_string(procs) + " " + size_text +
          (loop.empty() ? "" : " " + loop);
 }
 
@@ -63,11 +54,7 @@ void normalize(implied_time& t, const std::vector<paper_nodlb_row>& nodlb) {
 
 std::string fixed(double x, int decimals) {
   if (!std::isfinite(x)) return std::isnan(x) ? "" : "inf";
-  std::ostringstream o;
-  o.setf(std::ios::fixed);
-  o.precision(decimals);
-  o << x;
-  return o.str();
+  return sweep::format_fixed(x, decimals);
 }
 
 std::string interval(double lo, double hi, int decimals) {
@@ -96,7 +83,7 @@ std::vector<paper_text_time> read_paper_text_times(const std::filesystem::path& 
   std::vector<paper_text_time> out;
   for (const auto& row : t.rows) {
     paper_text_time r;
-    r.app = lower(std::string(t.field(row, "app")));
+    r.app = sweep::lower(std::string(t.field(row, "app")));
     const auto p = sweep::parse_int(t.field(row, "P"));
     if (!p || *p <= 0) throw sweep::csv_error(path.string() + ": P is not a positive integer");
     r.procs = static_cast<int>(*p);
@@ -194,7 +181,7 @@ sweep::csv_table implied_table(const std::vector<implied_time>& rows) {
                "diff_pct", "time_s", "time_lo", "time_hi", "nodlb_s", "norm", "norm_lo",
                "norm_hi", "usable"};
   for (const auto& r : rows) {
-    t.rows.push_back({r.source, r.row, upper(r.app), std::to_string(r.procs), r.size_text, r.loop,
+    t.rows.push_back({r.source, r.row, sweep::upper(r.app), std::to_string(r.procs), r.size_text, r.loop,
                       r.scheme, r.role, r.diff_s, r.diff_pct, fixed(r.time_s, 2),
                       fixed(r.time_lo, 2), fixed(r.time_hi, 2),
                       r.nodlb_s > 0 ? fixed(r.nodlb_s, 1) : "", fixed(r.norm, 3),
@@ -281,8 +268,8 @@ void section_implied(std::ostringstream& md, const std::vector<implied_time>& ro
         "NONE**: our oracle bound over our no-DLB time (no schedule of ours can go below it). "
         "Usable rows: normalized interval narrower than a factor "
      << kUsableSpread << ".\n\n";
-  md << "| row | scheme (role) | paper | paper interval | ours | in interval | our best | oracle / "
-        "NONE | paper below our oracle |\n|---|---|---|---|---|---|---|---|---|\n";
+  md << md_header({{"row"}, {"scheme (role)"}, {"paper"}, {"paper interval"}, {"ours"},
+                   {"in interval"}, {"our best"}, {"oracle / NONE"}, {"paper below our oracle"}});
   const implied_judgement j = judge_implied(rows, configs);
   for (const auto& r : j.rows) {
     const implied_time& t = *r.time;

@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <random>
 
+#include "markdown.hpp"
 #include "stats.hpp"
+#include "sweep/text.hpp"
 
 namespace dlb::report::native {
 
@@ -165,13 +166,12 @@ noise_counts against_best(const std::vector<config_runs>& configs, const std::st
   return n;
 }
 
-std::optional<beyond::ratio_estimate> mean_over_configs(const std::vector<config_runs>& configs,
-                                                        const std::string& a,
-                                                        const std::string& b) {
+std::optional<ratio_estimate> mean_over_configs(const std::vector<config_runs>& configs,
+                                                const std::string& a, const std::string& b) {
   std::vector<double> per_config;
   for (const auto& c : configs)
     if (const auto r = beyond::paired_ratio(c, a, b)) per_config.push_back(r->geo_mean);
-  return beyond::ratio_of(per_config);
+  return ratio_of(per_config);
 }
 
 }  // namespace dlb::report::native
@@ -179,17 +179,7 @@ std::optional<beyond::ratio_estimate> mean_over_configs(const std::vector<config
 namespace dlb::report::native {
 namespace {
 
-std::string fixed(double v, int decimals = 3) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", decimals, v);
-  return b;
-}
-
-std::string estimate(const std::optional<beyond::ratio_estimate>& e) {
-  if (!e) return "-";
-  if (e->n < 2) return fixed(e->geo_mean) + " (1 seed)";
-  return fixed(e->geo_mean) + " [" + fixed(e->low) + ", " + fixed(e->high) + "]";
-}
+using sweep::format_fixed;
 
 std::string committed(const config_runs& c) {
   const auto it = c.chose.find("AUTO-ALL");
@@ -200,17 +190,23 @@ std::string committed(const config_runs& c) {
 }
 
 void regret_table(std::ostream& os, const std::vector<config_runs>& configs) {
-  os << "| configuration | load | best policy | AUTO-ALL / best | AUTO / best | static block / "
-        "best | AUTO-ALL committed to (seed: policy) | load average |\n"
-        "|---|---|---|---:|---:|---:|---|---:|\n";
+  os << md_header({{"configuration"},
+                   {"load"},
+                   {"best policy"},
+                   md_right("AUTO-ALL / best"),
+                   md_right("AUTO / best"),
+                   md_right("static block / best"),
+                   {"AUTO-ALL committed to (seed: policy)"},
+                   md_right("load average")});
   for (const auto& c : configs) {
     const auto r = regret_of(c);
     if (!r) continue;
     const auto la = report::median(c.loadavg);
     os << "| " << c.app << " " << c.size << " " << c.args << " | " << load_of(c) << " | " << r->best
-       << " | " << estimate(r->auto_all) << " | " << estimate(r->autom) << " | "
-       << (r->best == "NONE" ? std::string("1 (it is the best)") : estimate(r->static_over_best))
-       << " | " << committed(c) << " | " << (la ? fixed(*la, 2) : "-") << " |\n";
+       << " | " << format_estimate(r->auto_all) << " | " << format_estimate(r->autom) << " | "
+       << (r->best == "NONE" ? std::string("1 (it is the best)")
+                             : format_estimate(r->static_over_best))
+       << " | " << committed(c) << " | " << (la ? format_fixed(*la, 2) : "-") << " |\n";
   }
   os << "\nTimes paired by seed (the seed of the load function; every policy of a configuration "
         "and repetition ran with the same one): geometric mean [95% interval, Student's t]. The "
@@ -223,8 +219,11 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
   os << "**The regret's distribution** (configurations where the choice is at most 1%, 3%, 5% "
         "slower than the best policy; [95% interval], a bootstrap of "
      << replicates << " draws over the configurations and, within each, its seeds):\n\n"
-     << "| choice | configurations | within 1% | within 3% | within 5% "
-        "|\n|---|---:|---:|---:|---:|\n";
+     << md_header({{"choice"},
+                   md_right("configurations"),
+                   md_right("within 1%"),
+                   md_right("within 3%"),
+                   md_right("within 5%")});
   share_estimate all;
   std::vector<std::string> rows{"AUTO-ALL", "AUTO"};
   for (const auto& p : beyond::policies_of(configs))
@@ -237,8 +236,8 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
     os << "| " << p << (fixed_policy ? " (fixed)" : "") << " | " << e.configs << " |";
     for (std::size_t k = 0; k < 3; ++k)
       os << " " << e.within[k] << " ("
-         << (e.configs ? fixed(100.0 * e.within[k] / e.configs, 0) : "-") << "%) ["
-         << fixed(100 * e.low[k], 0) << ", " << fixed(100 * e.high[k], 0) << "] |";
+         << (e.configs ? format_fixed(100.0 * e.within[k] / e.configs, 0) : "-") << "%) ["
+         << format_fixed(100 * e.low[k], 0) << ", " << format_fixed(100 * e.high[k], 0) << "] |";
     os << "\n";
   }
   const bool met5 = all.configs && all.within[2] * 10 >= all.configs * 9;
@@ -258,7 +257,8 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
     os << " " << p << " in " << n.within_noise << " of " << n.configs << ", surely slower in "
        << n.surely_slower;
     if (n.surely_slower)
-      os << " (" << fixed(n.slower_min) << " to " << fixed(n.slower_max) << " of the best)";
+      os << " (" << format_fixed(n.slower_min) << " to " << format_fixed(n.slower_max)
+         << " of the best)";
     os << ", surely faster in " << n.surely_faster << (p == "AUTO-ALL" ? ";" : ".");
   }
   os << "\n\n";
@@ -267,14 +267,14 @@ void shares_table(std::ostream& os, const std::vector<config_runs>& configs, int
 void means_table(std::ostream& os, const std::vector<config_runs>& configs) {
   os << "**The choices against every policy on average** (geometric mean over configurations "
         "of the paired ratio [95% interval over configurations]; < 1: the choice is faster):\n\n"
-        "| policy | AUTO-ALL / policy | AUTO / policy |\n|---|---:|---:|\n";
+     << md_header({{"policy"}, md_right("AUTO-ALL / policy"), md_right("AUTO / policy")});
   bool faster_than_all = true;
   for (const auto& p : beyond::policies_of(configs)) {
     if (p == "AUTO-ALL") continue;
     const auto a = mean_over_configs(configs, "AUTO-ALL", p);
     faster_than_all = faster_than_all && (p == "AUTO" || (a && a->geo_mean < 1));
-    os << "| " << p << " | " << estimate(a) << " | "
-       << (p == "AUTO" ? "-" : estimate(mean_over_configs(configs, "AUTO", p))) << " |\n";
+    os << "| " << p << " | " << format_estimate(a) << " | "
+       << (p == "AUTO" ? "-" : format_estimate(mean_over_configs(configs, "AUTO", p))) << " |\n";
   }
   os << "\n**Target: AUTO-ALL faster than every fixed policy on the geometric mean: "
      << (faster_than_all ? "met" : "missed") << ".**\n\n";
@@ -287,12 +287,13 @@ void static_block_part(std::ostream& os, const std::vector<config_runs>& configs
     const auto r = regret_of(c);
     if (r) ratios.push_back(r->static_over_best ? r->static_over_best->geo_mean : 1.0);
   }
-  const auto m = beyond::ratio_of(ratios);
+  const auto m = ratio_of(ratios);
   std::size_t at_least = 0;
   for (double r : ratios) at_least += r >= 1.3 ? 1 : 0;
   os << "**Target: under the competing load, the best policy at least 1.3x faster than the "
         "static block** (NONE / best, the column above, over the "
-     << ratios.size() << " configurations under load): geometric mean " << estimate(m) << "; at "
+     << ratios.size() << " configurations under load): geometric mean " << format_estimate(m)
+     << "; at "
      << "least 1.3 in " << at_least << " of " << ratios.size() << ": "
      << (m && m->geo_mean >= 1.3 ? "met" : "missed") << " on the geometric mean.\n\n";
 }
@@ -308,8 +309,9 @@ void write_markdown(std::ostream& os, const std::vector<config_runs>& configs, i
   for (const auto& c : configs) la.insert(la.end(), c.loadavg.begin(), c.loadavg.end());
   if (const auto s = report::describe(la))
     os << "The machine's 1-minute load average as each run started, over the " << la.size()
-       << " runs: median " << fixed(s->median, 2) << ", " << fixed(s->min, 2) << " to "
-       << fixed(s->max, 2) << " (2 ranks and the competing process count; a load average far "
+       << " runs: median " << format_fixed(s->median, 2) << ", " << format_fixed(s->min, 2)
+       << " to " << format_fixed(s->max, 2)
+       << " (2 ranks and the competing process count; a load average far "
        << "above that says the machine was shared).\n";
 }
 

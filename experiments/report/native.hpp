@@ -30,9 +30,9 @@ std::vector<std::string> reference_policies(const beyond::config_runs& c);
 // One configuration's row of the regret table.
 struct regret_row {
   std::string config;
-  std::string best;  // the reference policy of least median time
-  std::optional<beyond::ratio_estimate> auto_all, autom;   // AUTO-ALL / best, AUTO / best
-  std::optional<beyond::ratio_estimate> static_over_best;  // NONE / best
+  std::string best;                                // the reference policy of least median time
+  std::optional<ratio_estimate> auto_all, autom;   // AUTO-ALL / best, AUTO / best
+  std::optional<ratio_estimate> static_over_best;  // NONE / best
 };
 std::optional<regret_row> regret_of(const beyond::config_runs& c);
 
@@ -62,8 +62,8 @@ noise_counts against_best(const std::vector<beyond::config_runs>& configs,
 
 // The geometric mean over configurations of `a` / `b` (each configuration's paired geometric
 // mean), with a 95% interval over configurations; nullopt without a configuration holding both.
-std::optional<beyond::ratio_estimate> mean_over_configs(
-    const std::vector<beyond::config_runs>& configs, const std::string& a, const std::string& b);
+std::optional<ratio_estimate> mean_over_configs(const std::vector<beyond::config_runs>& configs,
+                                                const std::string& a, const std::string& b);
 
 // The Markdown of experiments/NATIVE.md's tables (dlb_beyond native): the regret table, the
 // shares within 1, 3 and 5% (`replicates` bootstrap draws), the geometric means against every

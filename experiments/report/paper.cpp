@@ -49,11 +49,6 @@ std::int64_t int_field(const csv_table& t, std::size_t i, const char* col,
   return *v;
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 }  // namespace
 
 std::vector<paper_nodlb_row> read_paper_nodlb(const std::filesystem::path& dir) {
@@ -100,7 +95,7 @@ std::vector<paper_best_row> read_paper_best(const std::filesystem::path& dir) {
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     const auto& row = t.rows[i];
     paper_best_row r;
-    r.app = lower(std::string(t.field(row, "app")));
+    r.app = sweep::lower(std::string(t.field(row, "app")));
     r.procs = static_cast<int>(int_field(t, i, "P", path));
     r.size_text = std::string(t.field(row, "size"));
     try {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -11,6 +10,8 @@
 
 #include "report/agreement.hpp"
 #include "report/claims.hpp"
+#include "report/markdown.hpp"
+#include "report/runs.hpp"
 #include "report/stats.hpp"
 #include "sweep/text.hpp"
 
@@ -24,41 +25,7 @@ std::string num(std::optional<double> x, int digits = 4) {
 }
 
 // Seconds as the paper prints them: one decimal.
-std::string sec(std::optional<double> x) {
-  if (!x) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", *x);
-  return buf;
-}
-
-std::string upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
-  return s;
-}
-
-// Markdown table cells must not contain a bare '|'.
-std::string cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\";
-    out += c;
-  }
-  return out;
-}
-
-void table_header(std::ostringstream& md, const std::vector<std::string>& cols) {
-  md << "|";
-  for (const auto& c : cols) md << " " << c << " |";
-  md << "\n|";
-  for (std::size_t i = 0; i < cols.size(); ++i) md << " --- |";
-  md << "\n";
-}
-
-void table_row(std::ostringstream& md, const std::vector<std::string>& cells) {
-  md << "|";
-  for (const auto& c : cells) md << " " << cell(c) << " |";
-  md << "\n";
-}
+std::string sec(std::optional<double> x) { return x ? sweep::format_fixed(*x, 1) : "-"; }
 
 std::string spread_text(const summary_row& r, const std::string& prefix) {
   const auto med = r.number(prefix + "_median");
@@ -95,9 +62,9 @@ void section_nodlb(std::ostringstream& md, const report_inputs& in,
   for (const auto& p : in.paper_nodlb) {
     if (p.table != current) {
       current = p.table;
-      md << "\n**" << p.table << " (" << upper(p.app) << ")**\n\n";
-      table_header(md, {"P", "size", "paper (s)", "ours median (s)", "min..max", "runs",
-                        "ours / paper", "backend"});
+      md << "\n**" << p.table << " (" << sweep::upper(p.app) << ")**\n\n";
+      md << md_plain_header({"P", "size", "paper (s)", "ours median (s)", "min..max", "runs",
+                             "ours / paper", "backend"});
     }
     const auto found = matching(configs, p.app, p.procs, p.size);
     bool any = false;
@@ -106,13 +73,14 @@ void section_nodlb(std::ostringstream& md, const report_inputs& in,
       if (!r || !r->number("total_median")) continue;
       any = true;
       const double ours = *r->number("total_median");
-      table_row(md, {std::to_string(p.procs), c->size, sec(p.time_s), sec(ours),
-                     sec(r->number("total_min")) + ".." + sec(r->number("total_max")),
-                     std::string(r->text("runs")), format_sig(ours / p.time_s, 3), backend_of(*c)});
+      md << md_escaped_row({std::to_string(p.procs), c->size, sec(p.time_s), sec(ours),
+                            sec(r->number("total_min")) + ".." + sec(r->number("total_max")),
+                            std::string(r->text("runs")), format_sig(ours / p.time_s, 3),
+                            backend_of(*c)});
     }
     if (!any) {
-      table_row(md, {std::to_string(p.procs), size_text(p.size), sec(p.time_s), "not measured", "",
-                     "", "", ""});
+      md << md_escaped_row({std::to_string(p.procs), size_text(p.size), sec(p.time_s),
+                            "not measured", "", "", "", ""});
     }
   }
   md << "\n";
@@ -141,13 +109,13 @@ void section_normalized(std::ostringstream& md, const std::vector<config_view>& 
                         : app == "trfd" ? "Figure 1.9"
                         : app == "ac"   ? "Figure 1.10"
                                         : "";
-      md << "\n**" << upper(app) << (*fig ? std::string(" (") + fig + ")" : std::string())
+      md << "\n**" << sweep::upper(app) << (*fig ? std::string(" (") + fig + ")" : std::string())
          << "**\n\n";
       std::vector<std::string> cols{"P", "K", "size"};
       cols.insert(cols.end(), shown.begin(), shown.end());
       cols.push_back("best");
       cols.push_back("backend");
-      table_header(md, cols);
+      md << md_plain_header(cols);
     }
     std::vector<std::string> cells{std::to_string(c.procs), std::to_string(c.group),
                                    c.size + (c.ml == 0 ? " (ml=0)" : "")};
@@ -159,7 +127,7 @@ void section_normalized(std::ostringstream& md, const std::vector<config_view>& 
     // Without external load there is nothing to balance: a "best" would only rank noise.
     cells.push_back(rk && c.ml > 0 ? rk->order[0].first : "-");
     cells.push_back(backend_of(c));
-    table_row(md, cells);
+    md << md_escaped_row(cells);
   }
   md << "\n";
 }
@@ -184,15 +152,15 @@ void section_oracle(std::ostringstream& md, const std::vector<config_view>& conf
         strategies.push_back(s);
   std::vector<std::string> cols{"app", "P", "size"};
   cols.insert(cols.end(), strategies.begin(), strategies.end());
-  table_header(md, cols);
+  md << md_plain_header(cols);
   for (const auto& c : configs) {
-    std::vector<std::string> cells{upper(c.app), std::to_string(c.procs),
+    std::vector<std::string> cells{sweep::upper(c.app), std::to_string(c.procs),
                                    c.size + (c.ml == 0 ? " (ml=0)" : "")};
     for (const auto& s : strategies) {
       const summary_row* r = c.row(s);
       cells.push_back(r && r->number("over_oracle_median") ? spread_text(*r, "over_oracle") : "-");
     }
-    table_row(md, cells);
+    md << md_escaped_row(cells);
   }
   md << "\n";
 }
@@ -260,12 +228,12 @@ void section_model_vs_paper_model(std::ostringstream& md, const table14_comparis
      << t.model_same_central_distributed
      << ". Ours: the most frequent prediction over the configuration's runs (seeds), with the "
         "load the runs' `--model-load` named.\n\n";
-  table_header(md,
-               {"configuration", "paper predicted", "ours predicted (mode over seeds)", "match"});
+  md << md_plain_header(
+      {"configuration", "paper predicted", "ours predicted (mode over seeds)", "match"});
   for (const auto& r : t.rows) {
     if (!r.config || r.predicted == "-" || r.predicted.empty()) continue;
-    table_row(md, {r.label, r.paper->predicted_best, r.predicted,
-                   r.predicted == r.paper->predicted_best ? "yes" : "no"});
+    md << md_escaped_row({r.label, r.paper->predicted_best, r.predicted,
+                          r.predicted == r.paper->predicted_best ? "yes" : "no"});
   }
   md << "\n";
 }
@@ -282,22 +250,23 @@ void section_best(std::ostringstream& md, const report_inputs& in,
         "balanced run makes both predictions). Where a prediction differs from the actual best: "
         "how much slower the predicted strategy actually was (median times). AUTO: the "
         "customized mode's median time over the best fixed strategy's.\n\n";
-  table_header(md, {"app", "P", "size", "loop", "paper actual", "paper predicted", "paper diff",
-                    "ours actual", "ours 2nd", "ours predicted", "diff",
-                    "predicted, estimated load", "diff (estimated)", "AUTO / best", "backend"});
+  md << md_plain_header({"app", "P", "size", "loop", "paper actual", "paper predicted",
+                         "paper diff", "ours actual", "ours 2nd", "ours predicted", "diff",
+                         "predicted, estimated load", "diff (estimated)", "AUTO / best",
+                         "backend"});
   const table14_comparison t = compare_table14(configs, in.paper_best);
   for (const auto& r : t.rows) {
     const auto& p = *r.paper;
     const std::string paper_diff = p.diff_s.empty() ? "" : p.diff_s + " s (" + p.diff_pct + "%)";
     if (!r.config) {
-      table_row(md, {upper(p.app), std::to_string(p.procs), p.size_text, p.loop, p.actual_best,
-                     p.predicted_best, paper_diff, "not measured", "", "", "", "", "", "", ""});
+      md << md_escaped_row({sweep::upper(p.app), std::to_string(p.procs), p.size_text, p.loop,
+                            p.actual_best, p.predicted_best, paper_diff, "not measured", "", "", "",
+                            "", "", "", ""});
       continue;
     }
     const auto& rk = r.rank;
-    table_row(
-        md,
-        {upper(p.app), std::to_string(p.procs), r.config->size, p.loop, p.actual_best,
+    md << md_escaped_row(
+        {sweep::upper(p.app), std::to_string(p.procs), r.config->size, p.loop, p.actual_best,
          p.predicted_best, paper_diff, rk.order[0].first + " " + format_sig(rk.order[0].second, 3),
          rk.order[1].first + " " + format_sig(rk.order[1].second, 3), r.predicted, r.diff,
          r.predicted_estimated, r.diff_estimated, r.auto_over_best, backend_of(*r.config)});
@@ -399,10 +368,11 @@ void claims_table(std::ostringstream& md, const report_inputs& in,
                   const std::vector<claim_result>& claims) {
   const bool study = !in.sensitivity_claims.rows.empty();
   if (study) {
-    table_header(md, {"claim", "strict (defaults)", "tendency (defaults)", "numbers",
-                      "study: at the defaults", "study: share of region", "deciding parameter"});
+    md << md_plain_header({"claim", "strict (defaults)", "tendency (defaults)", "numbers",
+                           "study: at the defaults", "study: share of region",
+                           "deciding parameter"});
   } else {
-    table_header(md, {"claim", "strict", "tendency", "numbers"});
+    md << md_plain_header({"claim", "strict", "tendency", "numbers"});
   }
   for (const auto& c : claims) {
     const std::string numbers =
@@ -414,7 +384,7 @@ void claims_table(std::ostringstream& md, const report_inputs& in,
     if (study) {
       for (auto& s : study_cells(in, c.id)) cells.push_back(std::move(s));
     }
-    table_row(md, cells);
+    md << md_escaped_row(cells);
   }
 }
 
@@ -455,17 +425,14 @@ void section_lag(std::ostringstream& md, const report_inputs& in) {
   std::vector<double> all;
   std::vector<lagged> flagged;
   for (const auto& [path, t] : in.results) {
-    for (const auto& row : t.rows) {
-      if (t.field(row, "status") != "ok") continue;
-      const auto pct = sweep::parse_double(t.field(row, "lag_pct"));
-      if (!pct) continue;
+    for (const auto& r : rows_of(t)) {
+      const auto pct = r.number("lag_pct");
+      if (!r.ok() || !pct) continue;
       all.push_back(*pct);
       if (*pct > in.lag_flag_pct) {
-        flagged.push_back({*pct, std::string(t.field(row, "app")) +
-                                     " P=" + std::string(t.field(row, "P")) + " " +
-                                     std::string(t.field(row, "size")) + " " +
-                                     std::string(t.field(row, "strategy")) +
-                                     " seed=" + std::string(t.field(row, "seed"))});
+        flagged.push_back({*pct, std::string(r.text("app")) + " P=" + std::string(r.text("P")) +
+                                     " " + std::string(r.text("size")) + " " + r.policy() +
+                                     " seed=" + r.seed()});
       }
     }
   }
@@ -626,7 +593,7 @@ table14_comparison compare_table14(const std::vector<config_view>& configs,
       r.paper = &p;
       r.config = c;
       r.rank = *rk;
-      r.label = upper(p.app) + " P=" + std::to_string(p.procs) + " " + c->size +
+      r.label = sweep::upper(p.app) + " P=" + std::to_string(p.procs) + " " + c->size +
                 (p.loop.empty() ? "" : " " + p.loop);
       ++t.measured;
       const std::string& best = rk->order[0].first;

@@ -25,36 +25,9 @@ const std::vector<std::string>& measured() {
 
 std::string short_name(const std::string& col) { return col.substr(0, col.size() - 2); }
 
-std::string join_key(const csv_table& t, const std::vector<std::string>& row,
-                     const std::vector<std::string>& cols) {
-  std::string k;
-  for (const auto& c : cols) {
-    k += sweep::key_field(t, row, c);
-    k += '\x1f';
-  }
-  return k;
-}
-
-std::optional<double> num(const csv_table& t, const std::vector<std::string>& row,
-                          std::string_view col) {
-  return parse_double(t.field(row, col));
-}
-
-// A used run: the table it came from and its row.
-struct used_run {
-  const csv_table* table;
-  const std::vector<std::string>* row;
-};
-
 std::string fmt(double x) { return format_sig(x, 6); }
 
 }  // namespace
-
-const std::vector<std::string>& config_columns() {
-  static const std::vector<std::string> c{"app",   "P",     "K",       "size",    "ml",        "tl",
-                                          "clock", "scale", "network", "backend", "extra_args"};
-  return c;
-}
 
 std::string prediction_column(std::string_view loop, std::string_view load) {
   std::string c = "predicted_best";
@@ -141,57 +114,31 @@ bool size_less(std::string_view a, std::string_view b) {
 
 namespace {
 
-// The last row of each run (later rows win), in order of the run's first appearance.
-std::vector<used_run> latest_runs(const std::vector<csv_table>& results, std::size_t& superseded) {
-  std::map<std::string, used_run> last;
-  std::vector<std::string> order;
-  std::size_t rows_seen = 0;
-  for (const auto& t : results) {
-    for (const auto& row : t.rows) {
-      ++rows_seen;
-      const std::string key = sweep::row_key(t, row);
-      auto [it, fresh] = last.try_emplace(key, used_run{&t, &row});
-      if (fresh) {
-        order.push_back(key);
-      } else {
-        it->second = used_run{&t, &row};
-      }
-    }
-  }
-  superseded = rows_seen - last.size();
-  std::vector<used_run> runs;
-  for (const auto& key : order) runs.push_back(last.at(key));
-  return runs;
-}
+// A run that counts: ok, with a total time.
+bool counted(const run& r) { return r.ok() && r.number("total_s"); }
 
-// The ok runs grouped by configuration and strategy, and the no-DLB runs indexed by
-// (configuration, seed) for pairing.
+// The counted runs grouped by configuration and strategy, in order of first appearance.
 struct run_groups {
-  std::map<std::string, std::vector<used_run>> groups;  // config key + strategy
-  std::vector<std::string> order;                       // of first appearance
-  std::map<std::string, used_run> none_by_seed;         // config key + seed
+  std::map<std::string, std::vector<run>> groups;  // config key + strategy
+  std::vector<std::string> order;                  // of first appearance
 };
 
-run_groups group_ok_runs(const std::vector<used_run>& runs, summary_counts& counts) {
+run_groups group_ok_runs(const std::vector<run>& runs, summary_counts& counts) {
   run_groups g;
-  for (const auto& u : runs) {
-    const auto& t = *u.table;
-    const std::string status(t.field(*u.row, "status"));
+  for (const auto& r : runs) {
+    const std::string status = r.status();
     if (status != "ok") {
       ++counts.excluded[status.empty() ? "(no status)" : status];
       continue;
     }
-    if (!num(t, *u.row, "total_s")) {
+    if (!r.number("total_s")) {
       ++counts.no_total;
       continue;
     }
     ++counts.used;
-    const std::string config = join_key(t, *u.row, config_columns());
-    const std::string strategy(t.field(*u.row, "strategy"));
-    const std::string gk = config + strategy;
+    const std::string gk = r.config_key() + r.policy();
     if (!g.groups.count(gk)) g.order.push_back(gk);
-    g.groups[gk].push_back(u);
-    if (strategy == "NONE") g.none_by_seed[config + std::string(t.field(*u.row, "seed"))] = u;
+    g.groups[gk].push_back(r);
   }
   return g;
 }
@@ -215,51 +162,46 @@ struct group_samples {
 };
 
 // One run into the group's samples (normalized ones paired with the no-DLB run of its seed).
-void sample_run(const used_run& u, const std::string& config,
-                const std::map<std::string, used_run>& none_by_seed, group_samples& g) {
-  const auto& t = *u.table;
-  const auto& row = *u.row;
+void sample_run(const run& r, const std::string& config, const reference_runs& none,
+                group_samples& g) {
   for (const std::string c : {"total_s", "loop1_s", "loop2_s", "syncs", "redistributions",
                               "iterations_moved", "bytes_moved", "lag_pct", "wall_s"}) {
-    if (auto x = num(t, row, c)) g.samples[c].push_back(*x);
+    if (auto x = r.number(c)) g.samples[c].push_back(*x);
   }
   // Time over the oracle bound (an ideal zero-overhead balancer under the same load).
-  if (const auto total = num(t, row, "total_s"), oracle = num(t, row, "oracle_s");
+  if (const auto total = r.number("total_s"), oracle = r.number("oracle_s");
       total && oracle && *oracle > 0)
     g.samples["over_oracle"].push_back(*total / *oracle);
-  const std::string pb(t.field(row, "predicted_best"));
+  const std::string pb(r.text("predicted_best"));
   if (!pb.empty() && pb != "-") ++g.votes[pb];
   // TRFD balances its two loops independently: each has its own prediction; and every
   // balanced run predicts under both assumptions about the load (--model-load).
   for (const auto& [result_key, column] : prediction_columns()) {
-    const std::string pl(t.field(row, result_key));
+    const std::string pl(r.text(result_key));
     if (!pl.empty() && pl != "-") ++g.loop_votes[column][pl];
   }
-  const auto partner = none_by_seed.find(config + std::string(t.field(row, "seed")));
-  if (partner == none_by_seed.end()) return;
+  const run* partner = none.partner(r, config);
+  if (!partner) return;
   ++g.paired;
-  const auto& pt = *partner->second.table;
-  const auto& prow = *partner->second.row;
   for (const std::string c : {"total_s", "loop1_s", "loop2_s"}) {
-    const auto mine = num(t, row, c);
-    const auto base = num(pt, prow, c);
+    const auto mine = r.number(c);
+    const auto base = partner->number(c);
     if (mine && base && *base > 0) g.samples["norm_" + c].push_back(*mine / *base);
   }
 }
 
 // One group's summary fields: its configuration, the median/min/max of each measure over its
 // runs (normalized ones paired with the no-DLB run of the same seed), and the predictions.
-std::map<std::string, std::string> summary_fields(
-    const std::vector<used_run>& runs, const std::map<std::string, used_run>& none_by_seed) {
-  const csv_table& t0 = *runs.front().table;
-  const auto& r0 = *runs.front().row;
+std::map<std::string, std::string> summary_fields(const std::vector<run>& runs,
+                                                  const reference_runs& none) {
+  const run& r0 = runs.front();
   std::map<std::string, std::string> f;
-  for (const auto& c : config_columns()) f[c] = sweep::key_field(t0, r0, c);
-  f["strategy"] = std::string(t0.field(r0, "strategy"));
+  for (const auto& c : config_columns()) f[c] = sweep::key_field(*r0.table, *r0.row, c);
+  f["strategy"] = r0.policy();
   f["runs"] = std::to_string(runs.size());
-  const std::string config = join_key(t0, r0, config_columns());
+  const std::string config = r0.config_key();
   group_samples g;
-  for (const auto& u : runs) sample_run(u, config, none_by_seed, g);
+  for (const auto& r : runs) sample_run(r, config, none, g);
   f["paired"] = std::to_string(g.paired);
   for (const auto& [prefix, sample] :
        std::vector<std::pair<std::string, std::string>>{{"total", "total_s"},
@@ -294,9 +236,11 @@ std::map<std::string, std::string> summary_fields(
 
 summary_result summarize(const std::vector<csv_table>& results) {
   summary_result out;
-  const run_groups g = group_ok_runs(latest_runs(results, out.counts.superseded), out.counts);
+  const auto runs = latest_runs(results, &out.counts.superseded);
+  const run_groups g = group_ok_runs(runs, out.counts);
+  const reference_runs none(runs, "NONE", counted);
   for (const auto& gk : g.order) {
-    auto f = summary_fields(g.groups.at(gk), g.none_by_seed);
+    auto f = summary_fields(g.groups.at(gk), none);
     std::vector<std::string> row;
     for (const auto& c : summary_columns()) row.push_back(f.count(c) ? f[c] : std::string());
     out.table.rows.push_back(row);

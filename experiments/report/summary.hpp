@@ -14,12 +14,11 @@
 #include <utility>
 #include <vector>
 
+#include "report/runs.hpp"
 #include "sweep/csv_table.hpp"
 
 namespace dlb::report {
 
-// The columns that identify a configuration (in summary column order).
-const std::vector<std::string>& config_columns();
 // Every summary column, in order.
 const std::vector<std::string>& summary_columns();
 // The per-loop and per-assumption predictions: (key in a results row, i.e. the programs' RESULT

@@ -8,8 +8,6 @@ namespace dlb::report::uneven {
 
 namespace {
 
-double number(std::string_view s) { return sweep::parse_double(s).value_or(0.0); }
-
 // The value of `--flag VALUE` among the words of `args`; empty if absent.
 std::string flag_value(const std::string& args, const std::string& flag) {
   const auto words = sweep::split_blanks(args);
@@ -33,15 +31,12 @@ void remember(std::vector<std::string>& list, const std::string& v) {
 }  // namespace
 
 std::vector<run> verified_runs(const sweep::csv_table& t) {
-  for (const char* c :
-       {"strategy", "seed", "ml", "extra_args", "status", "verified", "total_s", "syncs"}) {
-    if (!t.column(c))
-      throw std::runtime_error("results table has no column '" + std::string(c) + "'");
-  }
+  require_columns(t, {"strategy", "seed", "ml", "extra_args", "status", "verified", "total_s",
+                      "syncs"});
   std::vector<run> out;
-  for (const auto& row : t.rows) {
-    if (t.field(row, "status") != "ok" || t.field(row, "verified") != "1") continue;
-    const std::string args(t.field(row, "extra_args"));
+  for (const auto& v : rows_of(t)) {
+    if (!v.verified()) continue;
+    const std::string args(v.text("extra_args"));
     run r;
     r.shape = flag_value(args, "--shape");
     r.start = flag_value(args, "--distribution");
@@ -50,15 +45,12 @@ std::vector<run> verified_runs(const sweep::csv_table& t) {
       throw std::runtime_error("a run's extra arguments '" + args +
                                "' lack --shape, --distribution or --balance-by");
     }
-    r.ml = static_cast<int>(number(t.field(row, "ml")));
-    r.seed = std::string(t.field(row, "seed"));
-    r.policy = std::string(t.field(row, "strategy"));
-    r.time = number(t.field(row, "total_s"));
-    r.syncs = number(t.field(row, "syncs"));
-    if (t.column("predicted_run_s")) {
-      const auto p = sweep::parse_double(t.field(row, "predicted_run_s"));
-      if (p && *p > 0) r.predicted = *p;
-    }
+    r.ml = static_cast<int>(v.value("ml"));
+    r.seed = v.seed();
+    r.policy = v.policy();
+    r.time = v.value("total_s");
+    r.syncs = v.value("syncs");
+    if (const auto p = v.number("predicted_run_s"); p && *p > 0) r.predicted = *p;
     out.push_back(std::move(r));
   }
   return out;
@@ -80,22 +72,31 @@ const run* cells::find(const std::string& shape, const std::string& start,
   return it == by_key_.end() ? nullptr : &it->second;
 }
 
+by_seed cells::times(const std::string& shape, const std::string& start, const std::string& unit,
+                     int ml, const std::string& policy) const {
+  by_seed out;
+  for (const auto& seed : seeds_)
+    if (const run* r = find(shape, start, unit, ml, seed, policy)) out[seed] = r->time;
+  return out;
+}
+
 unit_row compare_units(const cells& c, const std::string& shape, const std::string& policy) {
-  std::vector<double> syncs_w, syncs_i, ratio, pred_w, pred_i;
+  std::vector<double> syncs_w, syncs_i, pred_w, pred_i;
   for (const auto& seed : c.seeds()) {
     if (const run* r = c.find(shape, "block", "work", 0, seed, policy)) syncs_w.push_back(r->syncs);
     if (const run* r = c.find(shape, "block", "iterations", 0, seed, policy))
       syncs_i.push_back(r->syncs);
     const run* w = c.find(shape, "block", "work", 5, seed, policy);
     const run* i = c.find(shape, "block", "iterations", 5, seed, policy);
-    if (w && i && i->time > 0) ratio.push_back(w->time / i->time);
     if (w && w->predicted && w->time > 0) pred_w.push_back(*w->predicted / w->time);
     if (i && i->predicted && i->time > 0) pred_i.push_back(*i->predicted / i->time);
   }
   unit_row row;
   row.syncs_work = median(syncs_w);
   row.syncs_iterations = median(syncs_i);
-  row.time_work_over_iterations = describe(ratio);
+  row.time_work_over_iterations = describe(
+      paired_ratios(c.times(shape, "block", "work", 5, policy),
+                    c.times(shape, "block", "iterations", 5, policy)));
   row.predicted_over_measured_work = describe(pred_w);
   row.predicted_over_measured_iterations = describe(pred_i);
   return row;
@@ -104,13 +105,8 @@ unit_row compare_units(const cells& c, const std::string& shape, const std::stri
 std::optional<spread> over_none(const cells& c, const std::string& shape, int ml,
                                 const std::string& start, const std::string& unit,
                                 const std::string& policy, const std::string& base_start) {
-  std::vector<double> ratio;
-  for (const auto& seed : c.seeds()) {
-    const run* r = c.find(shape, start, unit, ml, seed, policy);
-    const run* base = c.find(shape, base_start, unit, ml, seed, "NONE");
-    if (r && base && base->time > 0) ratio.push_back(r->time / base->time);
-  }
-  return describe(ratio);
+  return describe(paired_ratios(c.times(shape, start, unit, ml, policy),
+                                c.times(shape, base_start, unit, ml, "NONE")));
 }
 
 }  // namespace dlb::report::uneven

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "report/runs.hpp"
 #include "report/stats.hpp"
 #include "sweep/csv_table.hpp"
 
@@ -40,6 +41,9 @@ class cells {
   explicit cells(const std::vector<run>& runs);
   const run* find(const std::string& shape, const std::string& start, const std::string& unit,
                   int ml, const std::string& seed, const std::string& policy) const;
+  // The times of one cell's runs by seed.
+  by_seed times(const std::string& shape, const std::string& start, const std::string& unit, int ml,
+                const std::string& policy) const;
   // Values in order of first appearance.
   const std::vector<std::string>& shapes() const { return shapes_; }
   const std::vector<std::string>& seeds() const { return seeds_; }

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <random>
 #include <set>
 
 #include "report/diagnosis.hpp"
+#include "report/stats.hpp"
 #include "report/summary.hpp"
 #include "sweep/text.hpp"
 
@@ -26,18 +26,13 @@ std::map<std::string, verdict> verdicts_of(const sweep::csv_table& table) {
   return out;
 }
 
-std::string upper(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return s;
-}
-
 // One row of Table 1.4 at a point: our best for the paper's configuration (the first of our
 // configurations under load that matches it and ranks every strategy), and the paper's.
 row_at_point table14_row(const report::paper_best_row& p,
                          const std::vector<report::config_view>& configs) {
   row_at_point r;
   r.app = p.app;
-  r.key = upper(p.app) + " P=" + std::to_string(p.procs) + " " + p.size_text +
+  r.key = sweep::upper(p.app) + " P=" + std::to_string(p.procs) + " " + p.size_text +
           (p.loop.empty() ? "" : " " + p.loop);
   r.paper_best = p.actual_best;
   const auto m = p.loop == "L1"   ? report::measure::loop1
@@ -63,19 +58,14 @@ void bootstrap_support(point_result& out, const sweep::csv_table& table, int rep
   // drawn twice counts twice (report::resample_seeds).
   const auto seeds = report::seeds_of({table});
   if (!table.column("rep") || seeds.empty()) return;
-  std::mt19937_64 rng(seed);
   std::map<std::string, std::size_t> measured, holds;
-  for (int b = 0; b < replicates; ++b) {
-    std::vector<std::string> drawn;
-    for (std::size_t slot = 0; slot < seeds.size(); ++slot) {
-      drawn.push_back(seeds[rng() % seeds.size()]);
-    }
+  report::bootstrap_seeds(seeds, replicates, seed, [&](const std::vector<std::string>& drawn) {
     for (const auto& [claim, v] : verdicts_of(report::resample_seeds(table, drawn))) {
       if (v == verdict::not_measured) continue;
       ++measured[claim];
       holds[claim] += v == verdict::holds;
     }
-  }
+  });
   for (auto& [claim, c] : out.claims) {
     if (measured[claim] > 0) {
       c.support = static_cast<double>(holds[claim]) / static_cast<double>(measured[claim]);
@@ -91,9 +81,9 @@ point_result judge_point(const std::string& id, const sweep::csv_table& table,
   point_result out;
   out.point = id;
   out.runs = table.rows.size();
-  for (const auto& r : table.rows) {
-    out.runs_ok += table.field(r, "status") == "ok";
-    out.run_wall_s += sweep::parse_double(table.field(r, "run_wall_s")).value_or(0.0);
+  for (const auto& r : report::rows_of(table)) {
+    out.runs_ok += r.ok();
+    out.run_wall_s += r.value("run_wall_s");
   }
 
   const auto summary = report::summarize({table});

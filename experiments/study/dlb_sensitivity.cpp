@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "report/claims.hpp"
+#include "report/markdown.hpp"
 #include "report/paper.hpp"
 #include "study/aggregate.hpp"
 #include "study/design.hpp"
@@ -496,8 +497,11 @@ void md_parameters(std::ostringstream& md, const study_inputs& in, const study_a
           "rerun the same command to finish them): "
        << left_out << ".\n\n";
   }
-  md << "| parameter | levels | default (`make reproduce`) | set by | source of the default |\n"
-        "|---|---|---|---|---|\n";
+  md << report::md_header({{"parameter"},
+                           {"levels"},
+                           {"default (`make reproduce`)"},
+                           {"set by"},
+                           {"source of the default"}});
   for (const auto& q : study::parameter_table()) {
     std::string levels = "(default only)";
     for (const auto& p : in.design.parameters) {
@@ -523,9 +527,14 @@ void md_claims(std::ostringstream& md, const study_aggregate& a) {
         "reading's (dlb_report: the pattern in every configuration); the last two columns count "
         "the tendency reading (most configurations or the mean, where the paper's sentence "
         "allows it; the strict verdict elsewhere), without bootstrap.\n\n"
-        "| claim | at the defaults | support | share of region | interval | deciding parameter "
-        "(range) | tendency at the defaults | tendency: share of region |\n"
-        "|---|---|---|---|---|---|---|---|\n";
+     << report::md_header({{"claim"},
+                           {"at the defaults"},
+                           {"support"},
+                           {"share of region"},
+                           {"interval"},
+                           {"deciding parameter (range)"},
+                           {"tendency at the defaults"},
+                           {"tendency: share of region"}});
   for (const auto& c : report::claim_table()) {
     const auto& s = a.per_claim.at(c.id);
     const study::main_effect* top = top_effect(s);
@@ -563,11 +572,9 @@ void md_main_effects(std::ostringstream& md, const study_inputs& in, const study
     md << (i ? ", " : "") << a.influence[i].second << " "
        << sweep::format_sig(a.influence[i].first, 2);
   }
-  md << ".\n\n| claim |";
-  for (const auto& p : in.design.parameters) md << " " << p.name << " |";
-  md << "\n|---|";
-  for (std::size_t i = 0; i < in.design.parameters.size(); ++i) md << "---|";
-  md << "\n";
+  std::vector<report::md_column> head{{"claim"}};
+  for (const auto& p : in.design.parameters) head.push_back({p.name});
+  md << ".\n\n" << report::md_header(head);
   for (const auto& c : report::claim_table()) {
     md << "| " << c.id << " |";
     for (const auto& e : a.per_claim.at(c.id).effects)
@@ -591,8 +598,10 @@ void md_main_effects(std::ostringstream& md, const study_inputs& in, const study
 // Table 1.4: per row, the paper's best, ours at the defaults, and how often ours is the paper's.
 void md_table14(std::ostringstream& md, const study_inputs& in, const study_aggregate& a) {
   md << "\n## Table 1.4: how often our best is the paper's\n\n"
-        "| row | paper's actual best | ours at the defaults | points where ours = paper's |\n"
-        "|---|---|---|---|\n";
+     << report::md_header({{"row"},
+                           {"paper's actual best"},
+                           {"ours at the defaults"},
+                           {"points where ours = paper's"}});
   std::size_t def_match = 0, def_rows = 0;
   for (std::size_t r = 0; r < in.paper_best.size(); ++r) {
     const auto& row = a.judged.front().rows[r];
@@ -635,7 +644,9 @@ void md_calibrated(std::ostringstream& md, const study_inputs& in, const study_a
   md << "Calibrated point **" << in.points[idx].p.id << "**:";
   for (const auto& q : study::parameter_table())
     md << " " << q.name << " = " << in.points[idx].p.levels.at(q.name) << ";";
-  md << "\n\n| | calibrated point (fitted: MXM, TRFD) | defaults (not fitted) |\n|---|---|---|\n";
+  md << "\n\n"
+     << report::md_header(
+            {{""}, {"calibrated point (fitted: MXM, TRFD)"}, {"defaults (not fitted)"}});
   study::fit dc, da;
   if (a.defaults) {
     dc = study::fit_on(a.judged[*a.defaults], {"mxm", "trfd"});
@@ -657,11 +668,13 @@ void md_calibrated(std::ostringstream& md, const study_inputs& in, const study_a
 // Every point: its levels, runs, wall time, the claims holding and Table 1.4 rows matched.
 void md_every_point(std::ostringstream& md, const study_inputs& in, const study_aggregate& a) {
   md << "\n## Every point\n\nRuns' wall time: each run's wall seconds as dlb_sweep measured "
-        "them, summed (two runs at a time).\n\n| point |";
-  for (const auto& q : study::parameter_table()) md << " " << q.name << " |";
-  md << " runs ok | runs' wall time (s) | claims holding | Table 1.4 rows matched |\n|---|";
-  for (std::size_t i = 0; i < study::parameter_table().size(); ++i) md << "---|";
-  md << "---|---|---|---|\n";
+        "them, summed (two runs at a time).\n\n";
+  std::vector<report::md_column> head{{"point"}};
+  for (const auto& q : study::parameter_table()) head.push_back({q.name});
+  head.insert(
+      head.end(),
+      {{"runs ok"}, {"runs' wall time (s)"}, {"claims holding"}, {"Table 1.4 rows matched"}});
+  md << report::md_header(head);
   for (std::size_t i = 0; i < in.points.size(); ++i) {
     const auto& judged = a.judged[i];
     md << "| " << in.points[i].p.id << " |";

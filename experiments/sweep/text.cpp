@@ -1,6 +1,7 @@
 // Small text helpers shared by the experiment tools.
 #include "sweep/text.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -86,6 +87,22 @@ std::string format_number(double x) {
 std::string format_sig(double x, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+  return buf;
+}
+
+std::string upper(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+std::string lower(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+std::string format_fixed(double x, int decimals) {
+  char buf[352];  // DBL_MAX with 30 decimals
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
   return buf;
 }
 

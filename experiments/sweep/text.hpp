@@ -20,6 +20,10 @@ std::vector<std::pair<std::string, std::string>> key_values(std::string_view wor
 // Splits on one separator character, trimming each piece; keeps empty pieces.
 std::vector<std::string> split_on(std::string_view s, char sep);
 
+// ASCII upper and lower case ("mxm" <-> "MXM").
+std::string upper(std::string s);
+std::string lower(std::string s);
+
 // Whole-string parses; nullopt on anything else (sign, trailing text, overflow, NaN).
 std::optional<std::int64_t> parse_int(std::string_view s);
 std::optional<std::uint64_t> parse_uint(std::string_view s);
@@ -29,6 +33,8 @@ std::optional<double> parse_double(std::string_view s);
 std::string format_number(double x);
 // Fixed significant digits for tables ("%.*g").
 std::string format_sig(double x, int digits = 4);
+// Fixed decimals ("%.*f": 3 -> "0.250").
+std::string format_fixed(double x, int decimals = 3);
 
 // A command line as one shell-readable string (single-quotes words that need it).
 std::string shell_join(const std::vector<std::string>& argv);

@@ -12,6 +12,8 @@
 namespace {
 
 using namespace dlb::report::beyond;
+using dlb::report::ratio_of;
+using dlb::report::t_975;
 
 const char* kHeader =
     "app,P,K,size,strategy,rep,seed,ml,tl,clock,scale,network,backend,extra_args,status,"
