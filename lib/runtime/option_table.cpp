@@ -83,9 +83,9 @@ struct run_option {
 void set_candidates(const options& o, run_params& p) {
   try {
     auto candidates = core::parse_candidates(o.str("candidates"));
-    // Checked whatever the strategy; kept by AUTO-ALL's policy.
+    // Kept by AUTO-ALL's policy, unless it came typed with its own (dlb::mpi::session_params).
     if (auto* c = std::get_if<core::customized>(&p.policy.value);
-        c && c->mode == core::customized_mode::auto_all)
+        c && c->mode == core::customized_mode::auto_all && c->candidates.empty())
       c->candidates = std::move(candidates);
   } catch (const std::invalid_argument& e) {
     throw usage_error("option --candidates: " + std::string(e.what()));
@@ -104,9 +104,17 @@ void set_auto_force(const options& o, run_params& p) {
     throw usage_error("option --auto-force takes one policy, got '" + o.str("auto-force") + "'");
   auto* c = std::get_if<core::customized>(&p.policy.value);
   if (!c || c->mode != core::customized_mode::auto_all)
-    throw usage_error("option --auto-force needs --strategy AUTO-ALL, got --strategy " +
-                      o.str("strategy"));
+    throw usage_error("option --auto-force needs the policy AUTO-ALL, got " +
+                      core::to_string(p.policy));
   c->forced = std::move(forced);
+}
+
+void set_strategy(const options& o, run_params& p) {
+  try {
+    p.policy = core::parse_policy(o.str("strategy"));
+  } catch (const std::invalid_argument& e) {
+    throw usage_error("option --strategy: " + std::string(e.what()));
+  }
 }
 
 void set_procs(const options& o, run_params& p) {
@@ -166,13 +174,7 @@ const run_option kRunOptions[] = {
       "TSS, FAC2, AWF, FSC (fixed size chunking), MFSC (FSC with FAC2's number of chunks), WF "
       "(weighted factoring by --speeds), AWF-B, AWF-C, AWF-D, AWF-E (AWF's weights from the "
       "chunks' times, per batch or per chunk) or AF (adaptive factoring); docs/design/policies.md"},
-     [](const options& o, run_params& p) {
-       try {
-         p.policy = core::parse_policy(o.str("strategy"));
-       } catch (const std::invalid_argument& e) {
-         throw usage_error("option --strategy: " + std::string(e.what()));
-       }
-     }},
+     set_strategy},
     {{"candidates", std::string(core::default_candidates()),
       "AUTO-ALL: the policies it predicts at the first synchronization and chooses among "
       "(blank-separated: the paper's four, ADAPTIVE and the self-scheduling rules of --strategy)"},
@@ -438,12 +440,17 @@ std::vector<option_spec> common_options() {
   return all;
 }
 
-run_params read_params(const options& o) {
+run_params read_params(const options& o, const std::optional<core::policy>& policy) {
   run_params p;
   for (const auto group : kOptionGroups)
     for (const auto& row : group)
-      if (row.set) row.set(o, p);
-  detail::refuse_combinations(o, p);
+      if (policy && row.set == set_strategy)
+        p.policy = *policy;  // a typed policy stands for --strategy, never as its text
+      else if (row.set)
+        row.set(o, p);
+  detail::refuse_combinations(o, p,
+                              policy ? "the policy " + core::to_string(p.policy)
+                                     : "--strategy " + o.str("strategy"));
   return p;
 }
 

@@ -27,10 +27,9 @@ struct told_in {
 // The option combinations a run cannot have, derived from the backend's capability columns
 // (backend_table.hpp), the policy's (core::capabilities_of: the policy, and under AUTO-ALL every
 // policy it may commit to) and the protocol's.
-void refuse_combinations(const options& o, const run_params& p) {
+void refuse_combinations(const options& o, const run_params& p, const std::string& strategy) {
   detail::refuse_for_backend(o, p);
   const auto caps = core::capabilities_of(p.policy, p.policy.candidates(), p.policy.forced());
-  const std::string strategy = "--strategy " + o.str("strategy");
   const bool auto_all = p.policy.is(core::customized_mode::auto_all);
   const told_in doc = auto_all ? told_in{"policies.md", "AUTO-ALL"}
                       : p.policy.is(core::customized_mode::adaptive)

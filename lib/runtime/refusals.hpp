@@ -7,7 +7,8 @@
 
 namespace dlb::detail {
 
-// usage_error naming the option, what it needs and the page of docs/design/ that tells why.
-void refuse_combinations(const options& o, const run_params& p);
+// usage_error naming the option, what it needs and the page of docs/design/ that tells why;
+// `strategy` names the run's policy ("--strategy ADAPTIVE", or a typed policy's name).
+void refuse_combinations(const options& o, const run_params& p, const std::string& strategy);
 
 }  // namespace dlb::detail
