@@ -314,7 +314,6 @@ void detail::slave_session::become_worker() {
   // (the application's loop ends it there), the rest is dropped.
   slave_.work().keep_started();
   slave_.close();
-  worker_ = true;
 }
 
 }  // namespace dlb

@@ -17,8 +17,7 @@ customized_runner::customized_runner(core::customized p, master_session& m)
       m_(m),
       procs_(static_cast<std::size_t>(m.procs_)),
       models_(m),
-      chooser_(make_chooser(models_, policy_)),
-      adaptive_(policy_.mode == core::customized_mode::adaptive) {}
+      chooser_(make_chooser(models_, policy_)) {}
 
 std::unique_ptr<policy_runner> make_runner(const core::customized& p, master_session& m) {
   return std::make_unique<customized_runner>(p, m);
@@ -100,8 +99,7 @@ void customized_runner::switch_to_self_scheduling(central_balancer& b, const gro
 // members that took part, which tells an AUTO-ALL slave that ADAPTIVE is in force.
 void customized_runner::switch_to_adaptive(central_balancer& b, const group_state& gs,
                                            const protocol::sync_header& h) {
-  adaptive_ = true;
-  m_.set_adaptive(true);
+  m_.set_in_force(core::customized{core::customized_mode::adaptive});
   chooser_ = make_chooser(models_, core::customized{core::customized_mode::adaptive});
   live_.assign(procs_, false);
   for (const auto& [p, prof] : gs.profiles) {
@@ -124,14 +122,14 @@ void customized_runner::take_reselection_profile(central_balancer& b, protocol::
 }
 
 void customized_runner::gathered(central_balancer& b, std::size_t slave) {
-  if (!adaptive_ || slave >= procs_) return;
+  if (!adaptive() || slave >= procs_) return;
   live_[slave] = false;
   b.release(slave);
   reselect_if_complete(b);
 }
 
 void customized_runner::went_idle(std::size_t slave) {
-  if (adaptive_) live_[slave] = false;
+  if (adaptive()) live_[slave] = false;
 }
 
 void customized_runner::reselect_if_complete(central_balancer& b) {

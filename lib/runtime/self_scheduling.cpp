@@ -98,7 +98,7 @@ void detail::slave_session::request_chunk() {
 
 void detail::slave_session::prefetch_if_due() {
   const double f = rt_.params().prefetch;
-  if (!(f > 0) || requested_ || !worker_) return;
+  if (!(f > 0) || requested_ || !self_scheduled()) return;
   const std::int64_t left = slave_.work().left();
   if (left > 0 && static_cast<double>(left) <= f * static_cast<double>(chunk_size_)) send_request();
 }
