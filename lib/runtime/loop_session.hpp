@@ -276,8 +276,9 @@ class master_session : public loop_session {
   // A chunk rule from the loop's start: its pool [0, I) and each slave's first chunk (chunks
   // 0..P-1 of the rule, in slave order), which go with the scatter.
   std::vector<core::range_list> first_chunks(const core::policy& p);
-  // The rule's parameters for `iterations` (auto_all.cpp): WF's weights the run's speeds, FSC's
-  // overhead and sigma from the network and the iterations' costs known at DLB_init.
+  // The rule's parameters for `iterations` (self_scheduling.cpp): WF's weights the run's
+  // speeds, FSC's overhead and sigma from the network and the iterations' costs known at
+  // DLB_init.
   core::chunk_params chunk_params_for(const core::policy& p, std::int64_t iterations) const;
 
   // AUTO-ALL (auto_all.cpp; beyond the paper), at the first synchronization: every candidate's
