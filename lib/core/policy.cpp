@@ -16,13 +16,17 @@ struct mode_row {
   customized_mode mode;
   std::string_view name;
   capabilities caps;
+  std::string_view description;
 };
 // The customized modes, with their capability rows: ADAPTIVE waits for every slave's profile
 // and does not survive a loss; AUTO-ALL's own row (what it may commit to adds to it).
 constexpr std::array<mode_row, 3> kModes = {{
-    {customized_mode::automatic, "AUTO", {.survives_loss = true, .needs_every_profile = false}},
-    {customized_mode::adaptive, "ADAPTIVE", {.survives_loss = false, .needs_every_profile = true}},
-    {customized_mode::auto_all, "AUTO-ALL", {.survives_loss = false, .needs_every_profile = false}},
+    {customized_mode::automatic, "AUTO", {.survives_loss = true, .needs_every_profile = false},
+     "customized: the model chooses"},
+    {customized_mode::adaptive, "ADAPTIVE", {.survives_loss = false, .needs_every_profile = true},
+     "the model chooses again at every synchronization"},
+    {customized_mode::auto_all, "AUTO-ALL", {.survives_loss = false, .needs_every_profile = false},
+     "the models choose once among --candidates"},
 }};
 
 const mode_row& row_of(customized_mode m) {
@@ -46,6 +50,20 @@ std::string_view known_policy_names() {
 }
 
 std::string_view to_string(customized_mode m) { return row_of(m).name; }
+
+std::string described_policy_names() {
+  std::string out = "NONE (no balancing)";
+  for (const balancing_row& r : balancing_rows)
+    out += ", " + std::string(r.name) + " (" + (r.global ? "global" : "local") + ", " +
+           (r.centralized ? "centralized" : "distributed") + ")";
+  for (const mode_row& r : kModes)
+    out += ", " + std::string(r.name) + " (" + std::string(r.description) + ")";
+  out += "; or a loop self-scheduling rule:";
+  for (const chunk_rule_row& r : chunk_rules)
+    out += std::string(r.rule == chunk_rules.front().rule ? " " : ", ") + std::string(r.name) +
+           (r.rule == chunk_rule::css ? ":k" : "") + " (" + std::string(r.description) + ")";
+  return out;
+}
 
 std::optional<scheme> policy::row() const {
   const auto* b = std::get_if<balancing>(&value);

@@ -167,13 +167,7 @@ void set_fault_mark(const options& o, run_params& p) {
 
 // The policy, the slaves and their load.
 const run_option kRunOptions[] = {
-    {{"strategy", "GDDLB",
-      "NONE, GCDLB, GDDLB, LCDLB, LDDLB, AUTO (customized: the model chooses), ADAPTIVE "
-      "(the model chooses again at every synchronization) or AUTO-ALL (the models choose once "
-      "among --candidates); or a loop self-scheduling rule: SS, CSS:k (chunks of k), GSS, "
-      "TSS, FAC2, AWF, FSC (fixed size chunking), MFSC (FSC with FAC2's number of chunks), WF "
-      "(weighted factoring by --speeds), AWF-B, AWF-C, AWF-D, AWF-E (AWF's weights from the "
-      "chunks' times, per batch or per chunk) or AF (adaptive factoring); docs/design/policies.md"},
+    {{"strategy", "GDDLB", core::described_policy_names() + "; docs/design/policies.md"},
      set_strategy},
     {{"candidates", std::string(core::default_candidates()),
       "AUTO-ALL: the policies it predicts at the first synchronization and chooses among "

@@ -231,3 +231,20 @@ TEST(Policy, TypedValuesAreCheckedAsNamesAre) {
 }
 
 }  // namespace
+
+namespace {
+
+// --strategy's help comes from the tables: every name parse_policy accepts, each with its row's
+// one-line description (none empty).
+TEST(Policy, TheHelpListsEveryRowWithItsDescription) {
+  const std::string help = dlb::core::described_policy_names();
+  std::istringstream names{std::string(dlb::core::known_policy_names())};
+  for (std::string n; names >> n;) EXPECT_NE(help.find(n + " ("), std::string::npos) << n;
+  for (const auto& r : dlb::core::chunk_rules) {
+    EXPECT_FALSE(r.description.empty()) << r.name;
+    EXPECT_NE(help.find(std::string(r.description)), std::string::npos) << r.name;
+  }
+  EXPECT_EQ(help.find("()"), std::string::npos) << help;
+}
+
+}  // namespace

@@ -100,6 +100,9 @@ std::string to_string(const policy& p);
 std::string to_string(const std::optional<policy>& p);
 // Every name parse_policy accepts, for messages ("NONE GCDLB ... CSS:k ... AWF").
 std::string_view known_policy_names();
+// The same names, each with its row's one-line description, for --strategy's help: "NONE (no
+// balancing), GCDLB (global, centralized), ...; or a loop self-scheduling rule: SS (...), ...".
+std::string described_policy_names();
 // Whether AUTO-ALL may have `p` among its candidates (or commit to it under --auto-force): a
 // balancing row, ADAPTIVE or a chunk rule; not NONE, AUTO or AUTO-ALL.
 bool may_be_candidate(const policy& p);
