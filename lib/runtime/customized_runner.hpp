@@ -81,7 +81,9 @@ class customized_runner final : public policy_runner {
   session_models models_;  // what the choosers see of the session
   std::unique_ptr<chooser> chooser_;
   int stage_ = 0;            // ADAPTIVE: re-selections committed
-  bool from_start_ = false;  // AUTO-ALL committed to a chunk rule before the scatter
+  // The runner of the chunk rule it committed to (AUTO-ALL, before the scatter or at the first
+  // synchronization), which runs the rest of the loop; null until then.
+  std::unique_ptr<policy_runner> handed_to_;
   std::vector<bool> live_;   // per slave: may still send a profile (active, no results yet)
   std::map<std::size_t, protocol::member_profile> reselection_;  // this one's, by slave
 };
