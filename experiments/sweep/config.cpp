@@ -247,11 +247,20 @@ class parser {
 }  // namespace
 
 const std::vector<std::string>& known_strategies() {
-  // AUTO-ALL last: the policies' order of the existing tables stays as it was.
-  static const std::vector<std::string> s{"NONE",     "GCDLB", "GDDLB",   "LCDLB", "LDDLB", "AUTO",
-                                          "ADAPTIVE", "SS",    "GSS",     "TSS",   "FAC2",  "AWF",
-                                          "FSC",      "MFSC",  "WF",      "AWF-B", "AWF-C", "AWF-D",
-                                          "AWF-E",    "AF",    "AUTO-ALL"};
+  // From the policy tables (dlb/core/policy.hpp): NONE, the balancing rows, AUTO, ADAPTIVE,
+  // every chunk rule but CSS (it needs its k), and AUTO-ALL last: the policies' order of the
+  // existing tables stays as it was.
+  static const std::vector<std::string> s = [] {
+    using core::customized_mode;
+    std::vector<std::string> out{"NONE"};
+    for (const auto& r : core::balancing_rows) out.emplace_back(r.name);
+    for (const auto m : {customized_mode::automatic, customized_mode::adaptive})
+      out.emplace_back(core::to_string(m));
+    for (const auto& r : core::chunk_rules)
+      if (r.rule != core::chunk_rule::css) out.emplace_back(r.name);
+    out.emplace_back(core::to_string(customized_mode::auto_all));
+    return out;
+  }();
   return s;
 }
 

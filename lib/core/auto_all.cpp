@@ -38,8 +38,7 @@ std::vector<policy> parse_candidates(std::string_view text) {
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument("candidate '" + std::string(word) + "': " + e.what());
     }
-    if (std::holds_alternative<no_balancing>(p.value) || p.is(customized_mode::automatic) ||
-        p.is(customized_mode::auto_all))
+    if (!may_be_candidate(p))
       throw std::invalid_argument("candidate '" + std::string(word) + "' is no candidate (known: " +
                                   std::string(default_candidates()) + ", CSS:k)");
     if (std::find(out.begin(), out.end(), p) != out.end())

@@ -78,14 +78,14 @@ std::int64_t fsc_chunk(const chunk_params& p) {
 }
 
 std::string_view to_string(chunk_rule r) {
-  for (const auto& [rule, name] : chunk_rules)
-    if (rule == r) return name;
+  for (const chunk_rule_row& row : chunk_rules)
+    if (row.rule == r) return row.name;
   return "?";
 }
 
 std::optional<chunk_rule> parse_chunk_rule(std::string_view name) {
-  for (const auto& [rule, n] : chunk_rules)
-    if (n == name) return rule;
+  for (const chunk_rule_row& row : chunk_rules)
+    if (row.name == name) return row.rule;
   return std::nullopt;
 }
 

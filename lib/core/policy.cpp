@@ -1,6 +1,7 @@
 // The policy names of --strategy (policy.hpp).
 #include "dlb/core/policy.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -15,13 +16,17 @@ struct mode_row {
   customized_mode mode;
   std::string_view name;
   capabilities caps;
+  std::string_view description;
 };
 // The customized modes, with their capability rows: ADAPTIVE waits for every slave's profile
 // and does not survive a loss; AUTO-ALL's own row (what it may commit to adds to it).
 constexpr std::array<mode_row, 3> kModes = {{
-    {customized_mode::automatic, "AUTO", {.survives_loss = true, .needs_every_profile = false}},
-    {customized_mode::adaptive, "ADAPTIVE", {.survives_loss = false, .needs_every_profile = true}},
-    {customized_mode::auto_all, "AUTO-ALL", {.survives_loss = false, .needs_every_profile = false}},
+    {customized_mode::automatic, "AUTO", {.survives_loss = true, .needs_every_profile = false},
+     "customized: the model chooses"},
+    {customized_mode::adaptive, "ADAPTIVE", {.survives_loss = false, .needs_every_profile = true},
+     "the model chooses again at every synchronization"},
+    {customized_mode::auto_all, "AUTO-ALL", {.survives_loss = false, .needs_every_profile = false},
+     "the models choose once among --candidates"},
 }};
 
 const mode_row& row_of(customized_mode m) {
@@ -45,6 +50,20 @@ std::string_view known_policy_names() {
 }
 
 std::string_view to_string(customized_mode m) { return row_of(m).name; }
+
+std::string described_policy_names() {
+  std::string out = "NONE (no balancing)";
+  for (const balancing_row& r : balancing_rows)
+    out += ", " + std::string(r.name) + " (" + (r.global ? "global" : "local") + ", " +
+           (r.centralized ? "centralized" : "distributed") + ")";
+  for (const mode_row& r : kModes)
+    out += ", " + std::string(r.name) + " (" + std::string(r.description) + ")";
+  out += "; or a loop self-scheduling rule:";
+  for (const chunk_rule_row& r : chunk_rules)
+    out += std::string(r.rule == chunk_rules.front().rule ? " " : ", ") + std::string(r.name) +
+           (r.rule == chunk_rule::css ? ":k" : "") + " (" + std::string(r.description) + ")";
+  return out;
+}
 
 std::optional<scheme> policy::row() const {
   const auto* b = std::get_if<balancing>(&value);
@@ -121,6 +140,67 @@ std::string to_string(const policy& p) {
 }
 
 std::string to_string(const std::optional<policy>& p) { return p ? to_string(*p) : "NONE"; }
+
+bool may_be_candidate(const policy& p) {
+  return !std::holds_alternative<no_balancing>(p.value) && !p.is(customized_mode::automatic) &&
+         !p.is(customized_mode::auto_all);
+}
+
+namespace {
+
+void check_kind(const balancing& b) {
+  if (index_of(b.row) >= balancing_rows.size())
+    throw std::invalid_argument("balancing row " + std::to_string(static_cast<int>(b.row)) +
+                                " is none of balancing_rows");
+}
+
+void check_kind(const self_scheduled& s) {
+  const bool known = std::any_of(chunk_rules.begin(), chunk_rules.end(),
+                                 [&s](const chunk_rule_row& r) { return r.rule == s.rule; });
+  if (!known)
+    throw std::invalid_argument("chunk rule " + std::to_string(static_cast<int>(s.rule)) +
+                                " is none of chunk_rules");
+  const std::string name(to_string(s.rule));
+  if (s.rule == chunk_rule::css && s.chunk < 1)
+    throw std::invalid_argument("strategy CSS needs a chunk size k >= 1, got " +
+                                std::to_string(s.chunk));
+  if (s.rule != chunk_rule::css && s.chunk != 1)
+    throw std::invalid_argument("strategy " + name + " takes no chunk size, got " +
+                                std::to_string(s.chunk));
+}
+
+void check_kind(const customized& c) {
+  const auto known = std::any_of(kModes.begin(), kModes.end(),
+                                 [&c](const mode_row& r) { return r.mode == c.mode; });
+  if (!known)
+    throw std::invalid_argument("customized mode " + std::to_string(static_cast<int>(c.mode)) +
+                                " is none of AUTO, ADAPTIVE, AUTO-ALL");
+  if (c.mode != customized_mode::auto_all && (!c.candidates.empty() || !c.forced.empty()))
+    throw std::invalid_argument("only AUTO-ALL has candidates and a forced commitment, not " +
+                                std::string(to_string(c.mode)));
+  if (c.forced.size() > 1)
+    throw std::invalid_argument("AUTO-ALL commits to one forced policy, got " +
+                                std::to_string(c.forced.size()));
+  const auto check_one = [](const policy& q, const char* what) {
+    check_policy(q);
+    if (!may_be_candidate(q))
+      throw std::invalid_argument(std::string(what) + " '" + to_string(q) + "' is no candidate");
+  };
+  for (auto k = c.candidates.begin(); k != c.candidates.end(); ++k) {
+    check_one(*k, "candidate");
+    if (std::find(c.candidates.begin(), k, *k) != k)
+      throw std::invalid_argument("candidate '" + to_string(*k) + "' given twice");
+  }
+  for (const policy& f : c.forced) check_one(f, "forced policy");
+}
+
+void check_kind(const no_balancing&) {}
+
+}  // namespace
+
+void check_policy(const policy& p) {
+  std::visit([](const auto& kind) { check_kind(kind); }, p.value);
+}
 
 capabilities capabilities_of(const policy& p) {
   // Every balancing strategy (a row of balancing_rows) survives a loss and waits for no profile

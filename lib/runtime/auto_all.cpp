@@ -22,6 +22,7 @@
 #include "dlb/runtime/protocol.hpp"
 #include "dlb/runtime/strategy_table.hpp"
 #include "loop_session.hpp"
+#include "self_scheduling.hpp"
 
 namespace dlb {
 // What a message costs, as the messenger and the network charge it (network.hpp): the run's
@@ -47,19 +48,6 @@ core::message_costs detail::message_costs_of(const run_params& prm,
   return m;
 }
 
-namespace {
-
-double total(const core::message_parts& m) { return m.send + m.wire + m.rest + m.receive; }
-
-// A REQUEST's payload, and a CHUNK's besides its slices (one range).
-double request_bytes() {
-  return static_cast<double>(protocol::encode(protocol::request_msg{}).size());
-}
-double answer_bytes() {
-  return static_cast<double>(protocol::encode(protocol::chunk_msg{{}, 0, {{0, 1}}, {}}).size());
-}
-
-}  // namespace
 
 std::optional<core::model_input> detail::master_session::model_for_choice(
     const strategy_prediction& four, const std::vector<double>& speeds) const {
@@ -183,47 +171,6 @@ detail::auto_all_pick detail::master_session::choose_policy(
   return pick;
 }
 
-core::chunk_params detail::master_session::chunk_params_for(const core::policy& p,
-                                                            std::int64_t iterations) const {
-  const auto& prm = rt_.params();
-  core::chunk_params cp;
-  cp.rule = p.rule();
-  cp.iterations = iterations;
-  cp.workers = static_cast<std::size_t>(procs_);
-  cp.fixed = p.chunk();
-  if (p.rule() == core::chunk_rule::wf) cp.weights = prm.speeds;
-  // FSC's h: one request and one answer on the run's network; its sigma: the iterations' costs
-  // under the run's load (core::fsc_sigma). A loop without costs gives neither.
-  if (p.rule() == core::chunk_rule::fsc && loop_.work && loop_.iterations > 0) {
-    const auto net = message_costs_of(prm, rt_.model_network());
-    cp.overhead = total(core::message_cost(net, request_bytes())) +
-                  total(core::message_cost(net, answer_bytes()));
-    double sum = 0.0, squares = 0.0;
-    for (std::int64_t i = 0; i < loop_.iterations; ++i) {
-      const double t = loop_.work(i);
-      sum += t;
-      squares += t * t;
-    }
-    const auto n = static_cast<double>(loop_.iterations);
-    cp.sigma = core::fsc_sigma(sum / n, squares / n, prm.load.max_load);
-  }
-  return cp;
-}
-
-void detail::master_session::start_pool(const core::policy& p, core::range_list pool,
-                                        std::vector<double> weights) {
-  const auto cp = chunk_params_for(p, core::iteration_count(pool));
-  self_sched_.start(cp, std::move(pool), std::move(weights), net_.clock().now());
-}
-
-std::vector<core::range_list> detail::master_session::first_chunks(const core::policy& p) {
-  start_pool(p, {{0, loop_.iterations}},
-             std::vector<double>(static_cast<std::size_t>(procs_), 0.0));
-  std::vector<core::range_list> first(static_cast<std::size_t>(procs_));
-  for (std::size_t s = 0; s < first.size(); ++s) first[s] = self_sched_.next_chunk(s);
-  return first;
-}
-
 // Each way to begin with the blocks: the four and ADAPTIVE as the model has them from the loop's
 // start, plus the blocks' scatter (its mean arrival on the network: the model's first phase
 // leaves it out); a chunk rule taken up at the first synchronization (the model's first slave to
@@ -314,7 +261,6 @@ void detail::slave_session::become_worker() {
   // (the application's loop ends it there), the rest is dropped.
   slave_.work().keep_started();
   slave_.close();
-  worker_ = true;
 }
 
 }  // namespace dlb

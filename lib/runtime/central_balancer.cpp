@@ -19,7 +19,6 @@
 #include "dlb/core/groups.hpp"
 #include "dlb/core/profile.hpp"
 #include "dlb/dlb.hpp"
-#include "self_scheduling.hpp"
 
 namespace dlb {
 
@@ -85,10 +84,7 @@ void central_balancer::run() {
       if (custom_) custom_->gathered(*this, s);
     } else {
       take_profile(d);
-      if (self_scheduling_) {  // customized mode committed to a chunk rule
-        run_self_scheduler(dlb_);
-        return;
-      }
+      if (stopped_) return;  // handed over (customized mode's commitment to a chunk rule)
     }
   }
 }

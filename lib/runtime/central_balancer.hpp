@@ -46,8 +46,9 @@ class central_balancer {
                const sync_protocol& proto);
   // A slave's results are in: the synchronizations of its group no longer wait for it.
   void release(std::size_t slave);
-  // The rest of the loop is the self scheduler's (customized mode committed to a chunk rule).
-  void hand_over() { self_scheduling_ = true; }
+  // The rest of the loop is another runner's (customized mode's hand-over to a chunk rule's):
+  // run() returns once the message at hand is served.
+  void stop() { stopped_ = true; }
   // When the current synchronization's last profile came in.
   double complete_at() const { return complete_at_; }
 
@@ -88,8 +89,7 @@ class central_balancer {
   // included (a notice tells it how many WORK messages it awaits in all, and a slave counts
   // every WORK it received in the loop).
   std::vector<std::int64_t> transfers_to_;
-  // Customized mode committed to a chunk rule: the rest of the loop is the self scheduler's.
-  bool self_scheduling_ = false;
+  bool stopped_ = false;  // stop()
   double complete_at_ = 0.0;  // when the synchronization's last profile came in
   // The master's own first synchronization, which ends in a commitment, is still to be served
   // (ADAPTIVE's re-selections are customized mode's).

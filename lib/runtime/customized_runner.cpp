@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "dlb/core/redistribution.hpp"
-#include "self_scheduling.hpp"
 
 namespace dlb::detail {
 
@@ -17,8 +16,7 @@ customized_runner::customized_runner(core::customized p, master_session& m)
       m_(m),
       procs_(static_cast<std::size_t>(m.procs_)),
       models_(m),
-      chooser_(make_chooser(models_, policy_)),
-      adaptive_(policy_.mode == core::customized_mode::adaptive) {}
+      chooser_(make_chooser(models_, policy_)) {}
 
 std::unique_ptr<policy_runner> make_runner(const core::customized& p, master_session& m) {
   return std::make_unique<customized_runner>(p, m);
@@ -29,19 +27,20 @@ std::vector<core::range_list> customized_runner::first_shares(master_session& m)
   const auto rule = m.choose_before_scatter(
       policy_.candidates, policy_.forced.empty() ? nullptr : &policy_.forced.front());
   if (!rule) return policy_runner::first_shares(m);
-  from_start_ = true;
-  return m.first_chunks(*rule);
+  handed_to_ = make_runner(std::get<core::self_scheduled>(rule->value), m);
+  return handed_to_->first_shares(m);
 }
 
 void customized_runner::run(master_session& m) {
-  if (from_start_) {
-    run_self_scheduler(m);
+  if (handed_to_) {  // AUTO-ALL committed to a chunk rule before the scatter
+    handed_to_->run(m);
     return;
   }
   const auto initial = m.initial_counts();
   live_.assign(procs_, false);
   for (std::size_t s = 0; s < procs_; ++s) live_[s] = initial[s] > 0;
   central_balancer(m, this).run();
+  if (handed_to_) handed_to_->run(m);  // committed to a chunk rule: its runner has the rest
 }
 
 std::optional<core::scheme> customized_runner::choose(central_balancer& b, const group_state& gs,
@@ -87,21 +86,21 @@ void customized_runner::switch_to_self_scheduling(central_balancer& b, const gro
     ranks.push_back(static_cast<int>(prof.slave) + 1);
     dec.counts_after.push_back(0);
   }
+  handed_to_ = make_runner(std::get<core::self_scheduled>(pick.value), m_);
   m_.start_pool(pick, std::move(pool), std::move(weights));
   m_.master_.count_handover();
   const protocol::commitment to{pick, 0, std::nullopt};
   m_.net_.multicast(ranks, tag::decision,
                     protocol::encode(protocol::decision_msg{h, to, std::move(dec)}),
                     m_.proto().broadcast);
-  b.hand_over();
+  b.stop();
 }
 
 // This synchronization is ADAPTIVE's first re-selection (epoch 0): its commitment lists the
 // members that took part, which tells an AUTO-ALL slave that ADAPTIVE is in force.
 void customized_runner::switch_to_adaptive(central_balancer& b, const group_state& gs,
                                            const protocol::sync_header& h) {
-  adaptive_ = true;
-  m_.set_adaptive(true);
+  m_.set_in_force(core::customized{core::customized_mode::adaptive});
   chooser_ = make_chooser(models_, core::customized{core::customized_mode::adaptive});
   live_.assign(procs_, false);
   for (const auto& [p, prof] : gs.profiles) {
@@ -124,14 +123,14 @@ void customized_runner::take_reselection_profile(central_balancer& b, protocol::
 }
 
 void customized_runner::gathered(central_balancer& b, std::size_t slave) {
-  if (!adaptive_ || slave >= procs_) return;
+  if (!adaptive() || slave >= procs_) return;
   live_[slave] = false;
   b.release(slave);
   reselect_if_complete(b);
 }
 
 void customized_runner::went_idle(std::size_t slave) {
-  if (adaptive_) live_[slave] = false;
+  if (adaptive()) live_[slave] = false;
 }
 
 void customized_runner::reselect_if_complete(central_balancer& b) {

@@ -30,12 +30,12 @@ class customized_runner final : public policy_runner {
 
   // What the balancer asks of the mode in force.
   // ADAPTIVE is in force (the run's, or AUTO-ALL's pick): every profile comes to the master.
-  bool adaptive() const { return adaptive_; }
+  bool adaptive() const { return m_.adaptive(); }
   // AUTO and AUTO-ALL choose once: the committed strategy's synchronizations are not counted
   // as the balancer's.
   bool chooses_once() const { return policy_.mode != core::customized_mode::adaptive; }
   // A re-selection's profile (epoch 2s under ADAPTIVE) is the runner's.
-  bool takes(const protocol::profile_msg& m) const { return adaptive_ && m.sync.epoch % 2 == 0; }
+  bool takes(const protocol::profile_msg& m) const { return adaptive() && m.sync.epoch % 2 == 0; }
   void take_reselection_profile(central_balancer& b, protocol::profile_msg m);
   // A slave's results are in, or it went idle: it takes part in no more re-selections.
   void gathered(central_balancer& b, std::size_t slave);
@@ -80,9 +80,10 @@ class customized_runner final : public policy_runner {
   std::size_t procs_;
   session_models models_;  // what the choosers see of the session
   std::unique_ptr<chooser> chooser_;
-  bool adaptive_;
   int stage_ = 0;            // ADAPTIVE: re-selections committed
-  bool from_start_ = false;  // AUTO-ALL committed to a chunk rule before the scatter
+  // The runner of the chunk rule it committed to (AUTO-ALL, before the scatter or at the first
+  // synchronization), which runs the rest of the loop; null until then.
+  std::unique_ptr<policy_runner> handed_to_;
   std::vector<bool> live_;   // per slave: may still send a profile (active, no results yet)
   std::map<std::size_t, protocol::member_profile> reselection_;  // this one's, by slave
 };

@@ -135,8 +135,8 @@ detail::loop_session::loop_session(runtime& rt, const core::policy& p, int P, in
       // customized mode runs it as the master's own, global and centralized: the master sees
       // every profile, runs the model and commits (section 1.3.3); ADAPTIVE does so at every
       // re-selection (customized_runner.cpp).
-      popts_(protocol_options_of(rt.params())) {
-  set_adaptive(p.is(core::customized_mode::adaptive));
+      popts_(protocol_options_of(rt.params())),
+      in_force_(p) {
   enter(first_protocol(p, popts_).value_or(sync_protocol{}));
   const auto& prm = rt_.params();
   balance_.threshold_iterations =
@@ -185,8 +185,7 @@ detail::slave_session::slave_session(runtime& rt, const core::policy& p, int P, 
                                      const loop_spec& loop, std::vector<DLB_array*> arrays)
     : loop_session(rt, p, P, K, loop, std::move(arrays)),
       slave_(in_first_group(rt.rank(), groups())),
-      recovery_(rt.params().recover),
-      worker_(std::holds_alternative<core::self_scheduled>(p.value)) {
+      recovery_(rt.params().recover) {
   // NONE has no protocol: no synchronization, ever.
   slave_.set_closed(!first_protocol(p, protocol_opts()));
 }
@@ -259,7 +258,7 @@ void detail::slave_session::receive_scatter() {
   slave_.work().hold(std::move(m.ranges));
   // AUTO-ALL committed to a chunk rule before the scatter: this slave starts as its worker.
   if (m.commit && std::holds_alternative<core::self_scheduled>(m.commit->value)) {
-    worker_ = true;
+    set_in_force(*m.commit);
     slave_.close();
   }
   chunk_size_ = slave_.work().left();

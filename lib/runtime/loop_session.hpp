@@ -79,14 +79,22 @@ class loop_session {
   // same formula: K-block, or of equal total power under --groups power.
   std::vector<std::vector<std::size_t>> groups_for(int K) const;
 
+  // The policy in force: the loop's at DLB_init, then what a commitment names (a balancing
+  // row, a chunk rule, or ADAPTIVE when ADAPTIVE is in force, whichever row it committed to),
+  // changed by set_in_force only (a slave taking up a commitment, the master switching to
+  // ADAPTIVE). What the task runs follows from it, kept nowhere else.
+  const core::policy& in_force() const { return in_force_; }
+  void set_in_force(core::policy p) { in_force_ = std::move(p); }
   // ADAPTIVE is in force (adaptive.cpp): after the committed strategy's synchronization, back
   // to the re-selection protocol (global, centralized, the master chooses again).
-  bool adaptive() const { return popts_.adaptive; }
+  bool adaptive() const { return in_force_.is(core::customized_mode::adaptive); }
   // The run's protocol options (protocol_options_of), which resolve a strategy's row into the
-  // protocol in force, and whether ADAPTIVE is in force: set at DLB_init, and changed here only
-  // (the master switching to ADAPTIVE, a slave taking up a commitment).
-  const protocol_options& protocol_opts() const { return popts_; }
-  void set_adaptive(bool on) { popts_.adaptive = on; }
+  // protocol in force, with whether ADAPTIVE is in force (adaptive()).
+  protocol_options protocol_opts() const {
+    protocol_options o = popts_;
+    o.adaptive = adaptive();
+    return o;
+  }
 
   // The protocol in force (strategy_table.hpp), the one place the synchronization routines read
   // who talks to whom: the strategy's row resolved under the options (popts_), or the master's
@@ -120,8 +128,8 @@ class loop_session {
   core::balance_params balance_;  // set by the constructor from the run's parameters
 
  private:
-  // protocol_opts(): its adaptive flag changed by set_adaptive() only.
-  protocol_options popts_;
+  const protocol_options popts_;  // the run's; protocol_opts() adds adaptive()
+  core::policy in_force_;          // in_force(): changed by set_in_force() only
   // proto(), group_size(), groups(): changed by enter() only.
   sync_protocol proto_;
   int group_size_ = 0;
@@ -135,9 +143,9 @@ class slave_session : public loop_session {
   slave_session(runtime& rt, const core::policy& p, int P, int K, const loop_spec& loop,
                 std::vector<DLB_array*> arrays);
 
-  // A worker of a chunk rule (self_scheduling.cpp; beyond the paper): its policy is one, or
-  // customized mode committed to one. It asks the master for its next chunk.
-  bool self_scheduled() const { return worker_; }
+  // A worker of a chunk rule (self_scheduling.cpp; beyond the paper): the policy in force is
+  // one (the loop's, or customized mode's commitment). It asks the master for its next chunk.
+  bool self_scheduled() const { return in_force().is_self_scheduled(); }
 
   // DLB_slave_sync: the application's current iteration is done; whether it is interrupted.
   bool iteration_done();
@@ -166,8 +174,8 @@ class slave_session : public loop_session {
   void send_request();
   // --prefetch: after an iteration, the request for the next chunk if the fraction is reached.
   void prefetch_if_due();
-  // Told AUTO-ALL committed to a self-scheduling rule: drops what it has not started and
-  // continues as a worker.
+  // Told AUTO-ALL committed to a self-scheduling rule (in force already): drops what it has not
+  // started and continues as a worker.
   void become_worker();
 
   // The slave's synchronizations (slave_sync.cpp).
@@ -223,7 +231,6 @@ class slave_session : public loop_session {
   slave_recovery recovery_;  // --on-loss recover's hooks
 
  private:
-  bool worker_ = false;  // self_scheduled()
   // --prefetch: the request for the next chunk is sent; the current chunk's iterations.
   bool requested_ = false;
   std::int64_t chunk_size_ = 0;
@@ -269,8 +276,9 @@ class master_session : public loop_session {
   // A chunk rule from the loop's start: its pool [0, I) and each slave's first chunk (chunks
   // 0..P-1 of the rule, in slave order), which go with the scatter.
   std::vector<core::range_list> first_chunks(const core::policy& p);
-  // The rule's parameters for `iterations` (auto_all.cpp): WF's weights the run's speeds, FSC's
-  // overhead and sigma from the network and the iterations' costs known at DLB_init.
+  // The rule's parameters for `iterations` (self_scheduling.cpp): WF's weights the run's
+  // speeds, FSC's overhead and sigma from the network and the iterations' costs known at
+  // DLB_init.
   core::chunk_params chunk_params_for(const core::policy& p, std::int64_t iterations) const;
 
   // AUTO-ALL (auto_all.cpp; beyond the paper), at the first synchronization: every candidate's

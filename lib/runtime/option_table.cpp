@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "backend_table.hpp"
+#include "refusals.hpp"
 #include "dlb/core/auto_all.hpp"
 #include "dlb/core/heterogeneous.hpp"
 #include "dlb/runtime/network.hpp"
@@ -82,9 +83,9 @@ struct run_option {
 void set_candidates(const options& o, run_params& p) {
   try {
     auto candidates = core::parse_candidates(o.str("candidates"));
-    // Checked whatever the strategy; kept by AUTO-ALL's policy.
+    // Kept by AUTO-ALL's policy, unless it came typed with its own (dlb::mpi::session_params).
     if (auto* c = std::get_if<core::customized>(&p.policy.value);
-        c && c->mode == core::customized_mode::auto_all)
+        c && c->mode == core::customized_mode::auto_all && c->candidates.empty())
       c->candidates = std::move(candidates);
   } catch (const std::invalid_argument& e) {
     throw usage_error("option --candidates: " + std::string(e.what()));
@@ -103,9 +104,17 @@ void set_auto_force(const options& o, run_params& p) {
     throw usage_error("option --auto-force takes one policy, got '" + o.str("auto-force") + "'");
   auto* c = std::get_if<core::customized>(&p.policy.value);
   if (!c || c->mode != core::customized_mode::auto_all)
-    throw usage_error("option --auto-force needs --strategy AUTO-ALL, got --strategy " +
-                      o.str("strategy"));
+    throw usage_error("option --auto-force needs the policy AUTO-ALL, got " +
+                      core::to_string(p.policy));
   c->forced = std::move(forced);
+}
+
+void set_strategy(const options& o, run_params& p) {
+  try {
+    p.policy = core::parse_policy(o.str("strategy"));
+  } catch (const std::invalid_argument& e) {
+    throw usage_error("option --strategy: " + std::string(e.what()));
+  }
 }
 
 void set_procs(const options& o, run_params& p) {
@@ -158,20 +167,8 @@ void set_fault_mark(const options& o, run_params& p) {
 
 // The policy, the slaves and their load.
 const run_option kRunOptions[] = {
-    {{"strategy", "GDDLB",
-      "NONE, GCDLB, GDDLB, LCDLB, LDDLB, AUTO (customized: the model chooses), ADAPTIVE "
-      "(the model chooses again at every synchronization) or AUTO-ALL (the models choose once "
-      "among --candidates); or a loop self-scheduling rule: SS, CSS:k (chunks of k), GSS, "
-      "TSS, FAC2, AWF, FSC (fixed size chunking), MFSC (FSC with FAC2's number of chunks), WF "
-      "(weighted factoring by --speeds), AWF-B, AWF-C, AWF-D, AWF-E (AWF's weights from the "
-      "chunks' times, per batch or per chunk) or AF (adaptive factoring); docs/design/policies.md"},
-     [](const options& o, run_params& p) {
-       try {
-         p.policy = core::parse_policy(o.str("strategy"));
-       } catch (const std::invalid_argument& e) {
-         throw usage_error("option --strategy: " + std::string(e.what()));
-       }
-     }},
+    {{"strategy", "GDDLB", core::described_policy_names() + "; docs/design/policies.md"},
+     set_strategy},
     {{"candidates", std::string(core::default_candidates()),
       "AUTO-ALL: the policies it predicts at the first synchronization and chooses among "
       "(blank-separated: the paper's four, ADAPTIVE and the self-scheduling rules of --strategy)"},
@@ -428,47 +425,6 @@ const run_option kOtherOptions[] = {
 constexpr std::span<const run_option> kOptionGroups[] = {
     kRunOptions, kNetworkOptions, kBalancerOptions, kFailureOptions, kOtherOptions};
 
-// What a message says of a refused combination: the option, what it needs, where it is told
-// (a section of a page of docs/design/).
-struct told_in {
-  const char* page;
-  const char* section;
-};
-[[noreturn]] void refuse(const std::string& what, told_in where) {
-  throw usage_error(what + " (docs/design/" + where.page + ", \"" + where.section + "\")");
-}
-
-// The option combinations a run cannot have, derived from the backend's capability columns
-// (backend_table.hpp), the policy's (core::capabilities_of: the policy, and under AUTO-ALL every
-// policy it may commit to) and the protocol's.
-void refuse_combinations(const options& o, const run_params& p) {
-  detail::refuse_for_backend(o, p);
-  const auto caps = core::capabilities_of(p.policy, p.policy.candidates(), p.policy.forced());
-  const std::string strategy = "--strategy " + o.str("strategy");
-  const bool auto_all = p.policy.is(core::customized_mode::auto_all);
-  const told_in doc = auto_all ? told_in{"policies.md", "AUTO-ALL"}
-                      : p.policy.is(core::customized_mode::adaptive)
-                          ? told_in{"policies.md", "ADAPTIVE"}
-                          : told_in{"recovery.md", "When a workstation is lost"};
-  if (p.recover && !caps.survives_loss)
-    refuse("option --on-loss recover does not work with " + strategy +
-               (auto_all ? ", which may commit to a policy that does not survive a lost slave"
-                         : ", which does not survive a lost slave"),
-           doc);
-  // A group that stops balancing sends no more profiles: a policy that waits for every one of
-  // them would wait for ever.
-  if (p.after_no_move == core::after_no_move::stop && caps.needs_every_profile)
-    refuse("option --after-no-move stop does not work with " + strategy +
-               (auto_all ? " when ADAPTIVE is a candidate (it waits for every slave's profile)"
-                         : " (it waits for every slave's profile)"),
-           doc);
-  // The master's global first decision moves work across the strategy's groups; recovering a
-  // lost slave's work after such moves is not handled.
-  if (p.recover && p.first_sync == first_sync_owner::master_global)
-    refuse("option --on-loss recover does not work with --first-sync master-global",
-           {"protocol.md", "The first synchronization"});
-}
-
 }  // namespace
 
 std::vector<option_spec> common_options() {
@@ -478,12 +434,17 @@ std::vector<option_spec> common_options() {
   return all;
 }
 
-run_params read_params(const options& o) {
+run_params read_params(const options& o, const std::optional<core::policy>& policy) {
   run_params p;
   for (const auto group : kOptionGroups)
     for (const auto& row : group)
-      if (row.set) row.set(o, p);
-  refuse_combinations(o, p);
+      if (policy && row.set == set_strategy)
+        p.policy = *policy;  // a typed policy stands for --strategy, never as its text
+      else if (row.set)
+        row.set(o, p);
+  detail::refuse_combinations(o, p,
+                              policy ? "the policy " + core::to_string(p.policy)
+                                     : "--strategy " + o.str("strategy"));
   return p;
 }
 

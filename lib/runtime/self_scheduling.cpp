@@ -59,6 +59,16 @@ std::unique_ptr<policy_runner> make_runner(const core::self_scheduled& p, master
   return std::make_unique<self_scheduling_runner>(p);
 }
 
+double total(const core::message_parts& m) { return m.send + m.wire + m.rest + m.receive; }
+
+// A REQUEST's payload, and a CHUNK's besides its slices (one range).
+double request_bytes() {
+  return static_cast<double>(protocol::encode(protocol::request_msg{}).size());
+}
+double answer_bytes() {
+  return static_cast<double>(protocol::encode(protocol::chunk_msg{{}, 0, {{0, 1}}, {}}).size());
+}
+
 }  // namespace detail
 
 // Its speed over the iterations done since the last request (without prefetch: since its chunk
@@ -98,7 +108,7 @@ void detail::slave_session::request_chunk() {
 
 void detail::slave_session::prefetch_if_due() {
   const double f = rt_.params().prefetch;
-  if (!(f > 0) || requested_ || !worker_) return;
+  if (!(f > 0) || requested_ || !self_scheduled()) return;
   const std::int64_t left = slave_.work().left();
   if (left > 0 && static_cast<double>(left) <= f * static_cast<double>(chunk_size_)) send_request();
 }
@@ -149,5 +159,46 @@ void run_self_scheduler(master_session& DLB) {
 }
 
 }  // namespace detail
+
+core::chunk_params detail::master_session::chunk_params_for(const core::policy& p,
+                                                            std::int64_t iterations) const {
+  const auto& prm = rt_.params();
+  core::chunk_params cp;
+  cp.rule = p.rule();
+  cp.iterations = iterations;
+  cp.workers = static_cast<std::size_t>(procs_);
+  cp.fixed = p.chunk();
+  if (p.rule() == core::chunk_rule::wf) cp.weights = prm.speeds;
+  // FSC's h: one request and one answer on the run's network; its sigma: the iterations' costs
+  // under the run's load (core::fsc_sigma). A loop without costs gives neither.
+  if (p.rule() == core::chunk_rule::fsc && loop_.work && loop_.iterations > 0) {
+    const auto net = message_costs_of(prm, rt_.model_network());
+    cp.overhead = total(core::message_cost(net, request_bytes())) +
+                  total(core::message_cost(net, answer_bytes()));
+    double sum = 0.0, squares = 0.0;
+    for (std::int64_t i = 0; i < loop_.iterations; ++i) {
+      const double t = loop_.work(i);
+      sum += t;
+      squares += t * t;
+    }
+    const auto n = static_cast<double>(loop_.iterations);
+    cp.sigma = core::fsc_sigma(sum / n, squares / n, prm.load.max_load);
+  }
+  return cp;
+}
+
+void detail::master_session::start_pool(const core::policy& p, core::range_list pool,
+                                        std::vector<double> weights) {
+  const auto cp = chunk_params_for(p, core::iteration_count(pool));
+  self_sched_.start(cp, std::move(pool), std::move(weights), net_.clock().now());
+}
+
+std::vector<core::range_list> detail::master_session::first_chunks(const core::policy& p) {
+  start_pool(p, {{0, loop_.iterations}},
+             std::vector<double>(static_cast<std::size_t>(procs_), 0.0));
+  std::vector<core::range_list> first(static_cast<std::size_t>(procs_));
+  for (std::size_t s = 0; s < first.size(); ++s) first[s] = self_sched_.next_chunk(s);
+  return first;
+}
 
 }  // namespace dlb

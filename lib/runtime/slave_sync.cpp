@@ -342,8 +342,9 @@ protocol::decision detail::slave_session::await_decision(const std::string& wher
   if (!msg.commit) return std::move(msg.body);
   // The policy in force is the commitment's, taken up as the master committed it.
   const protocol::commitment& c = *msg.commit;
-  set_adaptive(c.adaptive);
-  if (std::holds_alternative<core::self_scheduled>(c.next.value)) {
+  set_in_force(c.adaptive ? core::policy{core::customized{core::customized_mode::adaptive}}
+                          : c.next);
+  if (self_scheduled()) {
     become_worker();  // customized mode committed to a chunk rule
     return std::move(msg.body);
   }

@@ -14,9 +14,13 @@
 #    new session on the same communicator is right;
 #  - C++ (embed_faults skip-then-new 5): a rank skips a session (the others' times out after
 #    1 s), the ranks meet with their own MPI_Barrier, a new session is right, 5 times in 5;
-#  - C and Fortran: before MPI_Init and after MPI_Finalize DLB_ERR_USAGE (not the job's end); a
-#    body returning 7 DLB_ERR_RUN on every rank naming it; a mismatched length or policy and a
-#    loop after finish DLB_ERR_USAGE; Fortran's dlb_create_with; each followed by a right session;
+#  - C++: a typed AUTO-ALL with the program's candidates runs; a typed CSS:0 and a policy both
+#    typed and in the options are usage errors naming the field(s);
+#  - C and Fortran: AUTO-ALL with --candidates runs; a policy named and in the options
+#    DLB_ERR_USAGE naming both; before MPI_Init and after MPI_Finalize DLB_ERR_USAGE (not the
+#    job's end); a body returning 7 DLB_ERR_RUN on every rank naming it; a mismatched length or
+#    policy and a loop after finish DLB_ERR_USAGE; Fortran's dlb_create_with; each followed by a
+#    right session;
 # and no process of the runs is left.
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -80,11 +84,18 @@ expect 1 "^$p: rank 1: throws-before-loop: run_error $within1: the master aborte
 expect 3 "^$p: rank [0-2]: loop-after-finish: usage_error .*parallel_for after finish\(\)" "a loop after finish"
 expect 3 "^$p: rank [0-2]: group-too-large: usage_error .*session_params::group must not exceed P, the session's 3 slaves .*got 1000$" \
   "a group larger than P, naming the field"
+expect 3 "^$p: rank [0-2]: typed-auto-all: no exception$" \
+  "a typed AUTO-ALL with the program's candidates runs, committing to one of them"
+expect 3 "^$p: rank [0-2]: typed-bad-policy: usage_error .*session_params::policy: strategy CSS needs a chunk size k >= 1, got 0$" \
+  "a bad typed policy: a usage error naming the field"
+expect 3 "^$p: rank [0-2]: policy-twice: usage_error .*the policy is given twice: session_params::policy GSS and --strategy TSS in session_params::options" \
+  "a policy both typed and in the options: a usage error naming both"
 expect 3 "^$p: rank [0-2]: parse-policy-bad: usage_error .*dlb::mpi::parse_policy: unknown strategy 'FASTEST'" \
   "parse_policy of a bad name"
 expect 3 "^$p: rank [0-2]: parse-policy-empty: no exception$" "parse_policy(\"\"): no policy, no error"
 for c in mismatched-n mismatched-policy finish-against-loop mismatched-array throws-before-loop \
-         loop-after-finish group-too-large parse-policy-bad parse-policy-empty; do right $p $c; done
+         loop-after-finish group-too-large typed-auto-all typed-bad-policy policy-twice \
+         parse-policy-bad parse-policy-empty; do right $p $c; done
 
 run 60 embed_faults skip-then-new 5
 expect 3 "^$p: rank [0-2]: skip-then-new: 5 of 5$" \
@@ -107,7 +118,11 @@ for layer in c f; do
   expect 3 "^$p: rank [0-2]: mismatched-n: rc 1.*rank 2 has 300 iterations, ranks 0-1 have 400 iterations$" \
     "$layer: a loop length that differs"
   expect 3 "^$p: rank [0-2]: after-finish: rc 1.*parallel_for after finish\(\)" "$layer: a loop after finish"
-  for c in body-rc mismatched-n after-finish; do right $p $c; done
+  expect 3 "^$p: rank [0-2]: auto-all-candidates: rc 0, 500 of 500" \
+    "$layer: AUTO-ALL among the program's candidates runs every iteration once"
+  expect 3 "^$p: rank [0-2]: policy-twice: rc 1.*the policy is given twice: session_params::policy GSS and --strategy TSS in session_params::options" \
+    "$layer: a policy named and in the options: DLB_ERR_USAGE naming both"
+  for c in body-rc mismatched-n after-finish policy-twice; do right $p $c; done
   if [[ $layer == c ]]; then
     expect 3 "^$p: rank [0-2]: mismatched-policy: rc 1 .*rank 2 has policy SS, ranks 0-1 have policy TSS$" \
       "C: a policy that differs"

@@ -68,7 +68,8 @@ TEST(ChunkRules, SequencesWorkedByHand) {
 }
 
 TEST(ChunkRules, EveryRuleCoversTheLoopExactlyWithPositiveChunks) {
-  for (const auto& [rule, name] : dlb::core::chunk_rules) {
+  for (const auto& row : dlb::core::chunk_rules) {
+    const auto rule = row.rule;
     for (std::int64_t I : {1, 7, 64, 1000, 12345}) {
       for (std::size_t P : {1u, 2u, 5u, 16u}) {
         const seq s = chunk_sequence({rule, I, P, 7, 0.001, 0.01});

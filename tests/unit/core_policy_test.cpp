@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -171,6 +172,79 @@ TEST(Policy, IsOneValueOfOneOfFourKinds) {
   EXPECT_EQ(*forced.forced(), gcdlb);
   EXPECT_NE(forced, all) << "so is the forced commitment";
   EXPECT_NE(policy{no_balancing{}}, policy{balancing{scheme::gddlb}});
+}
+
+}  // namespace
+
+namespace {
+
+using dlb::core::balancing;
+using dlb::core::check_policy;
+using dlb::core::customized;
+using dlb::core::no_balancing;
+using dlb::core::self_scheduled;
+
+// A policy made as a value (dlb::mpi::session_params::policy) is checked as a name would be,
+// without becoming text: every name parse_policy reads passes, AUTO-ALL with its own candidates
+// passes, and each wrong value says what is wrong.
+TEST(Policy, TypedValuesAreCheckedAsNamesAre) {
+  std::istringstream names{std::string(dlb::core::known_policy_names())};
+  for (std::string n; names >> n;) {
+    if (n == "CSS:k") n = "CSS:3";
+    EXPECT_NO_THROW(check_policy(parse_policy(n))) << n;
+  }
+  const policy gss{self_scheduled{chunk_rule::gss}}, fac2{self_scheduled{chunk_rule::fac2}};
+  const policy adaptive{customized{customized_mode::adaptive}};
+  EXPECT_NO_THROW(check_policy(customized{customized_mode::auto_all, {gss, fac2, adaptive}}));
+  EXPECT_NO_THROW(check_policy(customized{customized_mode::auto_all, {gss, fac2}, {fac2}}));
+  struct row {
+    policy p;
+    std::string says;
+  };
+  for (const auto& r : std::vector<row>{
+           {self_scheduled{chunk_rule::css, 0}, "CSS needs a chunk size k >= 1, got 0"},
+           {self_scheduled{chunk_rule::gss, 4}, "GSS takes no chunk size, got 4"},
+           {self_scheduled{static_cast<chunk_rule>(999), 1}, "none of chunk_rules"},
+           {balancing{static_cast<scheme>(999)}, "none of balancing_rows"},
+           {customized{static_cast<customized_mode>(9)}, "none of AUTO, ADAPTIVE, AUTO-ALL"},
+           {customized{customized_mode::adaptive, {gss}}, "only AUTO-ALL has candidates"},
+           {customized{customized_mode::auto_all, {gss, no_balancing{}}},
+            "candidate 'NONE' is no candidate"},
+           {customized{customized_mode::auto_all,
+                       {gss, customized{customized_mode::auto_all}}},
+            "candidate 'AUTO-ALL' is no candidate"},
+           {customized{customized_mode::auto_all, {gss, self_scheduled{chunk_rule::css, 0}}},
+            "CSS needs a chunk size"},
+           {customized{customized_mode::auto_all, {gss, fac2, gss}}, "'GSS' given twice"},
+           {customized{customized_mode::auto_all, {gss}, {gss, fac2}}, "one forced policy, got 2"},
+           {customized{customized_mode::auto_all, {gss}, {customized{}}},
+            "forced policy 'AUTO' is no candidate"},
+       }) {
+    std::string what;
+    try {
+      check_policy(r.p);
+    } catch (const std::invalid_argument& e) {
+      what = e.what();
+    }
+    EXPECT_NE(what.find(r.says), std::string::npos) << "expected: " << r.says << "; got: " << what;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// --strategy's help comes from the tables: every name parse_policy accepts, each with its row's
+// one-line description (none empty).
+TEST(Policy, TheHelpListsEveryRowWithItsDescription) {
+  const std::string help = dlb::core::described_policy_names();
+  std::istringstream names{std::string(dlb::core::known_policy_names())};
+  for (std::string n; names >> n;) EXPECT_NE(help.find(n + " ("), std::string::npos) << n;
+  for (const auto& r : dlb::core::chunk_rules) {
+    EXPECT_FALSE(r.description.empty()) << r.name;
+    EXPECT_NE(help.find(std::string(r.description)), std::string::npos) << r.name;
+  }
+  EXPECT_EQ(help.find("()"), std::string::npos) << help;
 }
 
 }  // namespace

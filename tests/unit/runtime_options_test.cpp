@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "dlb/core/policy.hpp"
 #include "dlb/runtime/network_profile.hpp"
 #include "dlb/runtime/runtime.hpp"
 
@@ -185,6 +186,34 @@ TEST(Options, RefusedCombinationsFollowTheCapabilities) {
 }
 
 // Every rank a worker is an MPI layout: elsewhere the master is a task of its own.
+// A typed policy (dlb::mpi::session_params::policy) stands for --strategy as it is: AUTO-ALL
+// keeps its own candidates, or takes --candidates' when it has none; the refusals name it.
+TEST(Options, ATypedPolicyIsReadAsItIs) {
+  using namespace dlb::core;
+  const policy gss{self_scheduled{chunk_rule::gss}}, fac2{self_scheduled{chunk_rule::fac2}};
+  const auto read = [](const policy& p, const std::vector<std::string>& args) {
+    return dlb::read_params(dlb::options::parse(dlb::common_options(), args), p);
+  };
+  const policy own{customized{customized_mode::auto_all, {gss, fac2}}};
+  EXPECT_EQ(read(own, {}).policy, own);
+  const auto filled = read(customized{customized_mode::auto_all}, {"--candidates", "TSS SS"});
+  ASSERT_EQ(filled.policy.candidates().size(), 2u);
+  EXPECT_EQ(to_string(filled.policy.candidates()[1]), "SS");
+  const auto forced = read(customized{customized_mode::auto_all}, {"--auto-force", "GDDLB"});
+  ASSERT_NE(forced.policy.forced(), nullptr);
+  EXPECT_EQ(to_string(*forced.policy.forced()), "GDDLB");
+  EXPECT_EQ(read(policy{self_scheduled{chunk_rule::css, 7}}, {}).policy.chunk(), 7);
+  std::string refused;
+  try {
+    read(customized{customized_mode::adaptive}, {"--after-no-move", "stop"});
+  } catch (const dlb::usage_error& e) {
+    refused = e.what();
+  }
+  EXPECT_NE(refused.find("--after-no-move stop does not work with the policy ADAPTIVE"),
+            std::string::npos)
+      << refused;
+}
+
 TEST(Options, MasterComputesIsAnMpiLayout) {
   for (const char* backend : {"pvm", "sim"})
     EXPECT_NE(usage_error_of({"--backend", backend, "--master-rank", "computes"})

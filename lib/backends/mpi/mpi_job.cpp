@@ -130,7 +130,7 @@ void fit_to_job(const launch_spec& spec, options& opts, run_params& params,
   }
   if (!opts.given("procs")) {
     opts.set("procs", std::to_string(slaves));
-    params = read_params(opts);
+    params = read_params(opts, params.policy);  // the policy as read (perhaps typed), kept
     if (spec.validate) spec.validate(opts);
   }
   for (const auto& h : hosts) {

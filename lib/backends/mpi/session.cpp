@@ -19,9 +19,10 @@ namespace dlb::mpi {
 
 namespace {
 
-// The policy: the parameters', else $DLB_POLICY, else the runtime's default (none given).
-std::vector<std::string> policy_args(const session_params& p) {
-  if (p.policy) return {"--strategy", core::to_string(*p.policy)};
+// The policy as text, only when the parameters have none: $DLB_POLICY as --strategy (else the
+// runtime's default). A typed policy never becomes text: read_params takes it as it is.
+std::vector<std::string> env_policy_args(const session_params& p) {
+  if (p.policy) return {};
   if (const char* env = std::getenv("DLB_POLICY"); env && *env) return {"--strategy", env};
   return {};
 }
@@ -46,25 +47,41 @@ std::vector<std::string> typed_args(const session_params& p) {
   if (!(p.prefetch >= 0 && p.prefetch < 1))
     throw usage_error("dlb::mpi::session_params::prefetch must be in [0, 1), got " +
                       decimal(p.prefetch));
-  if (p.policy) {
-    const std::string name = core::to_string(*p.policy);
-    try {
-      if (core::parse_policy(name) != *p.policy) throw std::invalid_argument(name);
-    } catch (const std::invalid_argument& e) {
-      throw usage_error("dlb::mpi::session_params::policy is not a policy the library runs: " +
-                        std::string(e.what()));
-    }
-  }
   std::vector<std::string> args = {
       "--backend",     "mpi",
       "--clock",       p.clock == clock_kind::native ? "native" : "emulated",
       "--master-rank", p.master == master_rank::computes ? "computes" : "dedicated",
       "--timeout",     decimal(timeout)};
-  for (auto& a : policy_args(p)) args.push_back(std::move(a));
+  for (auto& a : env_policy_args(p)) args.push_back(std::move(a));
   if (p.group > 0) args.insert(args.end(), {"--group", std::to_string(p.group)});
   if (p.quiet) args.emplace_back("--quiet");
   if (p.prefetch > 0) args.insert(args.end(), {"--prefetch", decimal(p.prefetch)});
   return args;
+}
+
+// The typed policy, checked as a name is (usage_error naming the field), and given once: a
+// policy, AUTO-ALL's candidates or its forced commitment given also in the options is refused,
+// naming both.
+void check_typed_policy(const session_params& p, const options& opts) {
+  if (!p.policy) return;
+  try {
+    core::check_policy(*p.policy);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error("dlb::mpi::session_params::policy: " + std::string(e.what()));
+  }
+  const auto twice = [&opts](const std::string& what, const std::string& typed, const char* opt) {
+    if (opts.given(opt))
+      throw usage_error("dlb::mpi::session: " + what + " given twice: session_params::policy " +
+                        typed + " and --" + opt + " " + opts.str(opt) +
+                        " in session_params::options; give it once");
+  };
+  twice("the policy is", core::to_string(*p.policy), "strategy");
+  std::string names;
+  for (const core::policy& c : p.policy->candidates())
+    names += (names.empty() ? "" : " ") + core::to_string(c);
+  if (!names.empty()) twice("AUTO-ALL's candidates are", "(" + names + ")", "candidates");
+  if (const core::policy* f = p.policy->forced())
+    twice("AUTO-ALL's forced policy is", "(" + core::to_string(*f) + ")", "auto-force");
 }
 
 // The parameters as the command line run_app would parse: the one reading of the options.
@@ -76,9 +93,10 @@ std::pair<options, run_params> read(const session_params& p) {
   args.insert(args.end(), {"--ml", "0"});
   args.insert(args.end(), p.options.begin(), p.options.end());
   options opts = options::parse(common_options(), args);
+  check_typed_policy(p, opts);
   run_params params;
   try {
-    params = read_params(opts);
+    params = read_params(opts, p.policy);
   } catch (const usage_error& e) {
     if (!p.policy && std::getenv("DLB_POLICY"))
       throw usage_error(std::string("environment variable DLB_POLICY: ") + e.what());

@@ -85,10 +85,15 @@ struct reduction {
 // The session's parameters, typed, checked when the session is made (a dlb::usage_error naming
 // the field, the same on every rank, before any MPI call).
 struct session_params {
-  // The policy (dlb/core/policy.hpp): a balancing strategy (NONE, GCDLB, GDDLB, LCDLB, LDDLB), a
-  // customized mode (AUTO, ADAPTIVE, AUTO-ALL) or a self-scheduling rule (SS, CSS:k, GSS, TSS,
-  // FAC2, AWF), as a value: dlb::core::self_scheduled{dlb::core::chunk_rule::fac2}, or from text
+  // The policy (dlb/core/policy.hpp): no balancing, a balancing strategy (a row of
+  // dlb::core::balancing_rows), a customized mode (AUTO, ADAPTIVE, AUTO-ALL) or a self-scheduling
+  // rule (a row of dlb::core::chunk_rules; dlb::core::known_policy_names() lists every name), as
+  // a value: dlb::core::self_scheduled{dlb::core::chunk_rule::fac2}, or from text
   // (a configuration file, the program's command line) dlb::core::parse_policy("AUTO-ALL").
+  // AUTO-ALL may carry its candidates: dlb::core::customized{dlb::core::customized_mode::auto_all,
+  // {gss, fac2}} (none: --candidates', by default every policy). Run as it is, never as text; a
+  // bad one (CSS's chunk 0, a candidate that may be none) is a dlb::usage_error, and so is a
+  // policy given here and in `options` too (--strategy, or --candidates beside candidates).
   // Empty: the environment's DLB_POLICY, as OMP_SCHEDULE is for OpenMP's schedule(runtime);
   // neither set: the library's default (GDDLB).
   std::optional<core::policy> policy;

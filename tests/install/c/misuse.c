@@ -9,6 +9,8 @@
  *                      every rank naming the ranks and the lengths
  *     mismatched-policy  the last rank's policy SS, the others' TSS: DLB_ERR_USAGE
  *     after-finish     dlb_parallel_for after dlb_session_finish: DLB_ERR_USAGE
+ *     auto-all-candidates  AUTO-ALL with --candidates GSS FAC2: runs, every iteration once
+ *     policy-twice     GSS named and --strategy TSS in the options: DLB_ERR_USAGE naming both
  * Each case prints "dlb_c_misuse: rank R: CASE: rc C after T s: MESSAGE" and then
  * "dlb_c_misuse: rank R: CASE: then right" (or "then wrong").
  */
@@ -101,6 +103,35 @@ static void after_finish(void) {
   then_right("after-finish");
 }
 
+/* AUTO-ALL among the program's candidates: the layer's policy runs as a value; every
+ * iteration once over the ranks. */
+static void auto_all_candidates(void) {
+  const char* names[] = {"quiet", "timeout", "candidates"};
+  const char* values[] = {NULL, "20", "GSS FAC2"};
+  int64_t mine = 0, total = 0;
+  dlb_session s = NULL;
+  int rc = dlb_session_create_with(MPI_COMM_WORLD, "AUTO-ALL", 3, names, values, &s);
+  if (rc == DLB_OK) rc = dlb_parallel_for(s, 500, NULL, count, &mine);
+  if (rc == DLB_OK) rc = dlb_session_finish(s);
+  dlb_session_free(&s);
+  MPI_Allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  printf("dlb_c_misuse: rank %d: auto-all-candidates: rc %d, %lld of 500: %s\n", rank, rc,
+         (long long)total, dlb_error_message());
+  fflush(stdout);
+}
+
+/* The policy named and also in the options: DLB_ERR_USAGE naming both. */
+static void policy_twice(void) {
+  const char* names[] = {"quiet", "strategy"};
+  const char* values[] = {NULL, "TSS"};
+  double start = MPI_Wtime();
+  dlb_session s = NULL;
+  int rc = dlb_session_create_with(MPI_COMM_WORLD, "GSS", 2, names, values, &s);
+  report("policy-twice", rc, start);
+  dlb_session_free(&s);
+  then_right("policy-twice");
+}
+
 static void unready(const char* when) {
   dlb_session s = NULL;
   int rc = dlb_session_create(MPI_COMM_WORLD, "SS", &s);
@@ -127,6 +158,8 @@ int main(int argc, char** argv) {
     mismatched_n();
     mismatched_policy();
     after_finish();
+    auto_all_candidates();
+    policy_twice();
   } else {
     fprintf(stderr, "usage: misuse before-init|after-finalize|run\n");
     MPI_Finalize();

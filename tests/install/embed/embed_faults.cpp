@@ -20,7 +20,9 @@
 //                   that must be right (the communicator usable): a loop whose length and
 //                   array differ on the last rank, a policy that differs, finish on the last
 //                   rank against a loop on the others, arrays of other extents, a loop after
-//                   finish, a group larger than P, parse_policy of a bad and an empty name, the
+//                   finish, a group larger than P, a typed AUTO-ALL with candidates (runs),
+//                   a typed CSS:0 and a policy both typed and in the options (usage errors),
+//                   parse_policy of a bad and an empty name, the
 //                   last rank throwing between its session's making and its loop. Each
 //                   prints "rank R: CASE: CLASS after T s: TEXT" and "rank R: CASE: then right"
 //   skip-then-new REPS   REPS times: the last rank skips a session (the others' times out,
@@ -223,6 +225,32 @@ void sized_loop(dlb::mpi::session& s, std::int64_t n, std::int64_t cols) {
   s.parallel_for(spec, {&Y}, [&](std::int64_t i) { y[static_cast<std::size_t>(i * cols)] = 1; });
 }
 
+// The policy as a value, never text: AUTO-ALL with the program's candidates runs and commits to
+// one of them; a bad value, and a policy given typed and in the options, are usage errors.
+void typed_policy_cases() {
+  misuse_case("typed-auto-all", [&] {
+    using namespace dlb::core;
+    const policy gss{self_scheduled{chunk_rule::gss}}, fac2{self_scheduled{chunk_rule::fac2}};
+    auto p = params_of("GDDLB");
+    p.policy = customized{customized_mode::auto_all, {gss, fac2}};
+    dlb::mpi::session s(MPI_COMM_WORLD, p);
+    dlb::loop_spec spec;
+    spec.iterations = 300;
+    const auto st = s.parallel_for(spec, {}, [](std::int64_t) {});
+    s.finish();
+    if (s.master() && st.chosen != gss && st.chosen != fac2)
+      throw std::runtime_error("committed to " + to_string(st.chosen) + ", not a candidate");
+  });
+  misuse_case("typed-bad-policy", [&] {
+    auto p = params_of("GDDLB");
+    p.policy = dlb::core::self_scheduled{dlb::core::chunk_rule::css, 0};
+    dlb::mpi::session s(MPI_COMM_WORLD, p);
+  });
+  misuse_case("policy-twice", [&] {
+    dlb::mpi::session s(MPI_COMM_WORLD, params_of("GSS", {"--strategy", "TSS"}));
+  });
+}
+
 int misuse() {
   const bool last = world_rank() == world_size() - 1;
   misuse_case("mismatched-n", [&] {
@@ -257,6 +285,7 @@ int misuse() {
     p.group = 1000;
     dlb::mpi::session s(MPI_COMM_WORLD, p);
   });
+  typed_policy_cases();
   misuse_case("parse-policy-bad", [] { dlb::mpi::parse_policy("FASTEST"); });
   misuse_case("parse-policy-empty", [] {
     if (dlb::mpi::parse_policy("").has_value())

@@ -7,6 +7,8 @@
 !     body-rc        the last rank's body returns 7 (dlb_parallel_for_rc): DLB_ERR_RUN on every
 !                    rank, naming the value
 !     create-with    dlb_create_with, a timeout, options and a prefetch: a right loop
+!     auto-all-candidates  AUTO-ALL with --candidates GSS,FAC2: runs, every iteration once
+!     policy-twice   GSS named and --strategy TSS in the options: DLB_ERR_USAGE naming both
 !     bad-prefetch   dlb_create_with, a prefetch of 1: DLB_ERR_USAGE naming it
 !     mismatched-n   the last rank's loop 300 iterations, the others' 400: DLB_ERR_USAGE
 !     after-finish   dlb_parallel_for after dlb_finish: DLB_ERR_USAGE
@@ -74,6 +76,20 @@ program misuse
     call said('create-with', rc)
     call dlb_free(s)
     call then_right('create-with')
+
+    computed = 0
+    rc = dlb_create_with(MPI_COMM_WORLD, 'AUTO-ALL', s, 20.0_c_double, '--quiet --candidates GSS,FAC2')
+    if (rc == DLB_OK) rc = dlb_parallel_for(s, 500_c_int64_t, body, c_null_ptr)
+    if (rc == DLB_OK) rc = dlb_finish(s)
+    call dlb_free(s)
+    call MPI_Allreduce(computed, n, 1, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, ierr)
+    print '(a,i0,a,i0,a,i0,a)', 'dlb_f_misuse: rank ', me, ': auto-all-candidates: rc ', rc, ', ', &
+      n, ' of 500'
+
+    rc = dlb_create_with(MPI_COMM_WORLD, 'GSS', s, 20.0_c_double, '--quiet --strategy TSS')
+    call said('policy-twice', rc)
+    call dlb_free(s)
+    call then_right('policy-twice')
 
     rc = dlb_create_with(MPI_COMM_WORLD, 'SS', s, 20.0_c_double, '--quiet', prefetch=1.0_c_double)
     call said('bad-prefetch', rc)

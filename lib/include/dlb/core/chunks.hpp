@@ -85,18 +85,28 @@ enum class chunk_rule {
 // (known_policy_names, AUTO-ALL's default candidates). A new rule is an enumerator, a row here,
 // its chunk in chunk_dispenser::next (chunks.cpp) and its test: the policy parser, the runner
 // of the self-scheduling kind and AUTO-ALL's model take it from there.
+// Each row carries its one-line description, which --strategy's help lists
+// (core::described_policy_names).
 struct chunk_rule_row {
   chunk_rule rule;
   std::string_view name;
+  std::string_view description = "";
 };
 inline constexpr std::array chunk_rules = {
-    chunk_rule_row{chunk_rule::ss, "SS"},       chunk_rule_row{chunk_rule::css, "CSS"},
-    chunk_rule_row{chunk_rule::gss, "GSS"},     chunk_rule_row{chunk_rule::tss, "TSS"},
-    chunk_rule_row{chunk_rule::fac2, "FAC2"},   chunk_rule_row{chunk_rule::awf, "AWF"},
-    chunk_rule_row{chunk_rule::fsc, "FSC"},     chunk_rule_row{chunk_rule::mfsc, "MFSC"},
-    chunk_rule_row{chunk_rule::wf, "WF"},       chunk_rule_row{chunk_rule::awf_b, "AWF-B"},
-    chunk_rule_row{chunk_rule::awf_c, "AWF-C"}, chunk_rule_row{chunk_rule::awf_d, "AWF-D"},
-    chunk_rule_row{chunk_rule::awf_e, "AWF-E"}, chunk_rule_row{chunk_rule::af, "AF"},
+    chunk_rule_row{chunk_rule::ss, "SS", "one iteration per request"},
+    chunk_rule_row{chunk_rule::css, "CSS", "chunks of k"},
+    chunk_rule_row{chunk_rule::gss, "GSS", "guided: the remaining iterations over P"},
+    chunk_rule_row{chunk_rule::tss, "TSS", "trapezoid: sizes falling linearly"},
+    chunk_rule_row{chunk_rule::fac2, "FAC2", "factoring: batches of half the remaining"},
+    chunk_rule_row{chunk_rule::awf, "AWF", "adaptive weighted factoring"},
+    chunk_rule_row{chunk_rule::fsc, "FSC", "fixed size chunking"},
+    chunk_rule_row{chunk_rule::mfsc, "MFSC", "FSC with FAC2's number of chunks"},
+    chunk_rule_row{chunk_rule::wf, "WF", "weighted factoring by --speeds"},
+    chunk_rule_row{chunk_rule::awf_b, "AWF-B", "AWF's weights from the chunks' times, per batch"},
+    chunk_rule_row{chunk_rule::awf_c, "AWF-C", "AWF's weights from the chunks' times, per chunk"},
+    chunk_rule_row{chunk_rule::awf_d, "AWF-D", "AWF-B with the scheduling overhead"},
+    chunk_rule_row{chunk_rule::awf_e, "AWF-E", "AWF-C with the scheduling overhead"},
+    chunk_rule_row{chunk_rule::af, "AF", "adaptive factoring"},
 };
 
 // Whether the rule's chunks follow measurements the caller records (chunk_dispenser::record):

@@ -100,6 +100,18 @@ std::string to_string(const policy& p);
 std::string to_string(const std::optional<policy>& p);
 // Every name parse_policy accepts, for messages ("NONE GCDLB ... CSS:k ... AWF").
 std::string_view known_policy_names();
+// The same names, each with its row's one-line description, for --strategy's help: "NONE (no
+// balancing), GCDLB (global, centralized), ...; or a loop self-scheduling rule: SS (...), ...".
+std::string described_policy_names();
+// Whether AUTO-ALL may have `p` among its candidates (or commit to it under --auto-force): a
+// balancing row, ADAPTIVE or a chunk rule; not NONE, AUTO or AUTO-ALL.
+bool may_be_candidate(const policy& p);
+// A policy made as a value (dlb::mpi::session_params::policy), checked as parse_policy and
+// parse_candidates check a name: throws std::invalid_argument saying what is wrong (a row or a
+// rule outside its table, CSS's chunk below 1, a chunk given to a rule that takes none,
+// candidates or a forced commitment outside AUTO-ALL, a candidate that may be none or is given
+// twice, more than one forced commitment).
+void check_policy(const policy& p);
 
 // What a policy can run with: the columns from which the runtime derives the option
 // combinations it refuses (option_table.cpp, refuse_combinations). A new policy kind is a row of

@@ -20,6 +20,7 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,7 +68,10 @@ struct app_spec {
 // The options every DLB program has, and what they mean.
 std::vector<option_spec> common_options();
 
-run_params read_params(const options& o);
+// The run's parameters from its options; `policy`, when given (dlb::mpi::session_params'), is
+// the run's policy as it is, in --strategy's place, AUTO-ALL's candidates from --candidates
+// unless it has its own.
+run_params read_params(const options& o, const std::optional<core::policy>& policy = {});
 
 // What a launcher hands a runtime. The transport and clock outlive the runtime.
 struct runtime_setup {
