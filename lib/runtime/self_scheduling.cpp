@@ -29,6 +29,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "arrays.hpp"
 #include "dlb/core/profile.hpp"
@@ -76,7 +77,38 @@ void detail::slave_session::send_request() {
   if (rt_.params().prefetch > 0) slave_.window().restart(now);
 }
 
+namespace {
+
+// Rank 0's slave when its master computes (seam.hpp, chunk_link): its chunk by a function call
+// on the master's dispenser, if the master's self scheduler serves this loop and nothing but the
+// chunk's ranges would travel (native time, no arrays, no prefetch, trace, recovery or fault
+// injected here). The other ranks' requests that have come are served first, in their order.
+bool linked_chunk(detail::slave_session& me, messenger& net) {
+  chunk_link* link = net.raw().link();
+  if (link == nullptr || link->loop != me.loop_id_) return false;
+  const auto& prm = me.rt_.params();
+  if (net.clock().emulated() || me.states_ != nullptr || prm.recover ||
+      prm.prefetch > 0 || prm.fault.slave == me.rt_.rank() || !me.arrays_.empty())
+    return false;
+  link->serve_others();
+  if (link->loop != me.loop_id_) return false;
+  const double now = net.clock().now();
+  const double speed = me.slave_.measure_speed(now);
+  link->serve(me.slave_.me(), me.slave_.window().done(), speed, now, link->ranges);
+  me.slave_.work().hold_swapped(link->ranges);
+  me.slave_.count_sync(false);
+  me.slave_.window().next_epoch();
+  me.slave_.window().restart(now);
+  return true;
+}
+
+}  // namespace
+
 void detail::slave_session::request_chunk() {
+  if (!requested_ && linked_chunk(*this, net_)) {
+    chunk_taken();
+    return;
+  }
   if (!requested_) send_request();
   requested_ = false;
   const protocol::sync_header h{loop_id_, 0, slave_.window().next_epoch()};
@@ -89,11 +121,15 @@ void detail::slave_session::request_chunk() {
   reader slices(m.slices);
   detail::unpack_arrays(slices, arrays_, m.ranges, detail::moved_array);
   slave_.work().hold(std::move(m.ranges));
+  chunk_taken();
+  if (rt_.params().prefetch > 0) return;
+  slave_.window().restart(net_.clock().now());
+}
+
+void detail::slave_session::chunk_taken() {
   slave_.set_more_work(slave_.work().left() > 0);
   if (!slave_.more_work()) slave_.work().clear();
   chunk_size_ = slave_.work().left();
-  if (rt_.params().prefetch > 0) return;
-  slave_.window().restart(net_.clock().now());
 }
 
 void detail::slave_session::prefetch_if_due() {
@@ -105,6 +141,31 @@ void detail::slave_session::prefetch_if_due() {
 
 namespace detail {
 
+namespace {
+
+// The master's side of chunk_link, set while its self scheduler runs a loop.
+class link_scope {
+ public:
+  template <class Serve>
+  link_scope(messenger& net, int loop, Serve&& serve) : link_(net.raw().link()) {
+    if (link_ == nullptr) return;
+    link_->serve = std::forward<Serve>(serve);
+    link_->loop = loop;
+  }
+  ~link_scope() {
+    if (link_ == nullptr) return;
+    link_->loop = -1;
+    link_->serve = nullptr;
+  }
+  link_scope(const link_scope&) = delete;
+  link_scope& operator=(const link_scope&) = delete;
+
+ private:
+  chunk_link* link_;
+};
+
+}  // namespace
+
 void run_self_scheduler(master_session& DLB) {
   auto& net = DLB.net_;
   auto& sched = DLB.self_sched_;  // the chunk rule's state
@@ -113,6 +174,15 @@ void run_self_scheduler(master_session& DLB) {
   const core::iteration_cost cost = DLB.work_cost();  // the requests' measure of work
   std::int64_t requests = 0, served = 0;
   const int loop = DLB.loop_id_;
+  // Rank 0's own slave, when its master computes, takes its chunks by a function call
+  // (linked_chunk): the same rule, request count and order as by message.
+  const link_scope linked(net, loop, [&](std::size_t s, std::int64_t done, double speed,
+                                         double now, core::range_list& out) {
+    ++requests;
+    sched.take_request(s, done, speed, now, cost);
+    sched.next_chunk(s, out);
+    if (!out.empty()) ++served;
+  });
   while (DLB.master_.results_in() < P) {
     auto d = net.wait(
         [loop](const delivered& m) {

@@ -35,7 +35,12 @@ mpi_port::mpi_port(MPI_Comm comm, int rank, rank_layout layout, exit_watch& watc
       layout_(layout),
       exits_(watch),
       tasks_(layout.tasks_on(rank)),
-      inbox_(tasks_.size()) {}
+      inbox_(tasks_.size()) {
+  link_.serve_others = [this] {
+    pump();
+    if (!inbox_[0].empty() && master_ != nullptr && !master_->inside()) master_->resume();
+  };
+}
 
 mpi_port::~mpi_port() {
   // Sends still pending here belong to a failed run. Under run_app MPI_Abort ends the job; inside
