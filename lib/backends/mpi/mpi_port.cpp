@@ -36,8 +36,13 @@ mpi_port::mpi_port(MPI_Comm comm, int rank, rank_layout layout, exit_watch& watc
       exits_(watch),
       tasks_(layout.tasks_on(rank)),
       inbox_(tasks_.size()) {
+  // Open MPI's MPI_Iprobe looks at the messages matched so far and only then progresses: after
+  // a long chunk without an MPI call, the first probe brings in a request that has been waiting
+  // but says none, the second sees it (one probe alone left another rank's request to wait a
+  // whole chunk more).
   link_.serve_others = [this] {
     pump();
+    if (inbox_[0].empty()) pump();
     if (!inbox_[0].empty() && master_ != nullptr && !master_->inside()) master_->resume();
   };
 }
