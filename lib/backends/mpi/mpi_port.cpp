@@ -40,10 +40,13 @@ mpi_port::mpi_port(MPI_Comm comm, int rank, rank_layout layout, exit_watch& watc
   // a long chunk without an MPI call, the first probe brings in a request that has been waiting
   // but says none, the second sees it (one probe alone left another rank's request to wait a
   // whole chunk more).
+  link_.others = layout.ranks > 1;
   link_.serve_others = [this] {
     pump();
     if (inbox_[0].empty()) pump();
-    if (!inbox_[0].empty() && master_ != nullptr && !master_->inside()) master_->resume();
+    if (inbox_[0].empty() || master_ == nullptr || master_->inside()) return false;
+    master_->resume();
+    return true;
   };
 }
 

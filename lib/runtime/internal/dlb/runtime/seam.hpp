@@ -54,7 +54,8 @@ struct chunk_link {
   std::function<void(std::size_t worker, std::int64_t done, double speed, double now,
                      core::range_list& out)>
       serve;
-  std::function<void()> serve_others;
+  std::function<bool()> serve_others;  // whether one had come
+  bool others = false;                 // whether the run has other tasks than these two
 };
 
 class transport {
