@@ -89,14 +89,15 @@ void self_scheduling_state::next_chunk(std::size_t worker, core::range_list& out
   out.clear();
   const std::int64_t c = dispenser_->next(worker);
   if (c == 0) return;
-  if (pool_.size() == 1 && pool_.front().end - pool_.front().begin > c) {
-    // One range left that is longer than the chunk (a loop from its start): no new lists.
+  if (pool_.size() == 1 && pool_.front().end - pool_.front().begin >= c) {
+    // One range left, as long as the chunk or longer (a loop from its start): no new lists.
     out.push_back({pool_.front().begin, pool_.front().begin + c});
     pool_.front().begin += c;
+    if (pool_.front().begin == pool_.front().end) pool_.clear();
   } else {
     core::range_split split = core::split_front(pool_, c);
     pool_ = std::move(split.back);
-    out = std::move(split.front);
+    out.assign(split.front.begin(), split.front.end());
   }
   chunks_.push_back(c);
   if (worker < outstanding_.size()) {

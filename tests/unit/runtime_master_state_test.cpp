@@ -184,7 +184,9 @@ TEST(SelfSchedulingState, ChunkIntoAListIsTheChunkReturned) {
         b.next_chunk(k % 2, out);
         ASSERT_EQ(out, chunk) << core::to_string(rule) << ", chunk " << k;
         ASSERT_EQ(b.pool(), a.pool());
-        if (pool.size() == 1) EXPECT_EQ(out.data(), storage);
+        if (pool.size() == 1) {
+          EXPECT_EQ(out.data(), storage);
+        }
         if (chunk.empty()) break;
       }
       EXPECT_EQ(b.chunks(), a.chunks());
