@@ -172,6 +172,8 @@ class slave_session : public loop_session {
   // CHUNK that answers (none: done).
   void request_chunk();
   void send_request();
+  // Its next chunk is held (none: the loop is all handed out): whether it has more work.
+  void chunk_taken();
   // --prefetch: after an iteration, the request for the next chunk if the fraction is reached.
   void prefetch_if_due();
   // Told AUTO-ALL committed to a self-scheduling rule (in force already): drops what it has not

@@ -80,16 +80,30 @@ void self_scheduling_state::take_request(std::size_t worker, std::int64_t done, 
 }
 
 core::range_list self_scheduling_state::next_chunk(std::size_t worker) {
+  core::range_list out;
+  next_chunk(worker, out);
+  return out;
+}
+
+void self_scheduling_state::next_chunk(std::size_t worker, core::range_list& out) {
+  out.clear();
   const std::int64_t c = dispenser_->next(worker);
-  if (c == 0) return {};
-  core::range_split split = core::split_front(pool_, c);
-  pool_ = std::move(split.back);
+  if (c == 0) return;
+  if (pool_.size() == 1 && pool_.front().end - pool_.front().begin >= c) {
+    // One range left, as long as the chunk or longer (a loop from its start): no new lists.
+    out.push_back({pool_.front().begin, pool_.front().begin + c});
+    pool_.front().begin += c;
+    if (pool_.front().begin == pool_.front().end) pool_.clear();
+  } else {
+    core::range_split split = core::split_front(pool_, c);
+    pool_ = std::move(split.back);
+    out.assign(split.front.begin(), split.front.end());
+  }
   chunks_.push_back(c);
   if (worker < outstanding_.size()) {
     auto& held = outstanding_[worker];
-    held.insert(held.end(), split.front.begin(), split.front.end());
+    held.insert(held.end(), out.begin(), out.end());
   }
-  return std::move(split.front);
 }
 
 }  // namespace dlb::detail

@@ -121,6 +121,8 @@ class self_scheduling_state {
   // The next chunk for `worker` from the pool's front (empty: all handed out), recorded as
   // handed out and as held by that worker. Only once started.
   core::range_list next_chunk(std::size_t worker);
+  // The same into `out` (its storage reused: no allocation while the pool is one range).
+  void next_chunk(std::size_t worker, core::range_list& out);
   // A chunk's input slices shipped with it.
   void count_shipped(std::uint64_t bytes) { chunk_bytes_ += bytes; }
 

@@ -27,8 +27,10 @@
 // moves between workers); run_stats::chunks lists every chunk's size in order.
 #include "self_scheduling.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "arrays.hpp"
 #include "dlb/core/profile.hpp"
@@ -86,7 +88,57 @@ void detail::slave_session::send_request() {
   if (rt_.params().prefetch > 0) slave_.window().restart(now);
 }
 
+namespace {
+
+// The other ranks' requests that have come, served before rank 0's own chunk of `last` seconds
+// ends: the time after.
+double serve_others_first(chunk_link& link, messenger& net, double now, double last) {
+  if (link.serve_others()) return net.clock().now();
+  // Rank 0 and a rank on a chunk as long as its own finish together, the other a few
+  // microseconds later (its answer came after rank 0 served it): its request, just missed, would
+  // wait all of rank 0's next chunk, and so again at every chunk (the SS linear loop at P = 2:
+  // rank 1 waiting 275 us, an iteration, for most chunks). So rank 0 looks again for up to 2% of
+  // its last chunk's time (at most 20 us; not at all for chunks under 50 us).
+  const double look = std::min(0.02 * last, 20e-6);
+  const double until = now + look;
+  while (look >= 1e-6 && now < until) {
+    const bool served = link.serve_others();
+    now = net.clock().now();
+    if (served) break;
+  }
+  return now;
+}
+
+// Rank 0's slave when its master computes (seam.hpp, chunk_link): its chunk by a function call
+// on the master's dispenser, if the master's self scheduler serves this loop and nothing but the
+// chunk's ranges would travel (native time, no arrays, no prefetch, trace, recovery or fault
+// injected here). The other ranks' requests that have come are served first, in their order.
+bool linked_chunk(detail::slave_session& me, messenger& net) {
+  chunk_link* link = net.raw().link();
+  if (link == nullptr || link->loop != me.loop_id_) return false;
+  const auto& prm = me.rt_.params();
+  if (net.clock().emulated() || me.states_ != nullptr || prm.recover ||
+      prm.prefetch > 0 || prm.fault.slave == me.rt_.rank() || !me.arrays_.empty())
+    return false;
+  double now = net.clock().now();
+  if (link->others) now = serve_others_first(*link, net, now, now - me.slave_.window().start());
+  if (link->loop != me.loop_id_) return false;
+  const double speed = me.slave_.measure_speed(now);
+  link->serve(me.slave_.me(), me.slave_.window().done(), speed, now, link->ranges);
+  me.slave_.work().hold_swapped(link->ranges);
+  me.slave_.count_sync(false);
+  me.slave_.window().next_epoch();
+  me.slave_.window().restart(now);
+  return true;
+}
+
+}  // namespace
+
 void detail::slave_session::request_chunk() {
+  if (!requested_ && linked_chunk(*this, net_)) {
+    chunk_taken();
+    return;
+  }
   if (!requested_) send_request();
   requested_ = false;
   const protocol::sync_header h{loop_id_, 0, slave_.window().next_epoch()};
@@ -99,11 +151,15 @@ void detail::slave_session::request_chunk() {
   reader slices(m.slices);
   detail::unpack_arrays(slices, arrays_, m.ranges, detail::moved_array);
   slave_.work().hold(std::move(m.ranges));
+  chunk_taken();
+  if (rt_.params().prefetch > 0) return;
+  slave_.window().restart(net_.clock().now());
+}
+
+void detail::slave_session::chunk_taken() {
   slave_.set_more_work(slave_.work().left() > 0);
   if (!slave_.more_work()) slave_.work().clear();
   chunk_size_ = slave_.work().left();
-  if (rt_.params().prefetch > 0) return;
-  slave_.window().restart(net_.clock().now());
 }
 
 void detail::slave_session::prefetch_if_due() {
@@ -115,6 +171,31 @@ void detail::slave_session::prefetch_if_due() {
 
 namespace detail {
 
+namespace {
+
+// The master's side of chunk_link, set while its self scheduler runs a loop.
+class link_scope {
+ public:
+  template <class Serve>
+  link_scope(messenger& net, int loop, Serve&& serve) : link_(net.raw().link()) {
+    if (link_ == nullptr) return;
+    link_->serve = std::forward<Serve>(serve);
+    link_->loop = loop;
+  }
+  ~link_scope() {
+    if (link_ == nullptr) return;
+    link_->loop = -1;
+    link_->serve = nullptr;
+  }
+  link_scope(const link_scope&) = delete;
+  link_scope& operator=(const link_scope&) = delete;
+
+ private:
+  chunk_link* link_;
+};
+
+}  // namespace
+
 void run_self_scheduler(master_session& DLB) {
   auto& net = DLB.net_;
   auto& sched = DLB.self_sched_;  // the chunk rule's state
@@ -123,6 +204,15 @@ void run_self_scheduler(master_session& DLB) {
   const core::iteration_cost cost = DLB.work_cost();  // the requests' measure of work
   std::int64_t requests = 0, served = 0;
   const int loop = DLB.loop_id_;
+  // Rank 0's own slave, when its master computes, takes its chunks by a function call
+  // (linked_chunk): the same rule, request count and order as by message.
+  const link_scope linked(net, loop, [&](std::size_t s, std::int64_t done, double speed,
+                                         double now, core::range_list& out) {
+    ++requests;
+    sched.take_request(s, done, speed, now, cost);
+    sched.next_chunk(s, out);
+    if (!out.empty()) ++served;
+  });
   while (DLB.master_.results_in() < P) {
     auto d = net.wait(
         [loop](const delivered& m) {

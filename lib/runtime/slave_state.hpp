@@ -38,6 +38,8 @@ class slave_work {
  public:
   // What it holds now replaced (the scatter, a chunk, recovered work).
   void hold(core::range_list ranges) { remaining_ = std::move(ranges); }
+  // The same, the list it held given back in `ranges` (its storage reused, no allocation).
+  void hold_swapped(core::range_list& ranges) { remaining_.swap(ranges); }
   void clear() { remaining_.clear(); }
   const core::range_list& remaining() const { return remaining_; }
   const core::range_list& done() const { return done_; }

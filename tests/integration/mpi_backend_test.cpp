@@ -210,6 +210,29 @@ INSTANTIATE_TEST_SUITE_P(Policies, MpiMasterComputes, ::testing::ValuesIn(comput
                            return policy_test_name(info.param);
                          });
 
+// Rank 0's own chunks as function calls on the master's dispenser (chunk_link): an index-only
+// loop in a program's own MPI (embed_loop_bench: dlb::mpi::session, rank 0 computing) under the
+// chunk rules, on one rank (every chunk rank 0's) and on two (rank 1's requests served first):
+// every iteration once, the checksum sum(i mod 7) = 715 for 240 iterations.
+class MpiLinkedChunks : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MpiLinkedChunks, IndexOnlyLoopComputesEveryIterationOnce) {
+  for (const int np : {1, 2}) {
+    auto r = mpi_testing::run_mpi(np, {std::string(DLB_EXPERIMENTS_DIR) + "/embed_loop_bench",
+                                       "dlb:" + GetParam(), "linear", "240", "20"});
+    ASSERT_FALSE(r.timed_out) << r.err;
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    auto res = fields_of(r.out, "RESULT ");
+    EXPECT_EQ(res["checksum"], "715.0") << "np " << np << ": " << r.out;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Rules, MpiLinkedChunks,
+                         ::testing::Values("SS", "CSS:4", "GSS", "TSS", "FAC2", "AWF", "AUTO-ALL"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return policy_test_name(info.param);
+                         });
+
 // A lost rank (fault injected at a point of the run's progress): the master names it, the job
 // ends (MPI_Abort), nothing is left running, well within the timeout, and no shared segment
 // (before, its master, killed by mpirun, left /dev/shm/dlb-medium-<pid>-mpi).

@@ -165,6 +165,36 @@ TEST(SelfSchedulingState, StartsOverAGivenPool) {
   EXPECT_EQ(ss.chunks(), (std::vector<std::int64_t>{4, 2}));
 }
 
+// The chunk into a list of the caller's (rank 0's own chunks, chunk_link) is the one returned,
+// pool, records and held work alike, over one range and over a pool of several, the list's
+// earlier contents replaced and its storage kept while the pool is one range.
+TEST(SelfSchedulingState, ChunkIntoAListIsTheChunkReturned) {
+  const std::vector<core::range_list> pools = {{{0, 100}}, {{40, 43}, {10, 30}, {60, 90}}};
+  for (const auto& pool : pools) {
+    for (const auto rule : {core::chunk_rule::ss, core::chunk_rule::gss, core::chunk_rule::fac2}) {
+      const core::chunk_params cp(rule, core::iteration_count(pool), 2);
+      self_scheduling_state a, b;
+      a.start(cp, pool, {0.0, 0.0}, 0.0);
+      b.start(cp, pool, {0.0, 0.0}, 0.0);
+      core::range_list out = {{7, 9}, {11, 12}};
+      out.reserve(8);
+      const auto* storage = out.data();
+      for (std::size_t k = 0;; ++k) {
+        const core::range_list chunk = a.next_chunk(k % 2);
+        b.next_chunk(k % 2, out);
+        ASSERT_EQ(out, chunk) << core::to_string(rule) << ", chunk " << k;
+        ASSERT_EQ(b.pool(), a.pool());
+        if (pool.size() == 1) {
+          EXPECT_EQ(out.data(), storage);
+        }
+        if (chunk.empty()) break;
+      }
+      EXPECT_EQ(b.chunks(), a.chunks());
+      EXPECT_EQ(b.outstanding(), a.outstanding());
+    }
+  }
+}
+
 // AWF: a request's speed becomes its worker's weight, so the next batch follows the speeds.
 TEST(SelfSchedulingState, AwfWeighsEachWorkerByItsRequestsSpeed) {
   const core::chunk_params cp(core::chunk_rule::awf, 1000, 2);

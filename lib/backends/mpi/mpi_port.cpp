@@ -35,7 +35,20 @@ mpi_port::mpi_port(MPI_Comm comm, int rank, rank_layout layout, exit_watch& watc
       layout_(layout),
       exits_(watch),
       tasks_(layout.tasks_on(rank)),
-      inbox_(tasks_.size()) {}
+      inbox_(tasks_.size()) {
+  // Open MPI's MPI_Iprobe looks at the messages matched so far and only then progresses: after
+  // a long chunk without an MPI call, the first probe brings in a request that has been waiting
+  // but says none, the second sees it (one probe alone left another rank's request to wait a
+  // whole chunk more).
+  link_.others = layout.ranks > 1;
+  link_.serve_others = [this] {
+    pump();
+    if (inbox_[0].empty()) pump();
+    if (inbox_[0].empty() || master_ == nullptr || master_->inside()) return false;
+    master_->resume();
+    return true;
+  };
+}
 
 mpi_port::~mpi_port() {
   // Sends still pending here belong to a failed run. Under run_app MPI_Abort ends the job; inside

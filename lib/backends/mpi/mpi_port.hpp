@@ -94,6 +94,10 @@ class mpi_port {
   void serve_master();
   // The end of a successful run (mpi_transport::settle).
   bool settle(std::chrono::milliseconds bound);
+  // Rank 0 when the master computes: the link between its two tasks (seam.hpp, chunk_link),
+  // whose serve_others brings in what MPI has and runs the master only if a message has come for
+  // it. Null on the other ranks.
+  chunk_link* link() { return layout_.master_computes && rank_ == 0 ? &link_ : nullptr; }
 
  private:
   struct pending;
@@ -120,6 +124,7 @@ class mpi_port {
   std::vector<int> tasks_;                              // this rank's, by slot
   std::vector<std::deque<envelope>> inbox_;             // by slot
   std::vector<std::unique_ptr<pending>> sends_;
+  chunk_link link_;
 };
 
 }  // namespace dlb::mpi_detail

@@ -41,6 +41,7 @@ class mpi_transport final : public transport {
   void multicast(std::span<const int> to, int tag, const bytes& payload) override;
   std::optional<envelope> receive(std::chrono::microseconds bound) override;
   bool probe() override;
+  chunk_link* link() override { return port_.link(); }
   std::string describe(int rank) const override;
   void watch(std::span<const int> ranks) override;
   void kill(int rank) noexcept override;

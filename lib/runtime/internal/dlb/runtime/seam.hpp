@@ -18,10 +18,12 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
 
+#include "dlb/core/distribution.hpp"
 #include "dlb/runtime/wire.hpp"
 
 namespace dlb {
@@ -38,9 +40,29 @@ struct envelope {
   double arrival = -1.0;
 };
 
+// Two tasks of one run on one thread of one process (MPI rank 0 whose master computes: the
+// master and slave P): the slave's next chunk of a self-scheduled loop is a function call on the
+// master's dispenser, no message (self_scheduling.cpp). The master's self scheduler sets `serve`
+// for its loop while it runs; the slave first has the other tasks' requests that have come
+// served (serve_others: one probe of the backend, and the master run only if one has come), then
+// calls serve: REQUEST(done, speed) at `now` of slave `worker` (0-based), its chunk into `out`
+// (empty: the loop is all handed out). `ranges`: the list the chunk goes in and the slave's last
+// one comes back in (swapped), so that a chunk allocates nothing.
+struct chunk_link {
+  int loop = -1;  // the loop whose self scheduler serves (-1: none now)
+  core::range_list ranges;
+  std::function<void(std::size_t worker, std::int64_t done, double speed, double now,
+                     core::range_list& out)>
+      serve;
+  std::function<bool()> serve_others;  // whether one had come
+  bool others = false;                 // whether the run has other tasks than these two
+};
+
 class transport {
  public:
   virtual ~transport() = default;
+  // The link between this task and the other task of its process (chunk_link), if it has one.
+  virtual chunk_link* link() { return nullptr; }
   virtual int rank() const = 0;
   virtual int size() const = 0;  // P + 1
   // `charged_bytes`: the bytes a simulated network charges for (the message's body; the
