@@ -37,8 +37,7 @@ struct auto_all_world {
       : w(P + 1),
         prm(fake::params(P, policy_of(forced), false)),
         master(w, 0, prm),
-        m(master.rt(), prm.policy, P, P, dlb::loop_spec{I, {}, dlb::data_distribution::block},
-          {}) {
+        m(master.rt(), prm.policy, P, P, dlb::loop_spec{I, {}, dlb::data_distribution::block}, {}) {
     for (int r = 1; r <= P; ++r) slaves.push_back(std::make_unique<fake::task>(w, r, prm));
   }
   static core::policy policy_of(const core::policy& forced) {
@@ -62,6 +61,16 @@ struct auto_all_world {
     slaves[static_cast<std::size_t>(rank - 1)]->clock().wait_until(10.0);
     net(rank).send(protocol::master_rank, dlb::tag::gather,
                    protocol::encode(protocol::gather_msg{m.loop_id_, {}, {}, {}}));
+  }
+  // The first synchronization with slaves 1 and 2 holding [40, 50) and [80, 100), then both
+  // results in, run through the master.
+  void first_synchronization() {
+    m.runner().first_shares(m);
+    profile(1, {{40, 50}});
+    profile(2, {{80, 100}});
+    gather(1);
+    gather(2);
+    m.runner().run(m);
   }
   // The DECISION slave `rank` was sent at the first synchronization.
   protocol::decision_msg decision(int rank) {
@@ -105,12 +114,7 @@ TEST(CustomizedRunner, ACommitmentToAChunkRuleHandsOverToItsSelfScheduler) {
 // each slave's group of it, and the row's next synchronization (epoch 1) is the balancer's.
 TEST(CustomizedRunner, ACommitmentToARowHandsOverToItsBalancer) {
   auto_all_world x(gcdlb, 2, 100);
-  x.m.runner().first_shares(x.m);
-  x.profile(1, {{40, 50}});
-  x.profile(2, {{80, 100}});
-  x.gather(1);
-  x.gather(2);
-  x.m.runner().run(x.m);
+  x.first_synchronization();
   for (int r : {1, 2}) {
     const auto d = x.decision(r);
     ASSERT_TRUE(d.commit.has_value()) << r;
@@ -127,12 +131,7 @@ TEST(CustomizedRunner, ACommitmentToARowHandsOverToItsBalancer) {
 // policy in force from then on.
 TEST(CustomizedRunner, ACommitmentToAdaptiveHandsOverToItsReselections) {
   auto_all_world x(adaptive, 2, 100);
-  x.m.runner().first_shares(x.m);
-  x.profile(1, {{40, 50}});
-  x.profile(2, {{80, 100}});
-  x.gather(1);
-  x.gather(2);
-  x.m.runner().run(x.m);
+  x.first_synchronization();
   for (int r : {1, 2}) {
     const auto d = x.decision(r);
     ASSERT_TRUE(d.commit.has_value()) << r;
