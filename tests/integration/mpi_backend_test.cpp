@@ -212,14 +212,16 @@ INSTANTIATE_TEST_SUITE_P(Policies, MpiMasterComputes, ::testing::ValuesIn(comput
 
 // Rank 0's own chunks as function calls on the master's dispenser (chunk_link): an index-only
 // loop in a program's own MPI (embed_loop_bench: dlb::mpi::session, rank 0 computing) under the
-// chunk rules, on one rank (every chunk rank 0's) and on two (rank 1's requests served first):
-// every iteration once, the checksum sum(i mod 7) = 715 for 240 iterations.
+// chunk rules on the two-sided path (dlb2:, where chunk_link serves rank 0; the library's own
+// choice would take the one-sided path for most of these rules), on one rank (every chunk rank
+// 0's) and on two (rank 1's requests served first): every iteration once, the checksum
+// sum(i mod 7) = 715 for 240 iterations.
 class MpiLinkedChunks : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MpiLinkedChunks, IndexOnlyLoopComputesEveryIterationOnce) {
   for (const int np : {1, 2}) {
     auto r = mpi_testing::run_mpi(np, {std::string(DLB_EXPERIMENTS_DIR) + "/embed_loop_bench",
-                                       "dlb:" + GetParam(), "linear", "240", "20"});
+                                       "dlb2:" + GetParam(), "linear", "240", "20"});
     ASSERT_FALSE(r.timed_out) << r.err;
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     auto res = fields_of(r.out, "RESULT ");
